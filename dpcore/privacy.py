@@ -1,0 +1,332 @@
+"""Privacy notions, conversions, composition and the session's privacy ledger.
+
+Notions (all for the neighbouring relation stated in each cost; replace-one unless said):
+
+* pure ε-DP          — P[M(D)∈S] ≤ e^ε P[M(D')∈S]
+* (ε, δ)-DP          — P[M(D)∈S] ≤ e^ε P[M(D')∈S] + δ
+* ρ-zCDP             — D_λ(M(D)‖M(D')) ≤ ρλ for all λ > 1 (Bun & Steinke 2016)
+* ε-LDP              — each party's randomiser is ε-DP in its own input
+
+References: Bun & Steinke (2016, arXiv:1605.02065); Canonne, Kamath & Steinke (2020) for the tight
+zCDP → (ε, δ) conversion; Balle & Wang (2018) for the analytic Gaussian mechanism; Dwork, Rothblum
+& Vadhan (2010) for advanced composition. See spec/query_release.md §4.1 and
+spec/single_parameter.md §3.1.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+import numpy as np
+from scipy.special import log_ndtr
+
+from ._validation import DPValueError, check_delta, check_epsilon, check_rho, check_positive
+
+NOTIONS = ("pure", "approx", "zcdp", "ldp")
+_NOTION_LABEL = {"pure": "ε-DP", "approx": "(ε, δ)-DP", "zcdp": "ρ-zCDP", "ldp": "ε-LDP"}
+
+
+@dataclass(frozen=True)
+class PrivacyCost:
+    """The privacy guarantee of one release.
+
+    Attributes
+    ----------
+    notion : {"pure", "approx", "zcdp", "ldp"}
+    epsilon, delta, rho : the numbers that apply to the notion (others are None / 0).
+    neighbours : the neighbouring relation, e.g. ``"replace-one"`` (n fixed) or ``"add/remove-one"``.
+    note : free text (e.g. "exact target; MCMC draw is approximately private").
+    """
+
+    notion: str
+    epsilon: Optional[float] = None
+    delta: float = 0.0
+    rho: Optional[float] = None
+    neighbours: str = "replace-one"
+    note: str = ""
+
+    def __post_init__(self):
+        if self.notion not in NOTIONS:
+            raise DPValueError(f"notion = {self.notion!r} is unknown; use one of {NOTIONS}.")
+        if self.notion == "zcdp":
+            if self.rho is None:
+                raise DPValueError("a zCDP cost needs rho.")
+            check_rho(self.rho)
+        else:
+            if self.epsilon is None:
+                raise DPValueError(f"a {self.notion} cost needs epsilon.")
+            check_epsilon(self.epsilon)
+        if self.notion == "approx":
+            check_delta(self.delta, allow_zero=True)
+        elif self.delta != 0.0:
+            raise DPValueError(f"delta = {self.delta} given for a {self.notion} cost; only (ε, δ)-DP has a δ.")
+
+    # -- factories ---------------------------------------------------------------
+    @classmethod
+    def pure(cls, epsilon: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
+        return cls("pure", epsilon=float(epsilon), neighbours=neighbours, note=note)
+
+    @classmethod
+    def approx(cls, epsilon: float, delta: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
+        return cls("approx", epsilon=float(epsilon), delta=float(delta), neighbours=neighbours, note=note)
+
+    @classmethod
+    def zcdp(cls, rho: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
+        return cls("zcdp", rho=float(rho), neighbours=neighbours, note=note)
+
+    @classmethod
+    def ldp(cls, epsilon: float, note: str = "") -> "PrivacyCost":
+        return cls("ldp", epsilon=float(epsilon), neighbours="any two inputs of one party", note=note)
+
+    # -- conversions -------------------------------------------------------------
+    def as_zcdp_rho(self) -> Optional[float]:
+        """ρ implied by this cost: ε-DP ⇒ ε²/2-zCDP; None for (ε, δ)-DP with δ > 0 (no zCDP bound)."""
+        if self.notion == "zcdp":
+            return float(self.rho)
+        if self.notion in ("pure", "ldp") or (self.notion == "approx" and self.delta == 0):
+            return pure_to_zcdp(self.epsilon)
+        return None
+
+    def as_approx(self, delta: float = 1e-6, tight: bool = True) -> tuple[float, float]:
+        """(ε, δ) implied by this cost; zCDP is converted at the given δ."""
+        if self.notion == "zcdp":
+            return zcdp_to_approx(self.rho, delta, tight=tight), float(delta)
+        return float(self.epsilon), float(self.delta)
+
+    def describe(self) -> str:
+        """One line, e.g. ``"ε = 1 (ε-DP, replace-one neighbours)"``."""
+        if self.notion == "zcdp":
+            core = f"ρ = {self.rho:.4g} (ρ-zCDP"
+        elif self.notion == "approx":
+            core = f"ε = {self.epsilon:.4g}, δ = {self.delta:.3g} ((ε, δ)-DP"
+        else:
+            core = f"ε = {self.epsilon:.4g} ({_NOTION_LABEL[self.notion]}"
+        s = f"{core}, {self.neighbours} neighbours)"
+        return f"{s}; {self.note}" if self.note else s
+
+
+# -- conversions ------------------------------------------------------------------
+def pure_to_zcdp(epsilon: float) -> float:
+    """ε-DP implies (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4)."""
+    return 0.5 * check_epsilon(epsilon) ** 2
+
+
+def zcdp_to_approx_simple(rho: float, delta: float) -> float:
+    """ρ-zCDP implies (ρ + 2√(ρ ln(1/δ)), δ)-DP (Bun & Steinke 2016, Prop. 1.3)."""
+    rho = check_rho(rho)
+    delta = check_delta(delta)
+    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+
+
+def zcdp_delta(rho: float, epsilon: float) -> float:
+    """Tight δ(ε) for ρ-zCDP (Canonne, Kamath & Steinke 2020, Prop. 7).
+
+    δ = inf_{λ>1} exp((λ−1)(λρ − ε)) / (λ−1) · (1 − 1/λ)^λ, minimised by bisection on the
+    derivative (2λ−1)ρ − ε + ln(1 − 1/λ) = 0. Any λ gives a valid upper bound, so an
+    imprecise search only makes δ larger (still valid).
+    """
+    rho = check_rho(rho)
+    if not epsilon >= 0:
+        raise DPValueError(f"epsilon = {epsilon} must be >= 0 for the zCDP conversion.")
+    lo, hi = 1.0 + 1e-9, (epsilon + 1.0) / (2.0 * rho) + 2.0
+    for _ in range(200):
+        lam = 0.5 * (lo + hi)
+        deriv = (2 * lam - 1) * rho - epsilon + math.log1p(-1.0 / lam)
+        if deriv < 0:
+            lo = lam
+        else:
+            hi = lam
+    lam = 0.5 * (lo + hi)
+    log_delta = (lam - 1) * (lam * rho - epsilon) + lam * math.log1p(-1.0 / lam) - math.log(lam - 1.0)
+    return float(min(1.0, math.exp(min(log_delta, 0.0))))
+
+
+def zcdp_to_approx(rho: float, delta: float, tight: bool = True) -> float:
+    """ε such that ρ-zCDP implies (ε, δ)-DP; ``tight`` uses the numeric CKS20 conversion."""
+    simple = zcdp_to_approx_simple(rho, delta)
+    if not tight:
+        return simple
+    lo, hi = 0.0, simple
+    if zcdp_delta(rho, lo) <= delta:
+        return 0.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if zcdp_delta(rho, mid) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return float(hi)
+
+
+# -- Gaussian calibration --------------------------------------------------------
+def gaussian_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -> float:
+    """Exact δ(ε) of the Gaussian mechanism N(f(D), σ²I) with ℓ2-sensitivity Δ (Balle & Wang 2018, Thm 8).
+
+    δ = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ), computed in log space.
+    """
+    a = sensitivity / (2.0 * sigma)
+    b = epsilon * sigma / sensitivity
+    t1 = log_ndtr(a - b)
+    t2 = epsilon + log_ndtr(-a - b)
+    if t2 >= t1:
+        return 0.0
+    return float(math.exp(t1) * -math.expm1(t2 - t1))
+
+
+def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """Smallest σ with Gaussian-mechanism δ(ε) ≤ δ: the analytic Gaussian mechanism (Balle & Wang 2018).
+
+    Unit sensitivity reference values (spec/single_parameter.md §3.1): σ(1, 1e-5) = 3.7306,
+    σ(0.5, 1e-6) = 8.0576, σ(2, 1e-5) = 1.9938, σ(8, 1e-5) = 0.6002, σ(0.1, 1e-5) = 30.7496.
+    Bisection on log σ; the returned σ is rounded up so the guarantee holds.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    lo, hi = math.log(1e-8), math.log(1e8)
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gaussian_delta(math.exp(mid), epsilon) <= delta:
+            hi = mid
+        else:
+            lo = mid
+    return float(math.exp(hi) * sensitivity)
+
+
+def gaussian_sigma_zcdp(rho: float, sensitivity: float) -> float:
+    """σ = Δ₂/√(2ρ): the Gaussian mechanism with ℓ2-sensitivity Δ₂ is ρ-zCDP (Bun & Steinke 2016)."""
+    return check_positive(sensitivity, "sensitivity") / math.sqrt(2.0 * check_rho(rho))
+
+
+# -- composition -----------------------------------------------------------------
+def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) -> PrivacyCost:
+    """Basic (sequential) composition: ε's and δ's add.
+
+    zCDP entries are first converted to (ε, δ_z)-DP at ``delta_for_zcdp`` each (tight conversion).
+    All-pure input gives a pure cost; all-LDP input gives an LDP cost.
+    """
+    costs = list(costs)
+    if not costs:
+        raise DPValueError("compose_basic needs at least one cost.")
+    eps = 0.0
+    delta = 0.0
+    for c in costs:
+        e, d = c.as_approx(delta_for_zcdp)
+        eps += e
+        delta += d
+    neighbours = _common_neighbours(costs)
+    if all(c.notion == "pure" for c in costs):
+        return PrivacyCost.pure(eps, neighbours=neighbours)
+    if all(c.notion == "ldp" for c in costs):
+        return PrivacyCost.ldp(eps)
+    return PrivacyCost.approx(eps, min(delta, 1.0 - 1e-16), neighbours=neighbours)
+
+
+def compose_zcdp(costs: Iterable[PrivacyCost]) -> Optional[PrivacyCost]:
+    """zCDP composition: ρ's add (ε-DP counts as ε²/2). None if an (ε, δ>0) entry has no zCDP bound."""
+    costs = list(costs)
+    if not costs:
+        raise DPValueError("compose_zcdp needs at least one cost.")
+    rhos = [c.as_zcdp_rho() for c in costs]
+    if any(r is None for r in rhos):
+        return None
+    return PrivacyCost.zcdp(float(sum(rhos)), neighbours=_common_neighbours(costs))
+
+
+def compose_advanced(epsilon: float, delta: float, k: int, delta_prime: float) -> PrivacyCost:
+    """k-fold adaptive composition of (ε, δ)-DP steps (Dwork, Rothblum & Vadhan 2010).
+
+    Result: (ε√(2k ln(1/δ')) + kε(e^ε − 1), kδ + δ')-DP.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta, allow_zero=True)
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    if int(k) != k or k < 1:
+        raise DPValueError(f"k = {k} must be a whole number >= 1 (the number of composed steps).")
+    eps_total = epsilon * math.sqrt(2 * k * math.log(1 / delta_prime)) + k * epsilon * math.expm1(epsilon)
+    d_total = k * delta + delta_prime
+    if d_total >= 1:
+        raise DPValueError(f"k·δ + δ' = {d_total:.3g} >= 1: the composed guarantee is vacuous; lower δ.")
+    return PrivacyCost.approx(eps_total, d_total)
+
+
+def _common_neighbours(costs: list[PrivacyCost]) -> str:
+    rel = {c.neighbours for c in costs}
+    return rel.pop() if len(rel) == 1 else "mixed: " + ", ".join(sorted(rel))
+
+
+# -- ledger ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LedgerEntry:
+    label: str
+    cost: PrivacyCost
+    key: Optional[tuple] = None
+
+
+@dataclass(frozen=True)
+class LedgerTotals:
+    """Totals of a ledger under basic and zCDP composition."""
+
+    n_releases: int
+    basic_epsilon: float
+    basic_delta: float
+    zcdp_rho: Optional[float]
+    zcdp_epsilon: Optional[float]
+    delta: float
+
+
+@dataclass
+class PrivacyLedger:
+    """The releases made in one user session and their privacy costs.
+
+    Mutable on purpose: one instance lives in each Streamlit session's ``st.session_state``
+    (never at module level). Re-running a release with the same key is not counted twice.
+    """
+
+    entries: list[LedgerEntry] = field(default_factory=list)
+
+    def add(self, label: str, cost: PrivacyCost, key: Optional[tuple] = None) -> bool:
+        """Record a release; return False (and record nothing) if ``key`` was recorded before."""
+        if not isinstance(cost, PrivacyCost):
+            raise DPValueError(f"cost must be a PrivacyCost; got {type(cost).__name__}.")
+        if key is not None and any(e.key == key for e in self.entries):
+            return False
+        self.entries.append(LedgerEntry(str(label), cost, key))
+        return True
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def totals(self, delta: float = 1e-6) -> LedgerTotals:
+        """Basic composition (zCDP entries converted at ``delta`` each) and zCDP composition."""
+        delta = check_delta(delta)
+        if not self.entries:
+            return LedgerTotals(0, 0.0, 0.0, 0.0, 0.0, delta)
+        costs = [e.cost for e in self.entries]
+        basic = compose_basic(costs, delta_for_zcdp=delta)
+        z = compose_zcdp(costs)
+        rho = None if z is None else z.rho
+        eps_z = None if rho is None else zcdp_to_approx(rho, delta)
+        return LedgerTotals(len(costs), float(basic.epsilon), float(basic.delta), rho, eps_z, delta)
+
+    def to_frame(self):
+        """The entries as a pandas DataFrame (label, notion, ε, δ, ρ, neighbours, note)."""
+        import pandas as pd
+
+        rows = [
+            {
+                "release": e.label,
+                "guarantee": _NOTION_LABEL[e.cost.notion],
+                "epsilon": e.cost.epsilon,
+                "delta": e.cost.delta,
+                "rho": e.cost.rho,
+                "neighbours": e.cost.neighbours,
+                "note": e.cost.note,
+            }
+            for e in self.entries
+        ]
+        return pd.DataFrame(rows, columns=["release", "guarantee", "epsilon", "delta", "rho", "neighbours", "note"])
