@@ -1,0 +1,49 @@
+"""Helpers for the AppTest tier: the app's root, its page list (read from app.py), CSV bytes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app.py"
+#: Generous: the first run imports numpy/scipy/pandas/plotly (a few seconds on a cold machine).
+TIMEOUT = 60
+
+
+def app_pages() -> list[str]:
+    """Page files registered in app.py (``st.Page("pages/x.py", ...)``), in order."""
+    text = APP.read_text(encoding="utf-8")
+    pages = re.findall(r"st\.Page\(\s*[\"']([^\"']+\.py)[\"']", text)
+    assert pages, "no st.Page(...) entries found in app.py"
+    return pages
+
+
+@pytest.fixture
+def app():
+    """A fresh AppTest session of the whole app (not yet run)."""
+    from streamlit.testing.v1 import AppTest
+
+    return AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+
+
+@pytest.fixture(autouse=True)
+def _navigation_routing(monkeypatch):
+    """Run AppTest the way the server runs after its first request: routed by app.py's st.navigation.
+
+    AppTest resets ``PagesManager.uses_pages_directory`` before *every* run, and with a ``pages/``
+    folder next to app.py Streamlit then runs a requested page's file directly, without app.py
+    (no sidebar, no ledger). A real server leaves that mode for good on its first st.navigation
+    call (pages/_components.py forces it on import; see _leave_legacy_pages_mode there), so pin
+    the flag to False after AppTest's reset.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)

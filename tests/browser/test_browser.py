@@ -1,0 +1,232 @@
+"""Browser tier: a real ``streamlit run app.py`` on 127.0.0.1 driven by Debian's Chromium.
+
+Visits every page registered in app.py, uploads a CSV on the Data page, runs "one release per
+page" generically (clicks the page's primary buttons: by convention a page's main action is
+``type="primary"``), and fails on any ``stException`` element or uncaught page error.
+Screenshots go to ``tests/browser/screenshots/`` (git-ignored) or ``$DP_SCREENSHOT_DIR``.
+
+Never ``playwright install``: the browser is /usr/bin/chromium. Without it the test is skipped,
+unless REQUIRE_BROWSER=1 (CI), where that is a failure.
+"""
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+SCREENSHOTS = Path(os.environ.get("DP_SCREENSHOT_DIR", ROOT / "tests" / "browser" / "screenshots"))
+IDLE_TIMEOUT_MS = 60_000
+CSV = "age,income,city\n34,52000,Paris\n51,61000.5,Lyon\n29,,Nice\n62,75000,Lille\n45,48000,Metz\n"
+
+
+class AppPage(NamedTuple):
+    path: str      # file, relative to app.py
+    title: str     # sidebar label
+    url_path: str  # "" for the default page
+
+
+def _app_pages() -> list[AppPage]:
+    """The st.Page(...) entries of app.py (file, title, URL path), in order."""
+    text = (ROOT / "app.py").read_text(encoding="utf-8")
+    pages = []
+    for m in re.finditer(r"st\.Page\((?P<args>[^)]*)\)", text):
+        args = m.group("args")
+        path = re.match(r"\s*[\"']([^\"']+\.py)[\"']", args).group(1)
+        title = re.search(r"title\s*=\s*[\"']([^\"']+)[\"']", args)
+        url = re.search(r"url_path\s*=\s*[\"']([^\"']+)[\"']", args)
+        default = re.search(r"default\s*=\s*True", args) is not None
+        pages.append(AppPage(path, title.group(1) if title else Path(path).stem,
+                             "" if default else (url.group(1) if url else Path(path).stem)))
+    assert pages, "no st.Page(...) entries in app.py"
+    return pages
+
+
+#: Every page of the app (extend app.py, not this list).
+PAGES: list[AppPage] = _app_pages()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``streamlit run app.py`` on a free port; yields its base URL."""
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1 (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} not installed")
+    port = _free_port()
+    log = tempfile.TemporaryFile("w+")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"streamlit exited with code {proc.returncode}:\n{log.read()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not become healthy within 60 s")
+            time.sleep(0.25)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1200})
+    pg = context.new_page()
+    pg.set_default_timeout(IDLE_TIMEOUT_MS)
+    pg.errors = []
+    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
+    try:
+        yield pg
+    finally:
+        context.close()
+
+
+def wait_idle(pg) -> None:
+    """Wait until the app is connected and no script run is in progress."""
+    pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
+    time.sleep(0.3)  # let a rerun triggered by the last interaction start
+    pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    pg.wait_for_timeout(200)
+
+
+def check_page(pg, name: str) -> None:
+    """No exception element, no uncaught page error; save a screenshot."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    exceptions = pg.locator('[data-testid="stException"]')
+    assert exceptions.count() == 0, (name, exceptions.all_inner_texts())
+    assert not pg.errors, (name, pg.errors)
+
+
+def release_once(pg) -> None:
+    """Generic 'one release per page': click each primary button of the main area once."""
+    buttons = pg.locator('[data-testid="stMain"] [data-testid="stBaseButton-primary"]')
+    for i in range(buttons.count()):
+        buttons.nth(i).click()
+        wait_idle(pg)
+
+
+def goto_in_app(pg, title: str) -> None:
+    """Client-side navigation through the sidebar (keeps the session and its dataset)."""
+    pg.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).first.click()
+    wait_idle(pg)
+
+
+def test_deep_link_on_a_fresh_server_is_routed_through_app_py(server, page):
+    """The first request after start goes straight to /data: the shell (sidebar ledger) must run
+    and the sidebar must list the registered pages only (not every file in pages/)."""
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    page.get_by_text("Privacy ledger").first.wait_for()
+    nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert "components" not in nav.lower()
+    assert [t for t in (p.title for p in PAGES) if t not in nav] == []
+    page.get_by_role("heading", name="Data").first.wait_for()
+    check_page(page, "00_deep_link_data")
+
+
+def test_every_page_upload_and_one_release_per_page(server, page):
+    page.goto(server)
+    wait_idle(page)
+    check_page(page, "01_home_fresh")
+    for i, p in enumerate(PAGES):  # every page before any data is loaded (direct URL)
+        page.goto(f"{server}/{p.url_path}")
+        wait_idle(page)
+        check_page(page, f"02_{i}_{Path(p.path).stem}_no_data")
+
+    # Upload a CSV on the Data page and declare bounds.
+    goto_in_app(page, "Data")
+    upload = SCREENSHOTS / "people.csv"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    upload.write_text(CSV, encoding="utf-8")
+    try:
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
+        wait_idle(page)
+    finally:
+        upload.unlink(missing_ok=True)
+    page.locator('[data-testid="stDataFrame"]').first.wait_for()
+    page.get_by_text("people.csv").first.wait_for()
+    lower = page.get_by_label("lower").first
+    lower.fill("30")
+    lower.press("Enter")
+    wait_idle(page)
+    upper = page.get_by_label("upper").first
+    upper.fill("50")
+    upper.press("Enter")
+    wait_idle(page)
+    check_page(page, "03_data_uploaded")
+    report = page.get_by_text("Clipping report")
+    report.wait_for()
+    report.scroll_into_view_if_needed()
+    check_page(page, "03b_data_clipping_report")
+
+    # Every page again in the same session (dataset loaded), with one release each.
+    for i, p in enumerate(PAGES):
+        goto_in_app(page, p.title)
+        if p.path != "pages/data.py":  # its primary button would replace the upload
+            release_once(page)
+        check_page(page, f"04_{i}_{Path(p.path).stem}_with_data")
+
+
+def test_simulated_dataset_through_the_browser(server, page):
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    page.get_by_text("Simulate a dataset").click()
+    wait_idle(page)
+    release_once(page)  # "Generate dataset"
+    page.get_by_text("simulated normal").first.wait_for()
+    page.get_by_text("Clipping report").wait_for()
+    check_page(page, "05_data_simulated")
