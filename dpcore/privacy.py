@@ -220,6 +220,9 @@ def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) ->
         return PrivacyCost.pure(eps, neighbours=neighbours)
     if all(c.notion == "ldp" for c in costs):
         return PrivacyCost.ldp(eps)
+    if all(c.notion in ("pure", "ldp") for c in costs):
+        # an ε-LDP protocol is also ε-DP in the central model, so the sum is a pure-DP bound
+        return PrivacyCost.pure(eps, neighbours=neighbours)
     return PrivacyCost.approx(eps, min(delta, 1.0 - 1e-16), neighbours=neighbours)
 
 

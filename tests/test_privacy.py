@@ -101,6 +101,8 @@ def test_compose_basic_and_zcdp():
     z = P.compose_zcdp([a, b, P.PrivacyCost.zcdp(0.1)])
     assert z.rho == pytest.approx(0.5 + 0.125 + 0.1)
     assert P.compose_zcdp([a, P.PrivacyCost.approx(1.0, 1e-6)]) is None
+    m = P.compose_basic([a, P.PrivacyCost.ldp(0.5)])
+    assert m.notion == "pure" and m.epsilon == pytest.approx(1.5)
     zb = P.compose_basic([P.PrivacyCost.zcdp(0.5)], delta_for_zcdp=1e-6)
     assert zb.epsilon == pytest.approx(P.zcdp_to_approx(0.5, 1e-6)) and zb.delta == pytest.approx(1e-6)
     with pytest.raises(DPValueError):
