@@ -1,0 +1,115 @@
+"""From a table with declared public bounds to the arguments of :func:`dpcore.kng.sample`.
+
+Used by the KNG explorer page (and usable from scripts): the bounds must be declared (public,
+fixed before looking at the data); they become the mechanisms' public parameters — ``bounds`` for
+the mean/median/quantile, ``x_bound``/``y_bound`` scales for the regressions. Rows with a missing
+value in a selected column are dropped (and counted).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._rng import RNGLike, spawn
+from .._validation import DPValueError, check_int
+
+
+@dataclass(frozen=True)
+class ProblemData:
+    """Data and public parameters for one problem.
+
+    ``data``: array (n,) / (n, k), or (X, y); ``params``: keyword arguments for
+    :func:`dpcore.kng.sample` (bounds / x_bound, y_bound); ``names``: the coordinates of θ.
+    """
+
+    data: Any
+    params: dict = field(default_factory=dict)
+    names: tuple = ()
+    n: int = 0
+    n_dropped: int = 0
+
+    @property
+    def note(self) -> str:
+        if not self.n_dropped:
+            return ""
+        return f"{self.n_dropped} row(s) with a missing value in the selected columns were left out."
+
+
+def _bounds_of(bounds: Mapping[str, tuple], col: str) -> tuple[float, float]:
+    if col not in bounds:
+        raise DPValueError(f"column {col!r} has no declared public bounds; declare them on the Data page "
+                           "(they must be fixed before looking at the data).")
+    lo, hi = bounds[col]
+    return float(lo), float(hi)
+
+
+def problem_data(frame: pd.DataFrame, bounds: Mapping[str, tuple], problem: str, columns: Sequence[str], *,
+                 y_column: Optional[str] = None, intercept: bool = True) -> ProblemData:
+    """Assemble the data of ``problem`` from ``frame`` (see the module docstring)."""
+    columns = list(columns)
+    if problem in ("linear_regression", "quantile_regression"):
+        if y_column is None:
+            raise DPValueError("choose the response column y for the regression.")
+        if y_column in columns:
+            raise DPValueError(f"the response {y_column!r} is also among the predictors; remove it from x.")
+        if not columns and not intercept:
+            raise DPValueError("the regression needs at least one predictor column or the intercept.")
+        used = columns + [y_column]
+    else:
+        if not columns:
+            raise DPValueError("choose at least one numeric column.")
+        if problem == "quantile" and len(columns) != 1:
+            raise DPValueError(f"the quantile is 1-D: choose exactly one column (got {len(columns)}).")
+        used = columns
+    missing = [c for c in used if c not in frame.columns]
+    if missing:
+        raise DPValueError(f"column(s) {missing} not found in the data.")
+    sub = frame[used].apply(pd.to_numeric, errors="coerce")
+    keep = sub.notna().all(axis=1).to_numpy()
+    sub = sub[keep]
+    n = int(len(sub))
+    if n == 0:
+        raise DPValueError("no row has a value in every selected column.")
+    dropped = int((~keep).sum())
+    if problem in ("linear_regression", "quantile_regression"):
+        X = sub[columns].to_numpy(float)
+        xb = [max(abs(v) for v in _bounds_of(bounds, c)) for c in columns]
+        names = list(columns)
+        if intercept:
+            X = np.column_stack([np.ones(n), X])
+            xb = [1.0] + xb
+            names = ["intercept"] + names
+        lo, hi = _bounds_of(bounds, y_column)
+        params = {"x_bound": np.array(xb), "y_bound": max(abs(lo), abs(hi))}
+        return ProblemData((X, sub[y_column].to_numpy(float)), params, tuple(names), n, dropped)
+    lims = [_bounds_of(bounds, c) for c in columns]
+    x = sub[columns].to_numpy(float)
+    if len(columns) == 1:
+        return ProblemData(x[:, 0], {"bounds": lims[0]}, tuple(columns), n, dropped)
+    lo = np.array([a for a, _ in lims])
+    hi = np.array([b for _, b in lims])
+    return ProblemData(x, {"bounds": (lo, hi)}, tuple(columns), n, dropped)
+
+
+def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike):
+    """A built-in synthetic :class:`dpcore.data.Dataset` for ``problem`` (public design bounds).
+
+    Regressions: the paper's Algorithm 1 (x_j ~ U(−1, 1), e ~ N(0, 1); d coefficients including the
+    intercept). Mean/median/quantile: d independent N(0, 1) columns x1…xd with design bounds ±4.
+    """
+    from .. import data as dpdata
+
+    n = check_int(n, "n", lo=2, hi=1_000_000)
+    if problem in ("linear_regression", "quantile_regression"):
+        return dpdata.simulate_dataset(problem, n, rng=rng, d=check_int(d, "d", lo=2, hi=20))
+    d = check_int(d, "d", lo=1, hi=10)
+    gens = spawn(rng, d)
+    names = [f"x{j + 1}" for j in range(d)] if d > 1 else ["x"]
+    cols = {c: dpdata.simulate_univariate("normal", n, rng=g) for c, g in zip(names, gens)}
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(1, n + 1, name="row"))
+    return dpdata.Dataset(frame, tuple(names), {c: (-4.0, 4.0) for c in names},
+                          f"simulated: {d} independent N(0, 1) column(s), n = {n}; declared bounds ±4 from the design.",
+                          name=f"simulated normal (n={n}, d={d})")
