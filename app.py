@@ -16,6 +16,8 @@ ui.init_session()
 PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/data.py", title="Data", icon=":material/table_chart:"),
+    st.Page("pages/kng.py", title="KNG explorer", icon=":material/insights:"),
+    st.Page("pages/error_vs_n.py", title="Error vs n", icon=":material/show_chart:"),
 ]
 
 page = st.navigation(PAGES)

@@ -270,7 +270,14 @@ def test_two_sessions_do_not_share_data_or_ledger():
         for trace in ("zebra", "987654", "alice"):
             assert trace not in text, (page, trace)
     assert b.session_state["dp_dataset"] is None
-    assert len(b.session_state["dp_ledger"]) == 0
+    # B's ledger holds only B's own releases (pages that demo on built-in simulations release on
+    # first load); none of A's entries and nothing keyed on A's data.
+    a_keys = {e.key for e in a.session_state["dp_ledger"].entries}
+    b_entries = b.session_state["dp_ledger"].entries
+    assert not a_keys & {e.key for e in b_entries}
+    assert all("alice" not in e.label and "zebra" not in e.label for e in b_entries)
+    a_fp = a.session_state["dp_dataset"].fingerprint()
+    assert a_fp not in repr(b.session_state.to_dict())
     assert "zebra" not in repr(b.session_state.to_dict())
 
 
