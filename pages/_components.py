@@ -276,7 +276,7 @@ def _canonical(obj: Any) -> Any:
 
 # -- releases and the ledger --------------------------------------------------------
 def release(key: Hashable, label: str, compute: Callable[[], R],
-            cost_of: Callable[[R], PrivacyCost]) -> R:
+            cost_of: Callable[[R], PrivacyCost], *, synthetic: bool = False) -> R:
     """Compute a release once per key and record its privacy cost in the ledger once.
 
     Parameters
@@ -292,6 +292,10 @@ def release(key: Hashable, label: str, compute: Callable[[], R],
         Zero-argument callable doing the dpcore call (give it ``rng=rng_for(key)``).
     cost_of
         Maps the result to its :class:`~dpcore.privacy.PrivacyCost` (usually ``lambda r: r.cost``).
+    synthetic
+        True when the input is a page's built-in simulation (synthetic data, no person's record):
+        the result is cached but not charged to the ledger, which accounts for releases about the
+        session's dataset only. Pages say so next to such results.
 
     Returns
     -------
@@ -313,7 +317,8 @@ def release(key: Hashable, label: str, compute: Callable[[], R],
     cost = cost_of(result)
     if not isinstance(cost, PrivacyCost):
         raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
-    get_ledger().add(label, cost, key=ckey)
+    if not synthetic:
+        get_ledger().add(label, cost, key=ckey)
     cache[ckey] = result
     while len(cache) > MAX_CACHED_RELEASES:
         cache.popitem(last=False)

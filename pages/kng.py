@@ -42,7 +42,8 @@ if simulated:
                             else 2, 12, 2 if problem in REG else 1, key=f"kng_sim_d_{problem in REG}")
     sim_seed = ui.current_seed("kng-sim", problem in REG, n_sim, d_sim)
     ds = kng.simulated_dataset(problem, n_sim, d_sim, rng=sim_seed)
-    st.caption(ds.provenance)
+    st.caption(ds.provenance + " Synthetic data: these draws are not charged to the privacy ledger; "
+               "on your own data (Data page) every draw costs ε and is recorded.")
 else:
     ds = ui.require_dataset()
 bounded = [c for c in ds.numeric_columns if c in ds.bounds]
@@ -126,7 +127,7 @@ for i, m in enumerate(mechs):
                                                                         norm=norm, size=int(draws), rng=ui.rng_for(key),
                                                                         n_sweeps=int(sweeps), progress=progress,
                                                                         **params),
-                                cost_of=lambda r: r.cost)
+                                cost_of=lambda r: r.cost, synthetic=simulated)
     except ValueError as exc:
         st.error(f"{viz.label(m)}: {exc}", icon=":material/warning:")
     else:

@@ -173,3 +173,30 @@ def test_download_csv_neutralises_formulas_and_does_not_rerun(monkeypatch):
     text = data.decode() if isinstance(data, bytes) else data
     assert mimetype.startswith("text/csv") and filename == "out_put.csv"
     assert text.splitlines() == ["a,b", "'=1+1,-1.5", "ok,2.0"]
+
+
+def _synthetic_script():
+    import streamlit as st
+
+    from dpcore.privacy import PrivacyCost
+    from pages import _components as ui
+
+    ui.init_session()
+    calls = st.session_state.setdefault("calls", [0])
+
+    def compute():
+        calls[0] += 1
+        return 1.0
+
+    ui.release(("demo",), "demo", compute, lambda r: PrivacyCost.pure(1.0), synthetic=True)
+    ui.release(("real",), "real", compute, lambda r: PrivacyCost.pure(2.0))
+    st.markdown(f"computed={calls[0]}")
+    st.markdown(f"ledger={len(ui.get_ledger())}")
+
+
+def test_synthetic_releases_are_cached_but_not_charged():
+    at = AppTest.from_function(_synthetic_script, default_timeout=TIMEOUT).run()
+    assert (_md(at, "computed="), _md(at, "ledger=")) == ("2", "1")
+    at.run()
+    assert (_md(at, "computed="), _md(at, "ledger=")) == ("2", "1")
+    assert [e.label for e in at.session_state["dp_ledger"].entries] == ["real"]
