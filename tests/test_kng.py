@@ -586,6 +586,100 @@ def test_banded_quantile_regression_target_is_exact(mechanism):
     np.testing.assert_allclose(runs[0], runs[1], rtol=0, atol=1e-12)
 
 
+def _qr_problem(n, seed, mechanism, tau=0.3):
+    rng = np.random.default_rng(seed)
+    X = np.c_[np.ones(n), rng.uniform(-1, 1, n)]
+    y = np.clip(0.1 - 0.3 * X[:, 1] + 0.2 * rng.normal(size=n), -1, 1)
+    P = _problems.prepare("quantile_regression", (X, y), mechanism, norm="linf", tau=tau)
+    cal = _api._calibrate(P, mechanism, 1.0, "linf", dict(tau=tau, B=1.0, constants="calibrated"))
+    return X, y, P, cal
+
+
+class _CountingBox(_targets.BoxBandedQuantileRegressionTarget):
+    """Counts re-basings and exact (outside-the-box) evaluations, to check each branch is exercised."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.n_rebased = self.n_full = self.n_sliced = 0
+
+    def _rebase(self, st, rows, theta, H):
+        self.n_rebased += len(rows)
+        return super()._rebase(st, rows, theta, H)
+
+    def propose(self, st, theta, j, delta):
+        lp, pend = super().propose(st, theta, j, delta)
+        self.n_full += int(pend[2].sum())
+        self.n_sliced += int(((delta != 0) & ~pend[2]).sum())
+        return lp, pend
+
+
+@pytest.mark.parametrize("mechanism", ["exponential", "kng"])
+@pytest.mark.parametrize("shared", [True, False])
+def test_box_banded_quantile_regression_target_is_exact(mechanism, shared):
+    """Bisection slices of the sorted box band give the exact log densities: moves inside the box, moves
+    that leave it (re-basing), moves larger than a fresh box (exact fallback), zero moves, refreshes."""
+    n, C = 5000, 4
+    data = [_qr_problem(n, 30 + (0 if shared else c), mechanism) for c in range(1 if shared else C)]
+    X = np.stack([d[0] for d in data])
+    y = np.stack([d[1] for d in data])
+    T = _CountingBox(X, y, 0.3, mechanism, data[0][3].density_constant, "linf", refresh=60)
+    rng = np.random.default_rng(31)
+    th = rng.uniform(-0.3, 0.3, (C, 2))
+    st, lp = T.init(th)
+    for it in range(600):
+        j = it % 2
+        scale = 0.1 if it < 40 else (1e-2 if it < 300 else 1e-3)
+        delta = rng.normal(size=C) * scale * np.where(rng.random(C) < 0.03, 30.0, 1.0)  # a few outliers
+        delta[rng.random(C) < 0.1] = 0.0                                                # rejected proposals
+        lpn, pend = T.propose(st, th, j, delta)
+        thn = th.copy()
+        thn[:, j] += delta
+        ref = np.array([_api._logpdf(data[0 if shared else c][2], data[0][3], mechanism, thn[c:c + 1])[0]
+                        for c in range(C)])
+        ok = np.isfinite(ref)
+        np.testing.assert_allclose(lpn[ok], ref[ok], rtol=0, atol=1e-8)
+        acc = rng.random(C) < 0.5
+        st = T.commit(st, j, delta, acc, pend)
+        th[acc] = thn[acc]
+    assert T.n_rebased > 20 and T.n_full > 0 and T.n_sliced > 1000
+    assert 0 < st["cnt"].max() < n  # the band is a proper subset of the records
+
+
+@pytest.mark.parametrize("mechanism", ["exponential", "kng"])
+def test_box_banded_target_gives_the_plain_chain(mechanism):
+    """Same Markov chain as the plain O(n) target (n = 5000; adaptive burn-in, then fixed steps): the same
+    accept decisions, hence the same trace up to rounding."""
+    from dpcore.mcmc import metropolis_within_gibbs
+
+    X, y, P, cal = _qr_problem(5000, 32, mechanism)
+    box = _CountingBox(X[None], y[None], 0.3, mechanism, cal.density_constant, "linf")
+    plain = _targets.QuantileRegressionTarget(X[None], y[None], 0.3, mechanism, cal.density_constant, "linf")
+    runs = [metropolis_within_gibbs(None, np.zeros((3, 2)), n_sweeps=600, rng=[np.random.default_rng(i) for i in range(3)],
+                                    step_size=0.1, l1_radius=1.0, incremental=tgt, keep_trace=True)
+            for tgt in (plain, box)]
+    assert box.n_sliced > 0.9 * 3 * 2 * 600 * 0.9 and box.n_rebased < 0.1 * 3 * 2 * 600
+    np.testing.assert_array_equal(runs[0].diagnostics.acceptance_per_coord, runs[1].diagnostics.acceptance_per_coord)
+    np.testing.assert_allclose(runs[0].trace, runs[1].trace, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(runs[0].final, runs[1].final, rtol=0, atol=1e-12)
+
+
+def test_quantile_regression_target_choice_and_batch_equivalence(monkeypatch):
+    X, y, _, _ = _qr_problem(_targets.BOX_MIN_N, 33, "exponential")
+    pick = lambda n, mech: type(_targets.quantile_regression_target(  # noqa: E731
+        np.zeros((1, n, 2)), np.zeros((1, n)), 0.5, mech, 1.0, "linf"))
+    assert pick(_targets.BOX_MIN_N, "exponential") is _targets.BoxBandedQuantileRegressionTarget
+    assert pick(_targets.BOX_MIN_N - 1, "exponential") is _targets.QuantileRegressionTarget
+    assert pick(10_000, "kng") is _targets.BandedQuantileRegressionTarget
+    R = 3
+    Xb, yb = np.broadcast_to(X, (R,) + X.shape), np.broadcast_to(y, (R,) + y.shape)
+    kw = dict(tau=0.5, mechanism="exponential", epsilon=1.0, n_sweeps=300, init=np.zeros((R, 2)))
+    fast = kng.sample_quantile_regression_batch(Xb, yb, rng=[np.random.default_rng(i) for i in range(R)], **kw)
+    monkeypatch.setattr(_targets, "BOX_MIN_N", 10**9)
+    slow = kng.sample_quantile_regression_batch(Xb, yb, rng=[np.random.default_rng(i) for i in range(R)], **kw)
+    np.testing.assert_allclose(fast.theta, slow.theta, rtol=0, atol=1e-12)
+    assert fast.diagnostics.acceptance == slow.diagnostics.acceptance
+
+
 @pytest.mark.parametrize("mechanism", ["kng", "exponential"])
 def test_geometric_median_incremental_target(mechanism):
     rng = np.random.default_rng(22)

@@ -227,3 +227,30 @@ def test_banded_quantile_regression_kng_matches_grid_density():
     _check_2d(draws, cdfs)
     few, _ = _mcmc_raw(P, cal, "kng", 600, 2, 23)
     _check_2d(few, cdfs, expect_pass=False)
+
+
+def test_box_banded_quantile_regression_exponential_matches_grid_density():
+    """n = 2400 uses the box-banded target (slices, re-basing, exact fallback) for the exponential mechanism."""
+    from dpcore.kng import _targets
+
+    X, y = _reg2(2400, 24)
+    P, cal = _prep("quantile_regression", (X, y), "exponential", tau=0.5)
+    assert isinstance(_targets.quantile_regression_target(P.data["X"][None], P.data["y"][None], 0.5, "exponential",
+                                                          cal.density_constant, "linf"),
+                      _targets.BoxBandedQuantileRegressionTarget)
+    th = P.nonprivate
+    h, m = (0.2, 0.4), 241
+    edges = [np.linspace(th[k] - h[k], th[k] + h[k], m + 1) for k in range(2)]
+    ctr = [0.5 * (e[1:] + e[:-1]) for e in edges]
+    T1, T2 = np.meshgrid(*ctr, indexing="ij")
+    lp = _api._logpdf(P, cal, "exponential", np.column_stack([T1.ravel(), T2.ravel()])).reshape(m, m)
+    assert lp[[0, -1], :].max() < lp.max() - 30 and lp[:, [0, -1]].max() < lp.max() - 30  # window holds the mass
+    w = np.exp(lp - lp.max())
+    w /= w.sum()
+    cdfs = [lambda t, e=edges[0], c=np.concatenate([[0], np.cumsum(w.sum(1))]): np.interp(t, e, c),
+            lambda t, e=edges[1], c=np.concatenate([[0], np.cumsum(w.sum(0))]): np.interp(t, e, c)]
+    draws, diag = _mcmc_raw(P, cal, "exponential", 300, 150, 25)
+    _check_2d(draws, cdfs)
+    assert 0.3 < diag.acceptance < 0.6
+    few, _ = _mcmc_raw(P, cal, "exponential", 300, 3, 25)
+    _check_2d(few, cdfs, expect_pass=False)

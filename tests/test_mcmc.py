@@ -19,6 +19,7 @@ from dpcore.mcmc import (
     acceptance_rate,
     effective_sample_size,
     metropolis_within_gibbs,
+    per_chain_rhat_ess,
     split_rhat,
 )
 
@@ -345,6 +346,37 @@ def test_diagnostics_reject_bad_traces():
         effective_sample_size(np.array([[0.0, np.nan]] * 10))
     with pytest.raises(DPValueError):
         acceptance_rate([])
+
+
+def test_average_ranks_match_scipy_rankdata():
+    from dpcore.mcmc import _average_ranks
+
+    rng = np.random.default_rng(11)
+    x = np.round(rng.normal(size=(57, 40)), 1)  # many ties
+    x[:, 3] = 2.0                                # one constant column
+    np.testing.assert_array_equal(_average_ranks(x), stats.rankdata(x, method="average", axis=0))
+
+
+@pytest.mark.parametrize("T", [8, 9, 200, 201])
+def test_per_chain_rhat_ess_equals_single_chain_diagnostics(T):
+    """Vectorised per-chain R-hat/ESS = split_rhat/effective_sample_size of each chain alone (odd T drops
+    the middle draw as split_rhat does; ties; constant chains NaN; constant halves at different values inf)."""
+    rng = np.random.default_rng(12)
+    C, d = 7, 2
+    x = np.cumsum(rng.normal(size=(T, C, d)), axis=0) * 0.2 + rng.normal(size=(T, C, d))
+    x[:, 1] = np.round(x[:, 1])
+    x[:, 2, 0] = 1.5
+    x[: T // 2, 3, 1], x[T // 2:, 3, 1] = 0.0, 1.0
+    rh, es = per_chain_rhat_ess(x)
+    assert rh.shape == es.shape == (C, d)
+    for c in range(C):
+        np.testing.assert_allclose(rh[c], split_rhat(x[:, c:c + 1]), rtol=1e-12, atol=0)  # NaN/inf must match too
+        np.testing.assert_allclose(es[c], effective_sample_size(x[:, c:c + 1]), rtol=1e-12, atol=0)
+    assert np.isnan(rh[2, 0]) and np.isnan(es[2, 0]) and np.isinf(rh[3, 1])
+    r1, e1 = per_chain_rhat_ess(x[:, :, 0])  # (T, C) trace -> (C,)
+    np.testing.assert_array_equal(r1, rh[:, 0])
+    np.testing.assert_array_equal(e1, es[:, 0])
+    assert np.isnan(per_chain_rhat_ess(x[:3])[0]).all()
 
 
 def test_mixed_flag_treats_nan_as_failure():

@@ -35,7 +35,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator, generators_for, spawn
 from .._validation import (DPValueError, check_choice, check_epsilon, check_int, check_norm,
                            check_positive, check_probability_level)
-from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs
+from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs, per_chain_rhat_ess
 from ..noise import knorm_noise
 from ..privacy import PrivacyCost
 from ._calibration import CONSTANTS, MECHANISMS, PROBLEMS, Calibration, calibrate, cube_to_norm
@@ -456,78 +456,12 @@ def _gen_list(gens, R: int) -> list:
     return gens if isinstance(gens, list) else spawn(gens, R)
 
 
-def _average_ranks_cols(x: np.ndarray) -> np.ndarray:
-    """Ranks 1..T along axis 0 of every column, ties given their average rank (fully vectorised)."""
-    y = np.ascontiguousarray(x.T)  # (K, T): work along the contiguous axis
-    T = y.shape[1]
-    order = np.argsort(y, axis=1, kind="stable")
-    sv = np.take_along_axis(y, order, axis=1)
-    idx = np.arange(T)[None, :]
-    new = np.ones(y.shape, dtype=bool)
-    new[:, 1:] = sv[:, 1:] != sv[:, :-1]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=1)
-    last = np.ones(y.shape, dtype=bool)
-    last[:, :-1] = new[:, 1:]
-    end = np.minimum.accumulate(np.where(last, idx, T - 1)[:, ::-1], axis=1)[:, ::-1]
-    ranks = np.empty(y.shape, dtype=float)
-    np.put_along_axis(ranks, order, (start + end) / 2.0 + 1.0, axis=1)
-    return ranks.T
-
-
-def _chainwise_rank_normal(x: np.ndarray) -> np.ndarray:
-    """Rank-normal scores Φ⁻¹((r − 3/8)/(T + 1/4)) along axis 0, every column separately (vectorised)."""
-    from scipy.special import ndtri
-
-    return ndtri((_average_ranks_cols(x) - 0.375) / (x.shape[0] + 0.25))
-
-
-def _split_rhat_single(z: np.ndarray) -> np.ndarray:
-    """Split R-hat of single chains z (T, K): the two halves as two chains (BDA3 §11.4)."""
-    h = z.shape[0] // 2
-    a, b = z[:h], z[z.shape[0] - h:]
-    W = 0.5 * (a.var(axis=0, ddof=1) + b.var(axis=0, ddof=1))
-    B = h * np.var(np.stack([a.mean(axis=0), b.mean(axis=0)]), axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.sqrt(((h - 1) / h * W + B / h) / W)
-    return np.where(W > 0, r, np.nan)
-
-
-def _ess_single(z: np.ndarray) -> np.ndarray:
-    """ESS of single chains z (T, K) from the two split halves, Geyer's initial monotone sequence."""
-    from scipy import fft
-
-    h = z.shape[0] // 2
-    x = np.stack([z[:h], z[z.shape[0] - h:]], axis=1)  # (h, 2, K)
-    xc = x - x.mean(axis=0)
-    nfft = fft.next_fast_len(2 * h)
-    f = fft.rfft(xc, n=nfft, axis=0)
-    acov = fft.irfft(f * np.conj(f), n=nfft, axis=0)[:h] / h
-    mean_var = acov[0].mean(axis=0) * h / (h - 1)
-    var_plus = mean_var * (h - 1) / h + x.mean(axis=0).var(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rho = 1.0 - (mean_var - acov.mean(axis=1)) / var_plus
-    rho[0] = 1.0
-    k = max(1, (h - 1) // 2)
-    P = rho[0:2 * k:2] + rho[1:2 * k + 1:2]
-    valid = np.cumprod(P > 0, axis=0).astype(bool)
-    Pm = np.minimum.accumulate(P, axis=0)
-    tau = np.maximum(-1.0 + 2.0 * np.where(valid, Pm, 0.0).sum(axis=0), 1.0 / math.log10(max(2 * h, 10)))
-    return np.where(var_plus > 0, 2 * h / tau, np.nan)
-
-
 def _per_replicate_diagnostics(trace: np.ndarray, base: MCMCDiagnostics):
     """Rank-normalised split R-hat (bulk and tail) and bulk ESS of each replicate's single chain
     (Vehtari et al. 2021, applied per chain), and the worst replicate per coordinate."""
     T, R, d = trace.shape
-    flat = trace.reshape(T, R * d)
     if T >= 8:
-        z = _chainwise_rank_normal(flat)
-        zt = _chainwise_rank_normal(np.abs(flat - np.median(flat, axis=0)))
-        rh = np.fmax(_split_rhat_single(z), _split_rhat_single(zt)).reshape(R, d)
-        es = _ess_single(z).reshape(R, d)
-        const = np.ptp(flat, axis=0).reshape(R, d) == 0
-        rh = np.where(const, np.nan, rh)
-        es = np.where(const, np.nan, es)
+        rh, es = per_chain_rhat_ess(trace)
     else:
         rh = es = np.full((R, d), np.nan)
     summary = MCMCDiagnostics(acceptance=base.acceptance, acceptance_per_coord=base.acceptance_per_coord,
@@ -625,7 +559,7 @@ def sample_quantile_regression_batch(X, y, *, tau: float, mechanism: str, epsilo
                                      C_X: float = 1.0, norm: str = "linf", constants: str = "calibrated",
                                      n_sweeps: int = 1_000, rng=None, init=None, burn_in=None,
                                      nonprivate=None, keep_trace: bool = False) -> BatchResult:
-    """Quantile regression, batched over R replicates (one chain each), O(n) per coordinate move.
+    """Quantile regression, batched over R replicates (one chain each); banded O(√n) moves for large n.
 
     Parameters
     ----------

@@ -10,10 +10,18 @@ draws for one release).
   gradient G = Σ x_i(1{r_i ≤ 0} − τ); a move costs O(n) (r −= δ·X[:, j]) plus O(d) per residual
   that changes sign. The exponential mechanism's loss is updated exactly: its change is δ·G_j
   plus a correction on the residuals that cross zero.
+* :class:`BandedQuantileRegressionTarget` (KNG, large n) and
+  :class:`BoxBandedQuantileRegressionTarget` (exponential mechanism, large n): the same targets,
+  exactly, touching only the residuals near zero (O(√n) per move); see their docstrings.
+  :func:`quantile_regression_target` picks one.
 """
 from __future__ import annotations
 
 import numpy as np
+
+#: Smallest n for which the exponential mechanism uses :class:`BoxBandedQuantileRegressionTarget`
+#: (measured: below it the plain O(n) moves are as fast).
+BOX_MIN_N = 2_000
 
 
 def _norm_rows(v: np.ndarray, name: str) -> np.ndarray:
@@ -317,14 +325,213 @@ class BandedQuantileRegressionTarget(QuantileRegressionTarget):
         return st
 
 
-def quantile_regression_target(X, y, tau, mechanism, c, norm):
-    """The banded target for KNG when the band (8√n residuals) is much smaller than n, else the plain one.
+class BoxBandedQuantileRegressionTarget(QuantileRegressionTarget):
+    """Same target as :class:`QuantileRegressionTarget`, for moves of size O(1/√n) (the exponential mechanism).
 
-    KNG's law has width O(1/n), so its moves stay inside a band of O(√n) residuals for many steps;
-    the exponential mechanism's moves are O(1/√n) and would re-base at almost every step.
+    The exponential mechanism's law (log f = −c Σρ_τ(r_i), r = y − Xθ) has width O(1/√n): a move
+    crosses O(√n) residuals, too many for the fixed band of :class:`BandedQuantileRegressionTarget`.
+
+    Exactness argument. Each chain keeps a *base* point θ_b where its n residuals were computed
+    exactly, a box |θ_j − θ_b,j| ≤ H_j and the band K = {i : |r_i(θ_b)| ≤ Σ_j H_j|x_ij|} (plus a
+    relative margin against rounding), stored sorted by r_i(θ_b). (1) For θ in the box and i ∉ K,
+    |r_i(θ) − r_i(θ_b)| = |x_iᵀ(θ − θ_b)| < |r_i(θ_b)|: r_i keeps its sign, so its loss term is
+    linear in θ and its gradient term is constant. (2) A move θ → θ′ = θ + δe_j changes the sign of
+    r_i only if |r_i(θ)| ≤ |δ||x_ij|, hence only if |r_i(θ_b)| ≤ A = Σ_k|θ_k − θ_b,k|·max_i|x_ik|
+    + |δ|·max_i|x_ij|: a contiguous slice of the sorted band, found by bisection; its residuals at
+    θ are recomputed from the base, r_i(θ) = r_i(θ_b) − x_iᵀ(θ − θ_b). For all other records
+    Δρ_τ(r_i) = δ·x_ij(1{r_i ≤ 0} − τ), whose sum is δ·G_j with G = Σ_i x_i(1{r_i ≤ 0} − τ) the
+    gradient (kept for all n records); the records of the slice that cross zero add the exact
+    correction r_i(θ′)(1{r_i ≤ 0} − 1{r_i(θ′) ≤ 0}) to the loss and update G. A move costs
+    O(|slice|·d), O(√n), independent of the band size; nothing but G and the loss changes on
+    acceptance.
+    A proposal outside the box re-bases the chain at its current state (all n residuals, G and the
+    loss recomputed exactly, new band: O(n·d + |K| log |K|)); one still outside the fresh box
+    (|δ| > H_j) is evaluated exactly on all records, and if accepted the chain re-bases at its next
+    move. Chains also re-base every ``refresh`` of their moves (exact G and loss: no floating-point
+    drift), when they have wandered far from their base (slices grow with the distance), and when
+    their box is far from the size the proposals need (burn-in adaptation).
+
+    The box half-widths H_j = κ·(running mean of |δ_j|) follow the proposal scale: they change
+    the cost, never the target, so the chain is the plain chain up to rounding. Parameters:
+    ``kappa`` = κ; ``recentre``: re-base when Σ_k|θ_k − θ_b,k|·max|x_k| exceeds ``recentre`` ×
+    Σ_k (mean |δ_k|)·max|x_k|; ``refresh``: moves between exact refreshes (defaults measured on
+    Figure 2).
+    """
+
+    _ALPHA = 0.05        # weight of the running mean of |δ|
+    _MARGIN = 1e-9       # relative safety margin of the band and slice tests
+
+    def __init__(self, X, y, tau, mechanism, c, norm, kappa: float = 5.0, recentre: float = 3.0,
+                 refresh: int = 512):
+        super().__init__(X, y, tau, mechanism, c, norm)
+        self.kappa = float(kappa)
+        self.recentre = float(recentre)
+        self.refresh = int(refresh)
+        self.absXT = np.abs(self.XT)                      # (R, d, n)
+        self.xmax = np.max(self.absXT, axis=2)           # (R, d)
+
+    # ---------------------------------------------------------------- exact evaluations
+    def _resid(self, rows, theta):
+        if self.shared:
+            return self.y[0][None, :] - theta @ self.XT[0]
+        return self.y[rows] - np.einsum("kjn,kj->kn", self.XT[rows], theta)
+
+    def _grad_loss(self, rows, r):
+        le = r <= 0
+        w = le - self.tau
+        G = w @ self.X[0] if self.shared else np.einsum("kn,knd->kd", w, self.X[rows])
+        return G, np.sum(r * (self.tau - le), axis=1)
+
+    # ---------------------------------------------------------------- band
+    def _alloc(self, st, cap):
+        """(Re)allocate the band store: BK[c, m] = (r_m(θ_b), x_m) sorted by r, padded with (+inf, 0)."""
+        C, d = st["G"].shape
+        BK = np.zeros((C, cap, d + 1))
+        BK[:, :, 0] = np.inf
+        old = st.get("BK")
+        if old is not None:
+            m = min(cap, old.shape[1])
+            BK[:, :m] = old[:, :m]
+        st["BK"] = BK
+
+    def _rebase(self, st, rows, theta, H):
+        """Exact residuals, G and loss of chains ``rows`` at θ (their new base), and their sorted band."""
+        th = np.array(theta[rows], dtype=float)
+        r = self._resid(rows, th)
+        G, loss = self._grad_loss(rows, r)
+        st["G"][rows] = G
+        st["loss"][rows] = loss
+        st["base"][rows] = th
+        st["H"][rows] = H
+        st["age"][rows] = 0
+        st["stale"][rows] = False
+        if self.shared:
+            w = H @ self.absXT[0]                                          # (k, n): Σ_j H_j |x_ij|
+        else:
+            w = np.einsum("kjn,kj->kn", self.absXT[rows], H)
+        mask = np.abs(r) <= w * (1.0 + self._MARGIN)
+        cnt = mask.sum(axis=1)
+        st["cnt"][rows] = cnt
+        cap, need = st["BK"].shape[1], int(st["cnt"].max())
+        if need > cap:
+            self._alloc(st, max(need, int(1.25 * cap) + 16))
+        elif need + 16 < cap // 2:
+            self._alloc(st, need + 16)
+        BK = st["BK"]
+        for i, c in enumerate(rows.tolist()):
+            idx = np.flatnonzero(mask[i])
+            ri = r[i, idx]
+            o = np.argsort(ri, kind="stable")
+            m = idx.size
+            BK[c, :m, 0] = ri[o]
+            BK[c, :m, 1:] = self.X[0 if self.shared else c][idx[o]]
+            BK[c, m:, 0] = np.inf
+            BK[c, m:, 1:] = 0.0
+
+    def init(self, theta):
+        C, d = theta.shape
+        rows = np.arange(C)
+        G, loss = self._grad_loss(rows, self._resid(rows, np.asarray(theta, dtype=float)))
+        st = {"G": np.array(G, dtype=float), "loss": np.array(loss, dtype=float),
+              "base": np.array(theta, dtype=float), "H": np.zeros((C, d)), "ema": np.zeros((C, d)),
+              "seen": np.zeros((C, d), dtype=bool), "age": np.zeros(C, dtype=np.int64),
+              "stale": np.ones(C, dtype=bool), "cnt": np.zeros(C, dtype=np.int64),
+              "xmax": np.array(np.broadcast_to(self.xmax, (C, d)))}
+        self._alloc(st, 16)
+        return st, self._lp(st["G"], st["loss"])
+
+    def _scale(self, st, rows):
+        """Running mean of |δ| per coordinate (not proposed yet: the mean over the others)."""
+        ema, seen = st["ema"][rows], st["seen"][rows]
+        fill = np.where(seen, ema, 0.0).sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
+        return np.where(seen, ema, fill[:, None])
+
+    def propose(self, st, theta, j, delta):
+        ad = np.abs(delta)
+        moving = ad > 0
+        ema, seen, xmax = st["ema"], st["seen"], st["xmax"]
+        e = np.where(seen[:, j], ema[:, j] + self._ALPHA * (ad - ema[:, j]), ad)
+        ema[:, j] = np.where(moving, e, ema[:, j])
+        seen[:, j] |= moving
+        st["age"] += 1
+        base, H = st["base"], st["H"]
+        dth = theta - base                                                # (C, d)
+        off = np.abs(theta[:, j] + delta - base[:, j])
+        Hj, tgt = H[:, j], self.kappa * ema[:, j]
+        D = np.einsum("cd,cd->c", np.abs(dth), xmax)                     # bound on |x_iᵀ(θ − θ_b)|
+        far = D > self.recentre * np.einsum("cd,cd->c", self._scale(st, slice(None)), xmax)
+        want = moving & (st["stale"] | (off > Hj) | (st["age"] > self.refresh) | far
+                         | (Hj > 2.0 * tgt) | (Hj < 0.5 * tgt))
+        if want.any():
+            reb = np.flatnonzero(want)
+            self._rebase(st, reb, theta, self.kappa * self._scale(st, reb))
+            dth[reb] = 0.0
+            D[reb] = 0.0
+            off[reb] = ad[reb]
+        full = off > H[:, j]                                              # not even a fresh box holds it
+        G, loss = st["G"], st["loss"]
+        Gn = G.copy()
+        lossn = loss + delta * G[:, j]
+        A = (D + ad * xmax[:, j]) * (1.0 + self._MARGIN)
+        self._crossings(st, np.flatnonzero(moving & ~full), A, dth, delta, j, Gn, lossn)
+        if full.any():  # exact evaluation on all n records
+            rows = np.flatnonzero(full)
+            thn = np.array(theta[rows], dtype=float)
+            thn[:, j] += delta[rows]
+            Gf, lf = self._grad_loss(rows, self._resid(rows, thn))
+            Gn[rows] = Gf
+            lossn[rows] = lf
+        return self._lp(Gn, lossn), (Gn, lossn, full)
+
+    @staticmethod
+    def _crossings(st, rows, A, dth, delta, j, Gn, lossn):
+        """Add the zero crossings of the slices |r_i(θ_b)| ≤ A to Gn and lossn, chain by chain.
+
+        A loop over chains: each slice is contiguous (cache friendly); padded vectorised gathers
+        across chains measured 3× slower (slices differ in length; fancy indexing).
+        """
+        BK = st["BK"]
+        for c in rows.tolist():
+            band = BK[c]
+            key = band[:, 0]
+            a = A[c]
+            lo, hi = key.searchsorted(-a, side="left"), key.searchsorted(a, side="right")
+            if hi <= lo:
+                continue
+            blk = band[lo:hi]
+            Xs = blk[:, 1:]
+            r = blk[:, 0] - Xs @ dth[c]                                   # residuals at θ
+            rn = r - delta[c] * Xs[:, j]                                  # and at θ′
+            ln = rn <= 0
+            cr = np.flatnonzero((r <= 0) != ln)
+            if cr.size:
+                sg = np.where(ln[cr], 1.0, -1.0)                          # +1: newly ≤ 0
+                Gn[c] += sg @ Xs[cr]
+                lossn[c] -= rn[cr] @ sg
+
+    def commit(self, st, j, delta, accept, pending):
+        Gn, lossn, full = pending
+        if accept.any():
+            a = np.flatnonzero(accept)
+            st["G"][a] = Gn[a]
+            st["loss"][a] = lossn[a]
+            st["stale"][a[full[a]]] = True  # left the box: re-base at the next move
+        return st
+
+
+def quantile_regression_target(X, y, tau, mechanism, c, norm):
+    """The fastest exact target: banded for large n, else the plain O(n)-per-move one.
+
+    KNG's law has width O(1/n), so its moves stay inside a fixed band of 8√n residuals for many
+    steps (:class:`BandedQuantileRegressionTarget`). The exponential mechanism's moves are O(1/√n)
+    and would re-base that band at almost every step; it uses a box-shaped band searched by
+    bisection (:class:`BoxBandedQuantileRegressionTarget`) from ``BOX_MIN_N`` records on. Figure 2
+    (25 replicates, n = 1e5, 1 000 sweeps): 47 s → 7 s for the exponential mechanism.
     """
     n = np.asarray(X).shape[1]
     band = max(256, int(8 * np.sqrt(n)))
     if mechanism == "kng" and band * 4 <= n:
         return BandedQuantileRegressionTarget(X, y, tau, mechanism, c, norm, band)
+    if mechanism != "kng" and n >= BOX_MIN_N:
+        return BoxBandedQuantileRegressionTarget(X, y, tau, mechanism, c, norm)
     return QuantileRegressionTarget(X, y, tau, mechanism, c, norm)
