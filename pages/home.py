@@ -12,12 +12,15 @@ st.markdown(
 ui.educational_banner()
 
 st.header("Topics")
+st.caption("The first topic has its pages now; the others are on the roadmap and get their pages "
+           "in later versions.")
 st.markdown(
     """
 - **K-norm gradient mechanism (KNG) vs exponential mechanism vs objective perturbation** —
   three ways to privatise an estimator defined by a loss (mean, median, quantiles, linear and
   quantile regression): KNG samples with density ∝ exp(−ε‖∇loss‖_K/(2Δ)), the exponential mechanism
   uses the loss itself, objective perturbation adds a random linear term before optimising.
+  *Pages: KNG explorer, Error vs n.*
 - **Sparse histograms and private density estimation** — Laplace histograms with thresholding for
   huge, mostly empty domains, and private kernel density estimates released through
   Gaussian-process (RKHS) noise or noisy Fourier coefficients.
