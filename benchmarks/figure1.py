@@ -26,19 +26,22 @@ from dpcore import data as dpdata  # noqa: E402
 from dpcore.experiments import REGISTRY, run_experiment  # noqa: E402
 
 
-def floor(reps: int, jobs: int, seed: int) -> float:
+def floor(reps: int, jobs: int, seed: int, experiment: str = "kng-linear") -> float:
+    """Seconds for the experiment's data and its non-private fit alone (same tasks and workers)."""
     t = time.perf_counter()
-    run_experiment("kng-linear", reps=reps, jobs=jobs, seed=seed, methods=["nonprivate"])
+    run_experiment(experiment, reps=reps, jobs=jobs, seed=seed, methods=["nonprivate"])
     return time.perf_counter() - t
 
 
-def total(reps: int, jobs: int, seed: int, outdir: str | None = None) -> tuple[float, str]:
+def total(reps: int, jobs: int, seed: int, outdir: str | None = None,
+          experiment: str = "kng-linear") -> tuple[float, str]:
+    """Seconds and printed summary of ``python -m dpcore reproduce <experiment>`` (run in-process)."""
     from dpcore.__main__ import main
 
     out = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        code = main(["reproduce", "kng-linear", "--reps", str(reps), "--jobs", str(jobs), "--seed", str(seed),
+        code = main(["reproduce", experiment, "--reps", str(reps), "--jobs", str(jobs), "--seed", str(seed),
                      "--out", outdir or tmp, "--quiet"], out=out, err=sys.stderr)
         el = time.perf_counter() - t
     if code != 0:

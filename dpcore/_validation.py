@@ -78,13 +78,21 @@ def check_rho(rho: Any, name: str = "rho") -> float:
     return x
 
 
+def check_finite(value: Any, name: str) -> float:
+    """A finite number (not NaN, not ±inf)."""
+    x = _as_float(name, value)
+    if not math.isfinite(x):
+        raise DPValueError(f"{name} = {x} must be finite; enter a finite number.")
+    return x
+
+
 def check_positive(value: Any, name: str, *, allow_zero: bool = False) -> float:
     """A finite number > 0 (or ≥ 0)."""
-    x = _as_float(name, value)
+    x = check_finite(value, name)
     ok = (x >= 0) if allow_zero else (x > 0)
-    if not math.isfinite(x) or not ok:
+    if not ok:
         cmp = ">= 0" if allow_zero else "> 0"
-        raise DPValueError(f"{name} = {x} must be a finite number {cmp}.")
+        raise DPValueError(f"{name} = {x} must be {cmp}.")
     return x
 
 

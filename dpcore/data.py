@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from dpcore._rng import RNGLike, as_generator, spawn
-from dpcore._validation import DPValueError, check_bounds, check_finite_array, check_int
+from dpcore._validation import (DPValueError, check_bounds, check_finite, check_finite_array, check_int,
+                                check_positive)
 
 __all__ = [
     "DataError", "FIGURE1_D", "algorithm1_theta", "figure1_theta", "figure2_theta",
@@ -289,18 +290,11 @@ SIMULATORS: Mapping[str, SimulatorInfo] = MappingProxyType({
 
 
 def _float_param(params: dict, key: str, *, positive: bool = False) -> float:
-    v = params[key]
-    if isinstance(v, (bool, np.bool_)):
-        raise DataError(f"{key} must be a number; got {v!r}.")
+    """A simulator parameter as a finite float (> 0 when ``positive``); errors as DataError."""
     try:
-        x = float(v)
-    except (TypeError, ValueError):
-        raise DataError(f"{key} must be a number; got {v!r}.") from None
-    if not math.isfinite(x):
-        raise DataError(f"{key} = {x} must be finite.")
-    if positive and x <= 0:
-        raise DataError(f"{key} = {x} must be > 0.")
-    return x
+        return check_positive(params[key], key) if positive else check_finite(params[key], key)
+    except DPValueError as exc:
+        raise DataError(str(exc)) from None
 
 
 def _merge_params(kind: str, params: dict) -> dict:
