@@ -77,9 +77,6 @@ class RunConfig:
     all_methods: tuple[str, ...]
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
-    def param(self, name: str) -> Any:
-        return self.params[name]
-
     def __reduce__(self):  # MappingProxyType does not pickle: rebuild from a plain dict
         return (_rebuild_config, (self.experiment_id, self.ns, self.reps, self.epsilon, self.seed,
                                   self.methods, self.all_methods, dict(self.params)))

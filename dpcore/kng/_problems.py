@@ -350,8 +350,3 @@ def _prepare_regression(problem, data, mechanism, *, norm, tau, B, C_X, x_bound,
         A, b = Xc.T @ Xc, Xc.T @ yc
         return Prepared(problem, n, d, lambda: ols(A, b), data={"A": A, "b": b, "X": Xc, "y": yc}, **common)
     return Prepared(problem, n, d, lambda: nonprivate_quantile_regression(Xc, yc, tau), data={"X": Xc, "y": yc}, **common)
-
-
-def default_C_X(d: int, norm: str) -> float:
-    """C_X implied by ‖x‖∞ ≤ 1 (sup of ‖x‖_K over the cube)."""
-    return cube_to_norm(d, norm)
