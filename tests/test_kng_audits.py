@@ -164,3 +164,34 @@ def test_slow_exact_audits_fresh_seeds(mutant):
     for res in (r1, r2):
         print(res.details)
         (assert_rejected if mutant else assert_passes)(res)
+
+
+# ----------------------------------------------------------------------------- objective perturbation (exact QP)
+@pytest.mark.parametrize("mutant", [False, True])
+def test_audit_objective_perturbation_and_noise_x8_mutant(mutant, monkeypatch):
+    """d = 1, x ≡ 1, all responses 0 except record 0: y = 1 in D, y = −1 in D′ (replace-one).
+
+    The release is θ = clip((2Σy − β)/(2n + γ), ±B) with β ∝ exp(−ε‖β‖/(2Δ)), Δ = 4(1+B) = 8.
+    In d = 1 the attainable shift of 2Xᵀy is 4 = Δ/2, so the real privacy loss of the calibrated
+    mechanism is ε/4 and a mutant is only refutable once its loss exceeds ε: the mutant draws β with
+    8× the calibrated rate (loss 2ε). 40 000 exact QP solves per dataset.
+    """
+    eps, n, R = 1.0, 50, 40_000
+    X = np.ones((n, 1))
+    y = np.zeros(n)
+    y[0] = 1.0
+    yp = y.copy()
+    yp[0] = -1.0
+    if mutant:
+        _scale_constant(monkeypatch, 8.0)
+
+    def draws(yy, seed):
+        A = np.broadcast_to(X.T @ X, (R, 1, 1))
+        b = np.broadcast_to(X.T @ yy, (R, 1))
+        return kng.sample_linear_regression_suffstats(A, b, n, mechanism="objective_perturbation", epsilon=eps,
+                                                      B=1.0, rng=seed).theta
+
+    a, b = draws(y, 61), draws(yp, 62)
+    t = np.array([0.02, 0.04, 0.06, 0.08, 0.1, 0.2, 0.4])
+    res = audit(a, b, halfline_events(np.r_[-t[::-1], t]), epsilon=eps)
+    (assert_rejected if mutant else assert_passes)(res)
