@@ -254,3 +254,29 @@ def test_box_banded_quantile_regression_exponential_matches_grid_density():
     assert 0.3 < diag.acceptance < 0.6
     few, _ = _mcmc_raw(P, cal, "exponential", 300, 3, 25)
     _check_2d(few, cdfs, expect_pass=False)
+
+
+@pytest.mark.stat
+def test_objective_perturbation_1d_matches_exact_law():
+    """d = 1: θ = clip((2Xᵀy − β)/(2XᵀX + γ), ±B) with β ~ Laplace(2Δ/ε), Δ = 4(1+B): an exact law
+    (two point masses at ±B plus a Laplace density between). Chi-square over bins, power check ×1.3."""
+    eps, B, n, N = 1.0, 1.0, 40, 20_000
+    g = np.random.default_rng(7)
+    X = g.uniform(-1, 1, (n, 1))
+    y = np.clip(0.3 * X[:, 0] + 0.2 * g.normal(size=n), -1, 1)
+    A, c = float(X[:, 0] @ X[:, 0]), float(X[:, 0] @ y)
+    gamma = 2.0 / math.expm1(eps / 2)
+    H = 2 * A + gamma
+    theta = kng.sample_linear_regression_suffstats(np.full((N, 1, 1), A), np.full((N, 1), c), n,
+                                                   mechanism="objective_perturbation", epsilon=eps, B=B,
+                                                   rng=8).theta[:, 0]
+    edges = np.r_[-np.inf, np.linspace(-B + 1e-9, B - 1e-9, 21), np.inf]
+
+    def expected(scale_factor):
+        lap = stats.laplace(scale=scale_factor * 2 * 4 * (1 + B) / eps)
+        cdf = lambda t: np.where(np.isinf(t), (t > 0).astype(float), lap.sf(2 * c - t * H))  # P(θ ≤ t)
+        return N * np.diff(cdf(edges))
+
+    counts = np.histogram(theta, bins=edges)[0]
+    assert stats.chisquare(counts, expected(1.0)).pvalue > 1e-6
+    assert stats.chisquare(counts, expected(1.3)).pvalue < 1e-6
