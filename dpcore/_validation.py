@@ -18,8 +18,7 @@ _NORM_ALIASES = {
 }
 
 
-class DPValueError(ValueError):
-    """A user-facing parameter or data error; its message says what was received and the fix."""
+from .errors import DPValueError  # noqa: E402  (re-exported: the public home is dpcore.errors)
 
 
 def _as_float(name: str, value: Any) -> float:

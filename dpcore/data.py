@@ -50,8 +50,7 @@ __all__ = [
 ]
 
 
-class DataError(DPValueError):
-    """A problem with user data (file, column or values); the message names it and gives the fix."""
+from .errors import DataError  # noqa: E402  (public home: dpcore.errors)
 
 
 # --------------------------------------------------------------------------------------------------

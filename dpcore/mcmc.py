@@ -52,8 +52,7 @@ _MAX_TRACE_VALUES = 50_000_000
 _LOG_STEP_MIN, _LOG_STEP_MAX = -690.0, 690.0
 
 
-class MCMCCancelled(RuntimeError):
-    """Raised when the ``progress`` callback of :func:`metropolis_within_gibbs` returns ``False``."""
+from .errors import Cancelled as MCMCCancelled  # noqa: E402  (alias: one Cancelled type for dpcore)
 
 
 @runtime_checkable
@@ -472,7 +471,7 @@ def metropolis_within_gibbs(
                     i_keep += 1
             done += nb
             if progress is not None and progress(done, n_sweeps) is False:
-                raise MCMCCancelled(f"MCMC cancelled after {done} of {n_sweeps} sweeps.")
+                raise MCMCCancelled(f"MCMC cancelled after {done} of {n_sweeps} sweeps.", done=done, total=n_sweeps)
 
     n_post = n_sweeps - burn_in
     rhat, ess = _rhat_ess(trace)

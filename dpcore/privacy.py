@@ -15,7 +15,7 @@ spec/single_parameter.md §3.1.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Optional
 
 import numpy as np
@@ -34,9 +34,19 @@ class PrivacyCost:
     Attributes
     ----------
     notion : {"pure", "approx", "zcdp", "ldp"}
-    epsilon, delta, rho : the numbers that apply to the notion (others are None / 0).
+    epsilon, delta, rho : the numbers of ONE draw that apply to the notion (others are None / 0).
     neighbours : the neighbouring relation, e.g. ``"replace-one"`` (n fixed) or ``"add/remove-one"``.
     note : free text (e.g. "exact target; MCMC draw is approximately private").
+    count : int
+        Number of independent draws released, each with the per-draw cost above. Composition and
+        conversions use the per-draw numbers and the count: k draws of ε-DP cost kε under basic
+        composition but kε²/2 under zCDP (not (kε)²/2, which would over-charge k-fold).
+
+    Examples
+    --------
+    >>> c = PrivacyCost.pure(1.0, count=100)
+    >>> c.total_epsilon, c.as_zcdp_rho()
+    (100.0, 50.0)
     """
 
     notion: str
@@ -45,8 +55,12 @@ class PrivacyCost:
     rho: Optional[float] = None
     neighbours: str = "replace-one"
     note: str = ""
+    count: int = 1
 
     def __post_init__(self):
+        if isinstance(self.count, bool) or int(self.count) != self.count or self.count < 1:
+            raise DPValueError(f"count = {self.count!r} must be a whole number >= 1 (the number of draws).")
+        object.__setattr__(self, "count", int(self.count))
         if self.notion not in NOTIONS:
             raise DPValueError(f"notion = {self.notion!r} is unknown; use one of {NOTIONS}.")
         if self.notion == "zcdp":
@@ -64,44 +78,64 @@ class PrivacyCost:
 
     # -- factories ---------------------------------------------------------------
     @classmethod
-    def pure(cls, epsilon: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
-        return cls("pure", epsilon=float(epsilon), neighbours=neighbours, note=note)
+    def pure(cls, epsilon: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> "PrivacyCost":
+        return cls("pure", epsilon=float(epsilon), neighbours=neighbours, note=note, count=count)
 
     @classmethod
-    def approx(cls, epsilon: float, delta: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
-        return cls("approx", epsilon=float(epsilon), delta=float(delta), neighbours=neighbours, note=note)
+    def approx(cls, epsilon: float, delta: float, neighbours: str = "replace-one", note: str = "",
+               count: int = 1) -> "PrivacyCost":
+        return cls("approx", epsilon=float(epsilon), delta=float(delta), neighbours=neighbours, note=note,
+                   count=count)
 
     @classmethod
-    def zcdp(cls, rho: float, neighbours: str = "replace-one", note: str = "") -> "PrivacyCost":
-        return cls("zcdp", rho=float(rho), neighbours=neighbours, note=note)
+    def zcdp(cls, rho: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> "PrivacyCost":
+        return cls("zcdp", rho=float(rho), neighbours=neighbours, note=note, count=count)
 
     @classmethod
-    def ldp(cls, epsilon: float, note: str = "") -> "PrivacyCost":
-        return cls("ldp", epsilon=float(epsilon), neighbours="any two inputs of one party", note=note)
+    def ldp(cls, epsilon: float, note: str = "", count: int = 1) -> "PrivacyCost":
+        return cls("ldp", epsilon=float(epsilon), neighbours="any two inputs of one party", note=note, count=count)
+
+    def times(self, k: int) -> "PrivacyCost":
+        """The cost of releasing ``k`` times as many independent draws."""
+        return replace(self, count=self.count * int(k))
+
+    @property
+    def total_epsilon(self) -> Optional[float]:
+        """count·ε (basic composition of the draws); None for a zCDP cost."""
+        return None if self.epsilon is None else self.count * float(self.epsilon)
+
+    @property
+    def total_delta(self) -> float:
+        """count·δ (basic composition of the draws)."""
+        return min(self.count * float(self.delta), 1.0)
 
     # -- conversions -------------------------------------------------------------
     def as_zcdp_rho(self) -> Optional[float]:
         """ρ implied by this cost: ε-DP ⇒ ε²/2-zCDP; None for (ε, δ)-DP with δ > 0 (no zCDP bound)."""
         if self.notion == "zcdp":
-            return float(self.rho)
+            return self.count * float(self.rho)
         if self.notion in ("pure", "ldp") or (self.notion == "approx" and self.delta == 0):
-            return pure_to_zcdp(self.epsilon)
+            return self.count * pure_to_zcdp(self.epsilon)
         return None
 
     def as_approx(self, delta: float = 1e-6, tight: bool = True) -> tuple[float, float]:
-        """(ε, δ) implied by this cost; zCDP is converted at the given δ."""
+        """(ε, δ) implied by all ``count`` draws: basic composition (count·ε, count·δ); zCDP is
+        composed first (count·ρ) and converted at the given δ."""
         if self.notion == "zcdp":
-            return zcdp_to_approx(self.rho, delta, tight=tight), float(delta)
-        return float(self.epsilon), float(self.delta)
+            return zcdp_to_approx(self.count * self.rho, delta, tight=tight), float(delta)
+        return float(self.total_epsilon), float(self.total_delta)
 
     def describe(self) -> str:
-        """One line, e.g. ``"ε = 1 (ε-DP, replace-one neighbours)"``."""
+        """One line, e.g. ``"ε = 1 (ε-DP, replace-one neighbours)"`` or, for k draws,
+        ``"100 draws × ε = 1 (ε-DP, …)"``."""
         if self.notion == "zcdp":
             core = f"ρ = {self.rho:.4g} (ρ-zCDP"
         elif self.notion == "approx":
             core = f"ε = {self.epsilon:.4g}, δ = {self.delta:.3g} ((ε, δ)-DP"
         else:
             core = f"ε = {self.epsilon:.4g} ({_NOTION_LABEL[self.notion]}"
+        if self.count > 1:
+            core = f"{self.count} draws × {core}"
         s = f"{core}, {self.neighbours} neighbours)"
         return f"{s}; {self.note}" if self.note else s
 
@@ -184,14 +218,26 @@ def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     sensitivity = check_positive(sensitivity, "sensitivity")
+    # δ(σ) decreases in σ: grow the bracket until it holds the answer (never return an unchecked end).
     lo, hi = math.log(1e-8), math.log(1e8)
+    while gaussian_delta(math.exp(lo), epsilon) <= delta:
+        lo -= 10.0
+        if lo < math.log(1e-300):
+            raise DPValueError(f"no σ found for epsilon = {epsilon:g}, delta = {delta:g}.")
+    while gaussian_delta(math.exp(hi), epsilon) > delta:
+        hi += 10.0
+        if hi > math.log(1e300):
+            raise DPValueError(f"epsilon = {epsilon:g}, delta = {delta:g} need σ > 1e300; raise epsilon or delta.")
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         if gaussian_delta(math.exp(mid), epsilon) <= delta:
             hi = mid
         else:
             lo = mid
-    return float(math.exp(hi) * sensitivity)
+    sigma = math.exp(hi)
+    if not gaussian_delta(sigma, epsilon) <= delta:  # the guarantee, checked before returning
+        raise DPValueError(f"analytic Gaussian calibration failed for epsilon = {epsilon:g}, delta = {delta:g}.")
+    return float(sigma * sensitivity)
 
 
 def gaussian_sigma_zcdp(rho: float, sensitivity: float) -> float:
@@ -324,12 +370,15 @@ class PrivacyLedger:
             {
                 "release": e.label,
                 "guarantee": _NOTION_LABEL[e.cost.notion],
-                "epsilon": e.cost.epsilon,
-                "delta": e.cost.delta,
-                "rho": e.cost.rho,
+                "draws": e.cost.count,
+                "epsilon per draw": e.cost.epsilon,
+                "delta per draw": e.cost.delta,
+                "rho per draw": e.cost.rho,
+                "rho (zCDP, all draws)": e.cost.as_zcdp_rho(),
                 "neighbours": e.cost.neighbours,
                 "note": e.cost.note,
             }
             for e in self.entries
         ]
-        return pd.DataFrame(rows, columns=["release", "guarantee", "epsilon", "delta", "rho", "neighbours", "note"])
+        return pd.DataFrame(rows, columns=["release", "guarantee", "draws", "epsilon per draw", "delta per draw",
+                                           "rho per draw", "rho (zCDP, all draws)", "neighbours", "note"])

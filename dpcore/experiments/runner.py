@@ -33,15 +33,7 @@ MAX_REPS = 100_000
 SEED_MAX = 2**63 - 1
 
 
-class Cancelled(RuntimeError):
-    """The progress callback returned False. ``frame`` holds the finished tasks' rows."""
-
-    def __init__(self, frame: pd.DataFrame, done: int, total: int):
-        super().__init__(f"run cancelled after {done} of {total} tasks; "
-                         f"the partial frame ({len(frame)} rows) is in .frame")
-        self.frame = frame
-        self.done = done
-        self.total = total
+from dpcore.errors import Cancelled  # noqa: E402  (one type for every cancelled computation)
 
 
 def get_experiment(experiment: str | Experiment) -> Experiment:
@@ -206,7 +198,8 @@ def run_experiment(experiment: str | Experiment, *, ns: Sequence[int] | None = N
         part = _assemble(exp, config, collected)
         part.attrs["elapsed_s"] = time.perf_counter() - t0
         part.attrs["cancelled"] = True
-        return Cancelled(part, done, total)
+        return Cancelled(f"run cancelled after {done} of {total} tasks; the partial frame ({len(part)} rows) "
+                         "is in .frame", done=done, total=total, partial=part)
 
     if progress is not None and progress(0, total) is False:
         raise cancelled()

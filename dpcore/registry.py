@@ -1,0 +1,120 @@
+"""Topics declare themselves; nothing central lists them.
+
+A topic is a subpackage ``dpcore/<topic>/`` with a module ``declare.py`` that defines ``TOPIC``, a
+:class:`Topic`: its mechanisms (:class:`~dpcore.mechanism.MechanismSpec`), its audits
+(:class:`~dpcore.audit.Audit`) and its experiments (``dpcore.experiments.Experiment``, the figures of
+``python -m dpcore reproduce``). :func:`topics` finds every such module by scanning the package,
+so adding a topic means adding its folder — no central file is edited. The contract test, the audit
+page and the CLI all read from here.
+
+The registry is computed once per process and is read-only (tuples and mapping proxies): no user
+session can add or change an entry.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+__all__ = ["Topic", "topics", "mechanisms", "audits", "experiments", "mechanism", "DECLARE_MODULE"]
+
+#: Name of the module a topic package declares itself in.
+DECLARE_MODULE = "declare"
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One topic's declaration.
+
+    Attributes
+    ----------
+    name : str
+        The package name (``"kng"``, ``"lasso"``, ...), also the prefix of its registry names.
+    title : str
+        Plain-words title.
+    reference : str
+        The paper(s), as cited on the topic's page.
+    mechanisms, audits, experiments : tuples
+        The topic's declarations (see module docstring).
+    """
+
+    name: str
+    title: str
+    reference: str
+    mechanisms: tuple = ()
+    audits: tuple = ()
+    experiments: tuple = ()
+
+    def __post_init__(self):
+        for kind in ("mechanisms", "audits", "experiments"):
+            object.__setattr__(self, kind, tuple(getattr(self, kind)))
+        for m in self.mechanisms:
+            if m.topic != self.name:
+                raise ValueError(f"mechanism {m.name!r} of topic {self.name!r} must be named '{self.name}/...'.")
+        for a in self.audits:
+            if a.topic != self.name:
+                raise ValueError(f"audit {a.id!r} of topic {self.name!r} must be named '{self.name}/...'.")
+
+
+@functools.cache
+def topics() -> tuple[Topic, ...]:
+    """Every declared topic, in package-name order (imports each ``dpcore/<topic>/declare.py``)."""
+    import dpcore
+
+    found = []
+    for info in sorted(pkgutil.iter_modules(dpcore.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        spec = importlib.util.find_spec(f"dpcore.{info.name}.{DECLARE_MODULE}")
+        if spec is None:
+            continue
+        module = importlib.import_module(f"dpcore.{info.name}.{DECLARE_MODULE}")
+        topic = getattr(module, "TOPIC", None)
+        if not isinstance(topic, Topic):
+            raise TypeError(f"dpcore/{info.name}/{DECLARE_MODULE}.py must define TOPIC = Topic(...).")
+        if topic.name != info.name:
+            raise ValueError(f"dpcore/{info.name}/{DECLARE_MODULE}.py declares TOPIC.name = {topic.name!r}; "
+                             f"it must be {info.name!r}.")
+        found.append(topic)
+    return tuple(found)
+
+
+def _unique(items, key: str, what: str) -> Mapping[str, Any]:
+    out: dict[str, Any] = {}
+    for it in items:
+        k = getattr(it, key)
+        if k in out:
+            raise ValueError(f"two {what} are named {k!r}.")
+        out[k] = it
+    return MappingProxyType(out)
+
+
+@functools.cache
+def mechanisms() -> Mapping[str, Any]:
+    """Read-only mapping name → MechanismSpec over every topic."""
+    return _unique((m for t in topics() for m in t.mechanisms), "name", "mechanisms")
+
+
+@functools.cache
+def audits() -> Mapping[str, Any]:
+    """Read-only mapping id → Audit over every topic."""
+    return _unique((a for t in topics() for a in t.audits), "id", "audits")
+
+
+@functools.cache
+def experiments() -> Mapping[str, Any]:
+    """Read-only mapping id → Experiment over every topic."""
+    return _unique((e for t in topics() for e in t.experiments), "id", "experiments")
+
+
+def mechanism(name: str) -> Any:
+    """The MechanismSpec called ``name`` (a DPValueError listing the names if there is none)."""
+    from .errors import DPValueError
+
+    table = mechanisms()
+    if name not in table:
+        raise DPValueError(f"mechanism {name!r} is unknown; registered: {', '.join(table)}.")
+    return table[name]
