@@ -1,0 +1,42 @@
+"""Labels, colours and layout shared by every figure of the app (the one definition).
+
+Colours are the Okabe–Ito palette (colour-blind safe). A topic adds its mechanisms' labels
+and colours here, keyed by the short mechanism name used in its frames and results.
+
+>>> label("kng"), label("unknown_method")
+('KNG', 'unknown_method')
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+LABELS = MappingProxyType({
+    "nonprivate": "Non-private",
+    "kng": "KNG",
+    "exponential": "Exponential mechanism",
+    "objective_perturbation": "Objective perturbation",
+})
+
+COLOURS = MappingProxyType({
+    "nonprivate": "#000000",
+    "kng": "#0072B2",
+    "exponential": "#D55E00",
+    "objective_perturbation": "#009E73",
+})
+
+#: Extra colours for methods without an assigned one (Okabe–Ito, in order).
+PALETTE = ("#E69F00", "#56B4E9", "#CC79A7", "#F0E442", "#999999")
+
+NORM_LABELS = MappingProxyType({"l1": "ℓ1", "l2": "ℓ2", "linf": "ℓ∞"})
+
+LAYOUT = MappingProxyType(dict(template="plotly_white", margin=dict(l=60, r=20, t=60, b=50)))
+
+
+def label(method: str) -> str:
+    """Plain-words label of a method (its name if none is registered)."""
+    return LABELS.get(method, method)
+
+
+def colour(method: str, index: int = 0) -> str:
+    """Colour of a method (a palette colour by ``index`` if none is assigned)."""
+    return COLOURS.get(method, PALETTE[index % len(PALETTE)])
