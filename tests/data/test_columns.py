@@ -1,0 +1,96 @@
+"""Tests for dpcore.data.columns: column validation, clipping, data-derived bounds, and the release
+path's public columns (n kept, missing imputed, counts only in non-private diagnostics)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dpcore import data as D
+from dpcore.errors import DataError, DPValueError
+from tests.data.helpers import assert_words
+
+# ------------------------------------------------------------------------------------------------
+# Bad input, part 2: files that load but whose chosen column is unusable
+# ------------------------------------------------------------------------------------------------
+COLUMN_ERRORS = [
+    ("unknown_column", b"x,age\n1,2\n3,4\n", "z", {}, ["'z' not found", "'x'", "'age'"]),
+    ("text_column", b"name,age\nAlice,30\nBob,40\n", "name",
+     {}, ["'name' is text", "'Alice' at line 2", "numeric columns: 'age'"]),
+    ("mixed_types", b"x\n1\nabc\n2\n?\nfoo\n", "x",
+     {}, ["mixed types", "2 of 4", "'abc' at line 3", "'foo' at line 6", "mark them missing"]),
+    ("all_missing", b"x,y\n1,NA\n2,\n3,null\n", "y", {}, ["'y' has no values", "all 3 cells are missing"]),
+    ("non_finite", b"x\n1\ninf\n2\n1e309\n-inf\n", "x", {}, ["non-finite", "lines 3, 5, 6", "finite numbers"]),
+    ("too_few_rows", b"x\n1\nNA\n", "x", {"min_rows": 2},
+     ["only 1 usable", "after dropping 1 missing", "at least 2"]),
+    ("quoted_decimal_comma", b'x\n"1,5"\n"2,5"\n', "x", {}, ["'1,5'", "decimal comma", "';'"]),
+    ("percentages", b"x\n12%\n13%\n", "x", {}, ["'12%'", "percentage"]),
+    ("currency", b"x\n$12\n$13\n", "x", {}, ["'$12'", "currency"]),
+    ("space_thousands", b"x\n1 234\n2 345\n", "x", {}, ["'1 234'", "thousands separators"]),
+    ("mixed_decimal_separators", b"x;y\n1.5;1\n2,5;2\n", "x", {}, ["mixed types", "'2,5' at line 3", "decimal comma"]),
+]
+
+
+@pytest.mark.parametrize("content, column, kwargs, words", [c[1:] for c in COLUMN_ERRORS],
+                         ids=[c[0] for c in COLUMN_ERRORS])
+def test_column_values_refuses_bad_columns(content, column, kwargs, words):
+    ds = D.load_csv(content)
+    with pytest.raises(DataError) as info:
+        D.column_values(ds, column, **kwargs)
+    assert_words(str(info.value), words)
+
+
+def test_mixed_decimal_separators_noted_at_load():
+    ds = D.load_csv(b"x;y\n1.5;1\n2,5;2\n")
+    assert ds.numeric_columns == ("y",)
+    assert any("mixed decimal separators" in n for n in ds.notes)
+
+
+def test_data_error_is_a_value_error():
+    assert issubclass(DataError, DPValueError) and issubclass(DataError, ValueError)
+
+
+
+def test_column_values_constant_and_extreme_are_messages_not_errors():
+    ds = D.load_csv(b"c,e\n3,1\n3,2e20\n3,5\n")
+    vals, msgs = D.column_values(ds, "c")
+    np.testing.assert_array_equal(vals, [3.0, 3.0, 3.0])
+    assert_words(" ".join(msgs), ["constant", "every value is 3"])
+    vals, msgs = D.column_values(ds, "e")
+    assert vals.size == 3
+    assert_words(" ".join(msgs), ["1e15", "largest 2e+20 at line 3", "precision", "rescale"])
+
+
+def test_column_values_on_object_column_and_simulated_rows():
+    frame = pd.DataFrame({"x": pd.Series([1.0, None, 3.0], dtype=object)})
+    ds = D.Dataset(frame, (), {}, "test")
+    vals, msgs = D.column_values(ds, "x", min_rows=1)
+    np.testing.assert_array_equal(vals, [1.0, 3.0])
+    assert "row 2" in " ".join(msgs)                  # positional rows, 1-based
+
+
+# ------------------------------------------------------------------------------------------------
+# Clipping and data-derived bounds
+# ------------------------------------------------------------------------------------------------
+def test_clip_to_bounds_reports_counts():
+    vals = np.array([-2.0, 0.0, 0.5, 3.0, 10.0, 7.0])
+    clipped, rep = D.clip_to_bounds(vals, 0, 5, column="income")
+    np.testing.assert_array_equal(clipped, [0.0, 0.0, 0.5, 3.0, 5.0, 5.0])
+    assert (rep.n_total, rep.n_below, rep.n_above, rep.n_clipped) == (6, 1, 2, 3)
+    assert rep.fraction == pytest.approx(0.5)
+    assert_words(rep.message(), ["'income'", "3 of 6", "50.0%", "clipped", "1 below 0", "2 above 5"])
+    _, rep2 = D.clip_to_bounds([1.0, 2.0], 0, 5)
+    assert rep2.n_clipped == 0 and "nothing was clipped" in rep2.message()
+    np.testing.assert_array_equal(vals, [-2.0, 0.0, 0.5, 3.0, 10.0, 7.0])   # input untouched
+    with pytest.raises(DPValueError, match="swap"):
+        D.clip_to_bounds(vals, 5, 0)
+    with pytest.raises(DPValueError, match="non-finite"):
+        D.clip_to_bounds([1.0, np.inf], 0, 5)
+
+
+def test_bounds_from_data_warns():
+    lo, hi, warning = D.bounds_from_data([3.0, -1.0, 7.5], column="age")
+    assert (lo, hi) == (-1.0, 7.5)
+    assert_words(warning, ["WARNING", "'age'", "taken from the data", "leaks", "voids the privacy guarantee",
+                            "declare public bounds"])
+    assert "constant" in D.bounds_from_data([2.0, 2.0])[2]
