@@ -480,6 +480,8 @@ def _cell_text(v: Any) -> str:
         return "TRUE" if v else "FALSE"
     if isinstance(v, float):
         return repr(v)
+    if isinstance(v, _dt.datetime) and v.time() == _dt.time(0):
+        return v.date().isoformat()          # Excel stores dates as date-times at midnight
     if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
         return v.isoformat()
     return str(v)

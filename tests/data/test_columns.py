@@ -94,3 +94,90 @@ def test_bounds_from_data_warns():
     assert_words(warning, ["WARNING", "'age'", "taken from the data", "leaks", "voids the privacy guarantee",
                             "declare public bounds"])
     assert "constant" in D.bounds_from_data([2.0, 2.0])[2]
+
+
+# ------------------------------------------------------------------------------------------------
+# The release path: public_column / public_columns
+# ------------------------------------------------------------------------------------------------
+def _neighbours(n: int = 80):
+    """D and D' differ in one row (replace-one): in D' that person's age is missing."""
+    ages = np.linspace(20.0, 70.0, n)
+    d = D.Dataset(pd.DataFrame({"age": ages}), ("age",), {"age": (0.0, 100.0)}, "D")
+    ages2 = ages.copy()
+    ages2[7] = np.nan
+    d2 = D.Dataset(pd.DataFrame({"age": ages2}), ("age",), {"age": (0.0, 100.0)}, "D'")
+    return d, d2
+
+
+def test_imputation_keeps_n_equal_to_the_number_of_rows():
+    d, d2 = _neighbours()
+    a, b = D.public_column(d, "age"), D.public_column(d2, "age")
+    assert a.n == b.n == 80 == d.n_rows                      # column_values would give 80 vs 79
+    assert len(D.column_values(d2, "age", min_rows=1)[0]) == 79
+    assert b.values[7] == 50.0 == b.impute_value             # the declared midpoint
+    np.testing.assert_array_equal(np.delete(a.values, 7), np.delete(b.values, 7))
+    assert (a.diagnostics.n_imputed, b.diagnostics.n_imputed) == (0, 1)
+
+
+def test_declared_imputation_value_and_clipping():
+    frame = pd.DataFrame({"x": [-5.0, np.nan, 3.0, 12.0, np.nan]})
+    ds = D.Dataset(frame, ("x",), {}, "t").with_bounds("x", 0, 10, impute=2.5)
+    col = D.public_column(ds, "x")
+    np.testing.assert_array_equal(col.values, [0.0, 2.5, 3.0, 10.0, 2.5])
+    assert (col.lower, col.upper, col.impute_value, col.source) == (0.0, 10.0, 2.5, "declared")
+    diag = col.diagnostics
+    assert (diag.n, diag.n_imputed, diag.n_clipped_low, diag.n_clipped_high, diag.n_clipped) == (5, 2, 1, 1, 2)
+    np.testing.assert_array_equal(frame["x"].to_numpy()[[0, 2, 3]], [-5.0, 3.0, 12.0])   # input untouched
+    with pytest.raises(ValueError):
+        col.values[0] = 1.0                                   # read-only
+
+
+def test_counts_of_imputed_and_clipped_cells_live_only_in_non_private_diagnostics():
+    _, d2 = _neighbours()
+    col = D.public_column(d2, "age")
+    released_fields = {f for f in vars(col) if f != "diagnostics"}
+    assert not any("imput" in f and f != "impute_value" or "clip" in f for f in released_fields)
+    diag = col.diagnostics
+    assert isinstance(diag, D.ColumnDiagnostics) and not isinstance(diag, D.PublicColumn)
+    assert diag.private is False and diag.label == D.NON_PRIVATE_LABEL == "Non-private diagnostics"
+    assert diag.as_row() == {"column": "age", "rows (n)": 80, "missing → imputed": 1, "clipped below": 0,
+                             "clipped above": 0}
+
+
+def test_public_column_refuses_unbounded_text_and_non_finite_columns():
+    ds = D.load_csv(b"x,name,z\n1,a,inf\n2,b,3\n")
+    with pytest.raises(DataError, match="'x' has no declared public bounds"):
+        D.public_column(ds, "x")
+    with pytest.raises(DataError, match="'name' is text"):
+        D.public_column(ds, "name")
+    with pytest.raises(DataError, match="non-finite"):
+        D.public_column(ds.with_bounds("z", 0, 5), "z")
+    with pytest.raises(DataError, match="has 2 row.*at least 3"):
+        D.public_column(ds.with_bounds("x", 0, 5), "x", min_rows=3)
+
+
+def test_all_missing_column_is_imputed_with_a_message():
+    frame = pd.DataFrame({"x": [np.nan, np.nan]})
+    col = D.public_column(D.Dataset(frame, (), {"x": (0, 1)}, "t"), "x")
+    np.testing.assert_array_equal(col.values, [0.5, 0.5])
+    assert "every cell is missing" in col.diagnostics.messages[0]
+
+
+def test_public_columns_matrix_keeps_every_row():
+    ds = (D.load_csv(b"x1,x2,y\n1,NA,10\n2,5,\n30,6,7\n")
+          .with_bounds("x1", 0, 10).with_bounds("x2", 0, 8, impute=1).with_bounds_from_data("y"))
+    pc = D.public_columns(ds, ["x1", "x2", "y"])
+    assert pc.values.shape == (3, 3) and pc.n == 3 and pc.columns == ("x1", "x2", "y")
+    np.testing.assert_array_equal(pc.values, [[1, 1, 10], [2, 5, 8.5], [10, 6, 7]])
+    np.testing.assert_array_equal(pc.lower, [0, 0, 7])
+    np.testing.assert_array_equal(pc.upper, [10, 8, 10])
+    np.testing.assert_array_equal(pc.impute_values, [5, 1, 8.5])
+    assert pc.sources == ("declared", "declared", "from data")
+    assert pc.from_data == ("y",) and not pc.declared
+    assert [d.n_imputed for d in pc.diagnostics] == [0, 1, 1]
+    assert pc["x1"].diagnostics.n_clipped_high == 1
+    assert D.public_columns(ds, "x1").values.shape == (3, 1)
+    with pytest.raises(DataError, match="'x1' chosen more than once"):
+        D.public_columns(ds, ["x1", "x1"])
+    with pytest.raises(DataError, match="at least one column"):
+        D.public_columns(ds, [])

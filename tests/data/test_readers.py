@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from dpcore import data as D
+from dpcore.errors import DataError
 from tests.data.helpers import Upload, assert_words, load_error, xlsx_bytes, zip_bytes
 
 # ------------------------------------------------------------------------------------------------
@@ -168,3 +169,104 @@ def test_path_over_limit(tmp_path):
     p = tmp_path / "big.csv"
     p.write_bytes(b"x\n" + b"1\n" * 100)
     assert_words(load_error(p, max_bytes=50), ["'big.csv'", "202 bytes", "limit is 50 bytes"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Excel workbooks (.xlsx, read with openpyxl)
+# ------------------------------------------------------------------------------------------------
+def _workbook(*sheets: tuple[str, list], cells: dict | None = None) -> bytes:
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets:
+        ws = wb.create_sheet(title)
+        for r in rows:
+            ws.append(r)
+        for ref, v in (cells or {}).items():
+            ws[ref] = v
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def test_xlsx_is_read_with_numbers_text_missing_and_row_numbers():
+    import datetime
+    raw = _workbook(("survey", [[" age", "income", "city", "when"], [34, 52000.5, "Paris", datetime.date(2024, 1, 2)],
+                                [], [51, None, "Lyon", None], [29, "NA", "Nice", None]]),
+                    ("notes", [["ignored"]]))
+    ds = D.load_excel(raw, name="survey.xlsx")
+    assert list(ds.frame.columns) == ["age", "income", "city", "when"]
+    assert ds.numeric_columns == ("age", "income")
+    assert ds.frame.index.name == "row" and ds.frame.index.tolist() == [2, 4, 5]     # sheet row numbers
+    np.testing.assert_array_equal(ds.frame["age"].to_numpy(), [34.0, 51.0, 29.0])
+    assert ds.frame["income"].iloc[0] == 52000.5 and ds.frame["income"].isna().sum() == 2
+    assert ds.frame["city"].tolist() == ["Paris", "Lyon", "Nice"]
+    assert ds.frame["when"].iloc[0] == "2024-01-02"
+    notes = " | ".join(ds.notes)
+    assert_words(notes, ["read sheet 'survey'", "of 2", "'notes'", "skipped 1 empty row", "spaces around column names",
+                         "column 'income': 2 missing"])
+    assert "workbook 'survey.xlsx'" in ds.provenance and ds.origin == "user"
+    _, msgs = D.column_values(ds, "income", min_rows=1)
+    assert "rows 4, 5" in " ".join(msgs)
+    with pytest.raises(DataError, match="no data rows"):
+        D.load_excel(raw, sheet="notes")
+
+
+def test_xlsx_same_columns_as_the_csv_of_the_same_table():
+    rows = [["x", "y"], [1, 2.5], [3, -4.25], [5, 1e-3]]
+    from_xlsx = D.load_excel(_workbook(("Sheet1", rows)))
+    from_csv = D.load_csv(b"x,y\n1,2.5\n3,-4.25\n5,0.001\n")
+    np.testing.assert_array_equal(from_xlsx.frame.to_numpy(), from_csv.frame.to_numpy())
+    assert from_xlsx.numeric_columns == from_csv.numeric_columns
+
+
+def test_load_file_dispatches_on_content_not_name():
+    raw = _workbook(("Sheet1", [["x"], [1], [2]]))
+    ds = D.load_file(raw, name="data.csv")                     # an .xlsx named .csv is read as Excel
+    assert ds.n_rows == 2 and "workbook" in ds.provenance
+    up = Upload(raw, name="book.xlsx")
+    assert D.load_file(up).name == "book.xlsx"
+    assert D.load_file(b"x\n1\n", name="t.csv").frame["x"].tolist() == [1.0]
+    assert D.load_file(xlsx_bytes()).numeric_columns == ("x", "y")
+    with pytest.raises(DataError, match="legacy Excel"):
+        D.load_file(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200), name="old.xls")
+
+
+def _corrupt_xlsx() -> bytes:
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("xl/workbook.xml", "<not-a-workbook")
+    return buf.getvalue()
+
+
+def _truncated(raw: bytes) -> bytes:
+    return raw[: len(raw) // 2]            # the ZIP's central directory (at the end) is gone
+
+
+XLSX_ERRORS = [
+    ("corrupt", _corrupt_xlsx, {}, ["could not be read as an Excel workbook", "damaged", "save it again"]),
+    ("truncated", lambda: _truncated(_workbook(("S", [["x"], [1]]))), {}, ["could not be read as an Excel workbook"]),
+    ("legacy_xls", lambda: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200), {}, ["legacy Excel", ".xls", "save it as .xlsx"]),
+    ("csv_text", lambda: b"x,y\n1,2\n", {}, ["not an Excel workbook", ".csv name"]),
+    ("empty_file", lambda: b"", {}, ["empty", "0 bytes"]),
+    ("empty_sheet", lambda: _workbook(("Blank", [])), {}, ["sheet 'Blank' is empty"]),
+    ("header_only", lambda: _workbook(("S", [["a", "b"]])), {}, ["header row", "row 1", "no data rows"]),
+    ("stray_cell", lambda: _workbook(("S", [["a", "b"], [1, 2]]), cells={"E3": 9}), {},
+     ["row 3", "column E", "right of the header's last column B"]),
+    ("numbers_as_header", lambda: _workbook(("S", [[1, 2], [3, 4]])), {}, ["looks like a data row"]),
+    ("duplicate_names", lambda: _workbook(("S", [["x", "x"], [3, 4]])), {}, ["duplicate", "'x'"]),
+    ("unknown_sheet", lambda: _workbook(("S", [["x"], [1]])), {"sheet": "Data"}, ["sheet 'Data' not found", "'S'"]),
+    ("too_many_cols", lambda: _workbook(("S", [["a", "b", "c"], [1, 2, 3]])), {"max_cols": 2}, ["3 columns", "limit is 2"]),
+    ("too_many_rows", lambda: _workbook(("S", [["a"], [1], [2], [3]])), {"max_rows": 2}, ["more than 2 data rows"]),
+]
+
+
+@pytest.mark.parametrize("make, kwargs, words", [c[1:] for c in XLSX_ERRORS], ids=[c[0] for c in XLSX_ERRORS])
+def test_bad_xlsx_gets_a_message_naming_the_problem(make, kwargs, words):
+    with pytest.raises(DataError) as info:
+        D.load_excel(make(), name="book.xlsx", **kwargs)
+    msg = str(info.value)
+    assert_words(msg, words)
+    assert "Traceback" not in msg
