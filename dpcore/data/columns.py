@@ -42,6 +42,15 @@ __all__ = [
 EXTREME_MAGNITUDE = 1e15
 #: How pages title the counts of imputed/clipped records.
 NON_PRIVATE_LABEL = "Non-private diagnostics"
+#: Why bounds must be public and what happens to missing cells, in words for users.
+WHY_PUBLIC_BOUNDS = (
+    "A mechanism's noise is calibrated to its **sensitivity**: how much one person's record can move the "
+    "statistic. Once values are clipped to a range [lower, upper] fixed in advance, one record moves a mean by "
+    "at most (upper − lower)/n, whoever that person is. Bounds read off the data (its minimum and maximum) are "
+    "themselves values of individual records: a release calibrated to them reveals the extreme records and "
+    "voids the guarantee. Take bounds from domain knowledge (age in [0, 120]), a codebook or a separate public "
+    "dataset. Rows are never dropped (n is public): a missing cell is replaced by the column's public "
+    "**imputation value** (default: the midpoint of the bounds).")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -360,6 +369,15 @@ def public_column(dataset: Dataset, column: str, *, min_rows: int = 1) -> Public
     diag = ColumnDiagnostics(str(column), int(vals.size), int(missing.sum()), int(low.sum()), int(high.sum()),
                              tuple(messages))
     return PublicColumn(str(column), out, float(lo), float(hi), float(impute), dataset.bound_sources[column], diag)
+
+
+def diagnostics_frame(dataset: Dataset, columns: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The NON-PRIVATE diagnostics of the bounded ``columns`` as a table (one row per column: n, missing
+    cells imputed, cells clipped below/above) and their messages — for display apart from any release."""
+    diags = [public_column(dataset, c).diagnostics for c in columns if c in dataset.bounds]
+    frame = pd.DataFrame([d.as_row() for d in diags],
+                         columns=["column", "rows (n)", "missing → imputed", "clipped below", "clipped above"])
+    return frame, [m for d in diags for m in d.messages]
 
 
 def public_columns(dataset: Dataset, columns: Sequence[str], *, min_rows: int = 1) -> PublicColumns:

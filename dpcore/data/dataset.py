@@ -135,6 +135,27 @@ class Dataset:
                                    imputes={**self.imputes, column: _check_impute(impute, lo, hi, column)},
                                    bound_sources={**self.bound_sources, column: source})
 
+    def edit_bounds(self, column: str, lower: Any, upper: Any, impute: Any = None) -> Dataset:
+        """What a bounds form means: a copy with ``column``'s bounds as edited, or ``self`` if unchanged.
+
+        ``lower`` or ``upper`` None: the column has no bounds. ``impute`` None: the midpoint. Bounds
+        that keep their values keep their source (bounds filled from the data stay ``"from data"``
+        while unchanged); new values are ``"declared"``.
+
+        >>> ds = Dataset(pd.DataFrame({"x": [1.0]}), ("x",), {}, "t").edit_bounds("x", 0, 4)
+        >>> ds.edit_bounds("x", 0.0, 4.0) is ds, ds.edit_bounds("x", 0, 4, impute=1).impute_value("x")
+        (True, 1.0)
+        """
+        stored = self.bounds.get(column)
+        if lower is None or upper is None:
+            return self if stored is None else self.without_bounds(column)
+        lo, hi = check_bounds(lower, upper, name=f"bounds for column {column!r}")
+        same = stored == (lo, hi)
+        if same and self.imputes[column] == (_midpoint(lo, hi) if impute is None else impute):
+            return self
+        return self.with_bounds(column, lo, hi, impute=impute,
+                                source=self.bound_sources[column] if same else DECLARED)
+
     def without_bounds(self, column: str) -> Dataset:
         """A copy in which ``column`` has no bounds (nor imputation value)."""
         keep = [c for c in self.bounds if c != column]
