@@ -181,3 +181,15 @@ def test_public_columns_matrix_keeps_every_row():
         D.public_columns(ds, ["x1", "x1"])
     with pytest.raises(DataError, match="at least one column"):
         D.public_columns(ds, [])
+
+
+def test_diagnostics_frame_is_one_labelled_table_of_counts():
+    ds = D.load_csv(b"x,y,z\n1,NA,5\n20,2,6\n3,4,\n").with_bounds("x", 0, 10).with_bounds("y", 0, 10)
+    frame, messages = D.diagnostics_frame(ds, ["x", "y", "z"])            # z has no bounds: not listed
+    assert list(frame["column"]) == ["x", "y"]
+    assert list(frame.columns) == ["column", "rows (n)", "missing → imputed", "clipped below", "clipped above"]
+    assert frame.set_index("column").loc["x", "clipped above"] == 1
+    assert frame.set_index("column").loc["y", "missing → imputed"] == 1
+    assert messages == []
+    empty, _ = D.diagnostics_frame(ds, ["z"])
+    assert len(empty) == 0 and list(empty.columns) == list(frame.columns)

@@ -108,3 +108,21 @@ def test_origin_marks_demo_data():
     assert D.simulate_dataset("normal", 5, rng=0).is_demo
     frame = pd.DataFrame({"x": np.arange(3.0)})
     assert D.Dataset(frame, ("x",), {}, "t", origin="builtin").is_demo
+
+
+def test_edit_bounds_is_what_the_bounds_form_means():
+    ds = _people()
+    assert ds.edit_bounds("age", None, 10) is ds                       # incomplete: nothing to do
+    a = ds.edit_bounds("age", 0, 100)
+    assert a.bounds["age"] == (0.0, 100.0) and a.bound_source("age") == "declared" and a.impute_value("age") == 50
+    assert a.edit_bounds("age", 0.0, 100.0) is a                       # unchanged: same object
+    assert a.edit_bounds("age", 0, 100, impute=50) is a                # the midpoint spelled out
+    b = a.edit_bounds("age", 0, 100, impute=30)
+    assert b.impute_value("age") == 30 and b.edit_bounds("age", 0, 100, 30) is b
+    assert "age" not in b.edit_bounds("age", None, None).bounds          # cleared: no bounds
+    leaky = ds.with_bounds_from_data("age")
+    assert leaky.edit_bounds("age", 29, 62) is leaky                     # untouched: still "from data"
+    assert leaky.edit_bounds("age", 29, 62, impute=40).bound_source("age") == "from data"
+    assert leaky.edit_bounds("age", 0, 62).bound_source("age") == "declared"
+    with pytest.raises(DPValueError, match="swap"):
+        ds.edit_bounds("age", 5, 1)

@@ -81,3 +81,9 @@ def test_simulate_dataset_columns_and_values():
         D.simulate_dataset("linear_regression", 10, rng=0, d=3, theta=[0, 1])
     g = np.random.default_rng(123)
     assert "entropy 123" in D.simulate_dataset("normal", 10, rng=g).provenance
+
+
+def test_regression_simulators_default_to_the_papers_designs():
+    from dpcore.kng import designs
+    assert D.SIMULATORS["linear_regression"].defaults["d"] == designs.FIGURE1_D
+    assert D.SIMULATORS["quantile_regression"].defaults["d"] == len(designs.figure2_theta())
