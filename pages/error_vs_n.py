@@ -9,7 +9,7 @@ import math
 import streamlit as st
 
 from dpcore.experiments import REGISTRY, fit_slopes, run_experiment, summarize
-from dpcore.viz_experiments import error_vs_n_figure
+from dpcore.viz.experiments import error_vs_n_figure
 from pages import _components as ui
 
 RESULTS_KEY = "evn_results"          # session_state: experiment id -> (settings key, frame)
@@ -34,9 +34,9 @@ limits, quick = exp.app_limits, exp.quick
 
 with st.form(f"evn_form_{exp_id}"):
     eps = ui.epsilon_input(key=f"evn_eps_{exp_id}", default=exp.default_epsilon)
-    max_n = min(exp.max_n, int(limits.get("max_n", 10**6)))
-    decades = [10**k for k in range(1, 9) if exp.min_n <= 10**k <= max_n]
-    qns = [n for n in quick.get("ns", exp.default_ns) if n in decades] or decades[:3]
+    max_n = min(exp.axis.hi, int(limits.get("max_x", 10**6)))
+    decades = [10**k for k in range(1, 9) if exp.axis.lo <= 10**k <= max_n]
+    qns = [n for n in quick.get("x", exp.axis.values) if n in decades] or decades[:3]
     lo, hi = st.select_slider("Range of n (powers of 10)", options=decades, value=(qns[0], qns[-1]),
                               format_func=lambda v: f"{v:,}", key=f"evn_ns_{exp_id}")
     max_reps = int(limits.get("max_reps", 50))
@@ -44,13 +44,13 @@ with st.form(f"evn_form_{exp_id}"):
                      key=f"evn_reps_{exp_id}", help=f"Capped at {max_reps} to keep the run interactive; the "
                      f"paper uses {exp.default_reps} (run `python -m dpcore reproduce {exp.id}`).")
     options = {}
-    if "sweeps" in exp.defaults:
-        cap = int(limits.get("max_sweeps", exp.defaults["sweeps"]))
+    if "sweeps" in exp.options:
+        cap = int(limits.get("max_sweeps", exp.options["sweeps"]))
         options["sweeps"] = st.slider("MCMC sweeps", 50, cap, min(int(quick.get("sweeps", cap)), cap), step=50,
                                       key=f"evn_sweeps_{exp_id}",
                                       help=f"One sweep updates every coordinate once; the paper uses "
-                                           f"{exp.defaults['sweeps']:,}.")
-    if "constants" in exp.defaults:
+                                           f"{exp.options['sweeps']:,}.")
+    if "constants" in exp.options:
         options["constants"] = st.radio(
             "Constants", ("paper", "calibrated"), horizontal=True, key=f"evn_constants_{exp_id}",
             help="'paper': the constants printed in the paper (reproduces its figure); 'calibrated': the "
@@ -59,7 +59,7 @@ with st.form(f"evn_form_{exp_id}"):
 
 ns = tuple(n for n in decades if lo <= n <= hi)
 # Grouping only (never changes results): about four blocks of replicates, so that the progress bar moves.
-grouping = {"block": max(1, -(-reps // 4))} if "block" in exp.defaults else {}
+grouping = {"block": max(1, -(-reps // 4))} if "block" in exp.options else {}
 seed = ui.current_seed("error-vs-n", exp_id, eps, ns, reps, tuple(sorted(options.items())))
 settings = (exp_id, eps, ns, reps, tuple(sorted(options.items())), seed)
 results = st.session_state.setdefault(RESULTS_KEY, {})
@@ -106,7 +106,7 @@ with right:
     table = summ.assign(value=[f"{m:+.3f} ± {s:.3f}" if math.isfinite(s) else f"{m:+.3f}"
                                for m, s in zip(summ["log10_mean_error"], summ["se_log10_mean_error"])])
     st.dataframe(table.pivot(index="n", columns="method", values="value"), width="stretch")
-if "sweeps" in exp.defaults:
+if "sweeps" in exp.options:
     with st.expander("Privacy of MCMC-sampled methods"):
         st.markdown("KNG and the exponential mechanism are ε-DP for their exact target densities; here they are "
                     "sampled by MCMC, so each draw is only approximately private. The `rhat`, `ess` and `mixed` "
