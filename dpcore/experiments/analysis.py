@@ -174,7 +174,7 @@ def describe(frame: pd.DataFrame, decades: float = SLOPE_DECADES, labels: dict |
     text += "."
     top = summ[summ[x] == xs[-1]].set_index("method")["mean_error"]
     if "nonprivate" in top.index and top["nonprivate"] > 0:
-        gaps = [f"{name(m)} {v / top['nonprivate']:.3g}×" for m, v in top.items()
+        gaps = [f"{name(m)} {v / top['nonprivate']:.2f}×" for m, v in top.items()
                 if m != "nonprivate" and np.isfinite(v)]
         if gaps:
             text += (f" At {sx} = {format_number(xs[-1])} the mean error relative to the non-private one is: "

@@ -122,6 +122,25 @@ class Axis:
             raise DPValueError(f"{self.name} = {v!r} is outside the allowed range [{self.lo:g}, {self.hi:g}].")
         return out
 
+    def grid(self, cap: float | None = None) -> tuple:
+        """Values an interactive page offers: the defaults and, on a log axis, every power of ten
+        between the smallest default (or ``lo``) and ``min(hi, cap)``; all ≤ ``cap``.
+
+        >>> Axis("n", "n", values=(100, 1000), lo=20).grid(cap=10_000)
+        (100, 1000, 10000)
+        """
+        top = min(self.hi, math.inf if cap is None else cap)
+        out = {v for v in self.values if v <= top}
+        if self.log:
+            bottom = max(self.lo, min(self.values)) if self.lo > 0 else min(self.values)
+            k0 = math.ceil(math.log10(bottom) - 1e-9)
+            k1 = math.floor(math.log10(min(top, max(self.values) * 10**6)) + 1e-9)
+            for k in range(k0, k1 + 1):
+                if self.integer and k < 0:
+                    continue
+                out.add(self.coerce(10**k if self.integer else 10.0**k))
+        return tuple(sorted(out))
+
     def key(self, v: Any) -> int:
         """Integer seed key of value ``v``: the value itself on integer axes (so n-axis seeds are
         ``(seed, n, rep)``); the 64-bit pattern of the float otherwise (independent of the grid)."""
@@ -274,6 +293,9 @@ class Experiment:
         ``block``); they are not written as columns of the frame.
     app_limits : Mapping
         Caps used by the app (``max_x``, ``max_reps``, ``max_<option>``) so a run stays interactive.
+    app_options : tuple of str or None
+        Options the app shows as widgets (None: every option but the grouping ones); the others
+        keep their defaults there (the CLI still takes them all).
     """
 
     id: str
@@ -298,6 +320,7 @@ class Experiment:
     method_labels: Mapping[str, str] = field(default_factory=dict)
     grouping_params: tuple[str, ...] = ()
     app_limits: Mapping[str, Any] = field(default_factory=dict)
+    app_options: tuple[str, ...] | None = None
 
     def __post_init__(self):
         if not self.id or not all(c.isalnum() or c in "-_" for c in self.id):
@@ -314,7 +337,7 @@ class Experiment:
             if type(default) not in _OPTION_TYPES:
                 raise TypeError(f"experiment {self.id!r}: option {name!r} has default {default!r}; "
                                 "defaults must be bool, int, float or str (they type the CLI flag).")
-        for d in (self.option_help, self.option_choices, self.grouping_params):
+        for d in (self.option_help, self.option_choices, self.grouping_params, self.app_options or ()):
             extra = set(d) - set(self.options)
             if extra:
                 raise ValueError(f"experiment {self.id!r}: {sorted(extra)} are not among its options.")
@@ -327,6 +350,9 @@ class Experiment:
         object.__setattr__(self, "option_choices",
                            MappingProxyType({k: tuple(v) for k, v in dict(self.option_choices).items()}))
         object.__setattr__(self, "grouping_params", tuple(self.grouping_params))
+        if self.app_options is None:
+            object.__setattr__(self, "app_options", tuple(k for k in self.options if k not in self.grouping_params))
+        object.__setattr__(self, "app_options", tuple(self.app_options))
 
     def label(self, method: str) -> str:
         """Display name of ``method`` (its own override, else :func:`dpcore.viz.style.label`)."""

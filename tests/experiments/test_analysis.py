@@ -59,8 +59,8 @@ def test_describe_states_slopes_and_gaps_computed_from_the_frame():
     assert text.startswith("At these settings (ε = 1, n = 10 … 100 000, 4 replicates per n)")
     assert "Non-private −0.50; KNG −0.50; exponential mechanism −0.33 (reference −0.50, n^−1/2)" in text
     gap = 100_000 ** (-0.33) / 100_000 ** (-0.5)
-    assert f"At n = 100 000 the mean error relative to the non-private one is: KNG 1.5×; " \
-           f"exponential mechanism {gap:.3g}×." in text
+    assert f"At n = 100 000 the mean error relative to the non-private one is: KNG 1.50×; " \
+           f"exponential mechanism {gap:.2f}×." in text
     # the words follow the numbers: other data, other caption
     g = _synthetic({"nonprivate": -0.5, "exponential": -0.25})
     assert "exponential −0.25" in describe(g) and describe(g) != text

@@ -124,3 +124,14 @@ def test_row_without_the_axis_column_is_refused():
 
     with pytest.raises(RuntimeError, match="axis column 'epsilon'"):
         run_experiment(make_eps(run_task=task), xs=[0.1], reps=1, seed=0, jobs=1)
+
+
+def test_app_grid_and_app_options():
+    ax = Axis("n", "n", values=(100, 1000), lo=20)
+    assert ax.grid(cap=10_000) == (100, 1000, 10_000) and ax.grid(cap=500) == (100,)
+    assert make_eps().axis.grid(cap=10) == (0.01, 0.1, 1.0, 10.0)
+    assert Axis("p", "p", values=(1, 3, 5), log=False).grid() == (1, 3, 5)
+    assert make_eps().app_options == ("records", "verbose", "kind")
+    assert make_fake(options={"scale": 1.0, "block": 3}, grouping_params=("block",)).app_options == ("scale",)
+    with pytest.raises(ValueError, match="not among its options"):
+        make_fake(app_options=("nope",))
