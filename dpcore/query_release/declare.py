@@ -20,6 +20,7 @@ from dpcore.registry import Topic
 
 from . import central as C
 from . import local as L
+from .figures import EXPERIMENTS
 from .geometry import decompose_workload, net_of_workload
 from .workloads import Marginals, RandomSigns, Thresholds
 
@@ -250,6 +251,6 @@ TOPIC = Topic(
     reference=REFERENCE,
     mechanisms=MECHANISMS,
     audits=AUDITS_CENTRAL + AUDITS_LOCAL,
-    experiments=(),
+    experiments=EXPERIMENTS,
 )
 

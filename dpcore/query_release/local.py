@@ -266,15 +266,6 @@ def local_reports(record: int, config: Any, reps: int, rng: RNGLike, *, override
     return np.concatenate(out, axis=1)
 
 
-def level_directions(record_a: int, record_b: int, config: Any) -> list[np.ndarray]:
-    """Per level, the public direction (f_i(x_a) − c_i)/R_i − (f_i(x_b) − c_i)/R_i (for audit events)."""
-    plan = _plan(config)
-    out = []
-    for (P, index, _, _), (c, R) in zip(plan.levels, _centres(plan)):
-        out.append((P[index[record_a]] - P[index[record_b]]) / R)
-    return out
-
-
 def nonprivate_local(data: Any, config: Any) -> np.ndarray:
     """The exact answers x̄ (NOT private)."""
     from .workloads import mean_point

@@ -41,3 +41,17 @@ def test_local_methods_run():
     rows = run_unit("marginals", 300, 0, methods=LOCAL_METHODS)
     e = {r["method"]: r["error"] for r in rows}
     assert e["local-projection"] < e["local-average"]
+
+
+def test_registered_experiment_runs_and_is_independent_of_grouping():
+    from dpcore.experiments import run_experiment
+
+    kw = dict(ns=(10, 100), reps=2, seed=5, jobs=1, methods=("gaussian", "projection", "local-projection"),
+              scenario="marginals")
+    a = run_experiment("query-release", block=1, **kw)
+    b = run_experiment("query-release", block=2, **kw)
+    assert len(a) == 2 * 2 * 3 and set(a["method"]) == {"gaussian", "projection", "local-projection"}
+    np.testing.assert_array_equal(a.sort_values(["method", "n", "rep"])["error"].to_numpy(),
+                                  b.sort_values(["method", "n", "rep"])["error"].to_numpy())
+    with pytest.raises(ValueError, match="scenario"):
+        run_experiment("query-release", scenario="sphere", **{k: v for k, v in kw.items() if k != "scenario"})
