@@ -41,6 +41,7 @@ from .geometry import (
     greedy_net,
     mean_width,
     net_of_workload,
+    workload_width,
 )
 from .local import c_epsilon
 from .workloads import WorkloadSpec, mean_point
@@ -78,7 +79,7 @@ def geometry(spec: WorkloadSpec, ts=None, *, draws: int = 1000, seed: int = 0) -
         top = max(wl.diam2 / math.sqrt(wl.k), 1e-3)
         ts = np.geomspace(top / 64, top, 13)
     ts = np.asarray(ts, dtype=float)
-    w, se = mean_width(wl.points, draws, rng=seed)
+    w, se = workload_width(wl, draws, rng=seed)
     log_s = np.array([math.log(greedy_net(wl.points, float(t), with_assign=False).size) for t in ts])
     return Geometry(k=wl.k, size=wl.size, diam2=wl.diam2, width=w, width_se=se, ts=ts, log_s=log_s)
 
@@ -92,7 +93,7 @@ def upper_bounds(spec: WorkloadSpec, alpha: float, rho: float, *, draws: int = 5
     rho = check_rho(rho)
     wl = spec.build()
     k = wl.k
-    w, _ = mean_width(wl.points, draws, rng=seed)
+    w, _ = workload_width(wl, draws, rng=seed)
     out = {"gaussian": wl.diam2 / (alpha * math.sqrt(2 * rho)), "projection": _proj_n(wl.diam2, w, k, alpha, rho)}
     net = net_of_workload(spec, alpha / 2.0)
     Y = wl.points[net.centers]
@@ -129,7 +130,7 @@ def local_bounds(spec: WorkloadSpec, alpha: float, epsilon: float, *, draws: int
     wl = spec.build()
     c = 0.5 * (wl.points.min(axis=0) + wl.points.max(axis=0))
     R = float(np.sqrt(((wl.points - c) ** 2).sum(axis=1).max()))
-    w, _ = mean_width(wl.points, draws, rng=seed)
+    w, _ = workload_width(wl, draws, rng=seed)
     ce = c_epsilon(epsilon)
     return {"local projection": (R * ce * w / (wl.k * alpha ** 2)) ** 2, "local raw average": (R * ce / alpha) ** 2}
 

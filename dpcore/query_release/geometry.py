@@ -175,6 +175,16 @@ def mean_width(P: np.ndarray, draws: int = 1000, rng: RNGLike = 0) -> tuple[floa
     return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(draws))
 
 
+def workload_width(workload, draws: int = 1000, rng: RNGLike = 0) -> tuple[float, float]:
+    """w of the set the projection mechanism projects onto: conv X, or the workload's larger continuous
+    set (the cone) through its support function."""
+    if workload.support is None:
+        return mean_width(workload.points, draws, rng)
+    draws = check_int(draws, "draws", lo=2, hi=100_000)
+    vals = workload.support(as_generator(rng).standard_normal((workload.k, draws)))
+    return float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(draws))
+
+
 def dudley_integral(ts: np.ndarray, log_s: np.ndarray) -> float:
     """∫ sqrt(ln s(t)) dt by the trapezoid rule on the given grid (normalised Dudley integral)."""
     ts = np.asarray(ts, dtype=float)

@@ -72,6 +72,9 @@ class Workload:
         A short label per query (column).
     spec : WorkloadSpec
         The public declaration it was built from.
+    support : callable or None
+        h(G) = max over the set projected onto of ⟨g, x⟩ for each column g of G (k, m), when that
+        set is larger than conv X (the continuous cone); None means conv X itself.
     """
 
     name: str
@@ -81,6 +84,7 @@ class Workload:
     projector: Callable[[np.ndarray], np.ndarray] | None = None
     lmo: Callable[[np.ndarray], np.ndarray] | None = None
     labels: tuple = field(default=())
+    support: Callable[[np.ndarray], np.ndarray] | None = None
 
     @property
     def size(self) -> int:
@@ -315,6 +319,12 @@ def cone_lmo(c: np.ndarray, k: int, r: float) -> np.ndarray:
     return rim if float(rim @ c) < 0 else np.zeros_like(c)
 
 
+def cone_support(G: np.ndarray, k: int, r: float) -> np.ndarray:
+    """h_C(g) = max(0, √k g₁ + r√k ‖g_⊥‖) for each column g of G: the support function of the solid cone."""
+    G = np.asarray(G, dtype=float)
+    return np.maximum(0.0, math.sqrt(k) * G[0] + r * math.sqrt(k) * np.linalg.norm(G[1:], axis=0))
+
+
 @dataclass(frozen=True)
 class Cone(WorkloadSpec):
     """The cone example (BBNS §1, where coarse projection beats projection; parameters RECONSTRUCTED).
@@ -354,6 +364,7 @@ class Cone(WorkloadSpec):
                         points=_readonly(X), diam2=diameter(X), spec=self,
                         projector=functools.partial(project_cone, k=k, r=r),
                         lmo=functools.partial(cone_lmo, k=k, r=r),
+                        support=functools.partial(cone_support, k=k, r=r),
                         labels=tuple(f"q{j + 1}" for j in range(k)))
 
 

@@ -39,3 +39,12 @@ def test_local_bounds_scale_as_alpha_to_the_minus_four():
     a, b = local_bounds(Thresholds(32), 0.2, 1.0), local_bounds(Thresholds(32), 0.1, 1.0)
     assert b["local projection"] / a["local projection"] == pytest.approx(16.0, rel=1e-6)
     assert b["local raw average"] / a["local raw average"] == pytest.approx(4.0, rel=1e-6)
+
+
+@pytest.mark.parametrize("spec", [Thresholds(64), Cone(300, r=0.05)], ids=["thresholds", "cone"])
+def test_empirical_projection_within_its_upper_bound(spec):
+    """The explicit projection bound uses the width of the set actually projected onto (for the cone, C ⊋ conv X)."""
+    rec = spec.build().size - 1
+    for alpha in (0.1, 0.05):
+        ub = upper_bounds(spec, alpha, 0.5, draws=1000)
+        assert empirical_sample_complexity("projection", spec, alpha, 0.5, record=rec, reps=30) <= 1.1 * ub["projection"]
