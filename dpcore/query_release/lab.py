@@ -29,7 +29,7 @@ from .figures import _local_average
 from .workloads import Marginals, WorkloadSpec, mean_point
 
 __all__ = ["DATASETS", "LAB_METHODS", "LabConfig", "LabResult", "run_lab", "lab_dataset", "ColumnRule",
-           "schema_indices", "release_marginals", "MAX_LAB_WORK"]
+           "schema_indices", "release_marginals", "marginal_labels", "MAX_LAB_WORK"]
 
 DATASETS = ("uniform", "one point", "two far points")
 CENTRAL = ("gaussian", "projection", "coarse", "chaining", "pmw")
@@ -222,6 +222,15 @@ def schema_indices(frame: pd.DataFrame, rules: tuple) -> np.ndarray:
             cats = {str(c).strip() for c in rule.categories}
             bits[:, j] = col.astype(str).str.strip().isin(cats).to_numpy() & col.notna().to_numpy()
     return Marginals.encode(bits)
+
+
+def marginal_labels(columns, w: int) -> list[str]:
+    """Query labels of :class:`Marginals` (len(columns), w) written with the column names ("age=1,colour=0")."""
+    import re
+
+    names = list(columns)
+    return [re.sub(r"a(\d+)=", lambda m: f"{names[int(m.group(1))]}=", lbl)
+            for lbl in Marginals(len(names), w).build().labels]
 
 
 def release_marginals(frame: pd.DataFrame, rules: tuple, w: int, method: str, *, rho: float, alpha: float = 0.1,
