@@ -57,7 +57,7 @@ def _simplex_lsq(A: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def pairwise_frank_wolfe(P: np.ndarray, target: np.ndarray, *, tol: float = 1e-10, max_iter: int = 100_000,
                          time_limit: float | None = None, correct_every: int = 50) -> ProjectionResult:
-    """Project ``target`` onto conv(rows of P) by pairwise Frank–Wolfe (spec'd in BBNS-style pseudocode).
+    """Project ``target`` onto conv(rows of P) by pairwise Frank–Wolfe (Lacoste-Julien & Jaggi 2015).
 
     Start at the nearest row; each step moves weight γ from the active atom v with the largest
     g_v to the atom s with the smallest g_s, with exact line search γ = min(w_v, (g_v − g_s)/‖x_s − x_v‖²).
