@@ -265,7 +265,7 @@ def decompose(P: np.ndarray, alpha: float, metric: str = "l2") -> Decomposition:
     return Decomposition(levels=tuple(levels), residual=residual, nets=tuple(nets), T=T, metric=metric)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=4)
 def decompose_workload(spec, alpha: float, metric: str = "l2") -> Decomposition:
     """:func:`decompose` of a declared workload (cached: a pure function of public inputs)."""
     return decompose(spec.build().points, alpha, metric)

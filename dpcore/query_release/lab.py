@@ -37,6 +37,8 @@ LOCAL = ("local-average", "local-projection", "local-coarse", "local-chaining")
 LAB_METHODS = CENTRAL + LOCAL
 #: Cap on Σ over (method, n) of reps·n·k·levels for one lab run (protects the shared server).
 MAX_LAB_WORK = 3e9
+#: Cap on reps·(number of n)·(central methods)·|X|·k (the size of the projections a lab run solves).
+MAX_LAB_PROJECTION_WORK = 5e8
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ class LabConfig:
         wl = self.workload.build()
         work = sum(self.reps * n * wl.k * (3 if m.endswith("chaining") else 1)
                    for m in self.methods if m.startswith("local") for n in self.ns)
+        central = sum(1 for m in self.methods if not m.startswith("local"))
+        pwork = self.reps * len(self.ns) * central * wl.size * wl.k
+        if pwork > MAX_LAB_PROJECTION_WORK:
+            raise DPValueError(f"reps × sizes × central methods × |X|·k = {pwork:,.0f} is over the cap "
+                               f"{MAX_LAB_PROJECTION_WORK:,.0f}; use a smaller workload, fewer sizes n or fewer reps.")
         if work > MAX_LAB_WORK:
             raise DPValueError(f"the local methods would draw reps·n·k·levels ≈ {work:,.0f} numbers, over the cap "
                                f"{MAX_LAB_WORK:,.0f}; lower the largest n, the reps or the workload size.")

@@ -107,7 +107,7 @@ class WorkloadSpec:
         raise NotImplementedError
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4)
 def _build_cached(spec: WorkloadSpec) -> Workload:
     # A pure function of a frozen public declaration: caching is safe (no user data reaches it).
     wl = spec._build()

@@ -25,6 +25,8 @@ def test_lab_config_validation_and_work_cap():
         LabConfig(Thresholds(8), methods=("nope",))
     with pytest.raises(DPValueError, match="cap"):
         LabConfig(Marginals(12, 2), methods=("local-projection",), ns=(1_000_000,), reps=50)
+    with pytest.raises(DPValueError, match="cap"):
+        LabConfig(Marginals(13, 3), methods=("projection", "coarse"), ns=(10, 100, 1000), reps=5)
 
 
 def test_lab_datasets():
