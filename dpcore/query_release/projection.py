@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import nnls
 
 __all__ = ["ProjectionResult", "lmo_frank_wolfe", "pairwise_frank_wolfe", "plain_frank_wolfe", "project"]
 
@@ -42,8 +43,6 @@ class ProjectionResult:
 def _simplex_lsq(A: np.ndarray, y: np.ndarray) -> np.ndarray:
     """min_{w ≥ 0, Σw = 1} ‖Aᵀw − y‖² on a few atoms, by NNLS with a heavy row enforcing Σw = 1, then
     renormalised (always feasible; only used as a warm start that the certified iterations continue)."""
-    from scipy.optimize import nnls
-
     M = 1e3 * (1.0 + float(np.abs(A).max()) + float(np.abs(y).max()))
     Aa = np.vstack([A.T, np.full((1, A.shape[0]), M)])
     w, _ = nnls(Aa, np.concatenate([y, [M]]), maxiter=50 * A.shape[0])
@@ -77,11 +76,17 @@ def pairwise_frank_wolfe(P: np.ndarray, target: np.ndarray, *, tol: float = 1e-1
     w[i0] = 1.0
     y = P[i0].copy()
     cols: dict[int, np.ndarray] = {}
+    # sparse rows (e.g. marginals: C(d, w) ones out of k): Gram columns from the nonzero coordinates only
+    PT = np.ascontiguousarray(P.T) if np.count_nonzero(P) < 0.5 * P.size else None
 
     def col(j: int) -> np.ndarray:
         c = cols.get(j)
         if c is None:
-            c = P @ P[j]
+            if PT is not None:
+                nz = np.flatnonzero(P[j])
+                c = P[j, nz] @ PT[nz]
+            else:
+                c = P @ P[j]
             cols[j] = c
         return c
 
