@@ -112,19 +112,30 @@ def greedy_net(P: np.ndarray, t: float, metric: str = "l2", *, with_assign: bool
     check_choice(metric, "metric", METRICS)
     N, k = P.shape
     sqn = np.einsum("ij,ij->i", P, P)
+    PT = np.ascontiguousarray(P.T) if metric == "l2" and np.count_nonzero(P) < 0.5 * P.size else None
     covered = np.zeros(N, dtype=bool)
     centers = []
     for i in range(N):
         if covered[i]:
             continue
         centers.append(i)
-        if metric == "l2":   # one matrix–vector product over all rows (no copies)
-            near = _sqdist_to(P, P[i], sqn) <= t * t * k
+        if metric == "l2":   # one matrix–vector product over all rows (sparse rows: nonzeros only)
+            if PT is not None:
+                nz = np.flatnonzero(P[i])
+                dots = P[i, nz] @ PT[nz]
+            else:
+                dots = P @ P[i]
+            near = np.maximum(sqn - 2.0 * dots + sqn[i], 0.0) <= t * t * k
         else:
             near = np.abs(P - P[i]).max(axis=1) <= t
         covered |= near
     centers = np.asarray(centers, dtype=np.int64)
-    assign = nearest(P, P[centers], metric) if with_assign else np.zeros(0, dtype=np.int64)
+    if not with_assign:
+        assign = np.zeros(0, dtype=np.int64)
+    elif centers.size == N:
+        assign = np.arange(N, dtype=np.int64)     # Y = X: every point is its own nearest centre
+    else:
+        assign = nearest(P, P[centers], metric)
     return Net(centers=centers, assign=assign, t=float(t), metric=metric)
 
 
