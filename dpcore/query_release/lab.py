@@ -172,6 +172,12 @@ def run_lab(config: LabConfig, *, rng: RNGLike = None,
         for name, v in ub.items():
             comp.append({"alpha": a, "curve": f"{name} (upper bound)", "kind": "upper bound", "n": v})
         comp.append({"alpha": a, "curve": "lower bound", "kind": "lower bound", "n": B.lower_bound(geo, a, config.rho)})
+        if any(m.startswith("local") for m in config.methods):
+            lb = B.local_bounds(config.workload, a, config.epsilon, draws=300)
+            comp.append({"alpha": a, "curve": "local-projection (heuristic, ε-LDP)", "kind": "heuristic",
+                         "n": lb["local projection"]})
+            comp.append({"alpha": a, "curve": "local-average (heuristic, ε-LDP)", "kind": "heuristic",
+                         "n": lb["local raw average"]})
         for m in (mm for mm in ("gaussian", "projection", "coarse", "chaining") if mm in config.methods):
             rec = int(lab_dataset("one point", 1, config.workload)[0])
             nstar = B.empirical_sample_complexity(m, config.workload, a, config.rho, record=rec,

@@ -63,7 +63,8 @@ def packing_profile_figure(profile: pd.DataFrame, width_over_sqrt_k: float | Non
 
 
 def sample_complexity_figure(complexity: pd.DataFrame) -> go.Figure:
-    """n*(α) vs 1/α: empirical (markers), explicit upper bounds (dashed) and the packing lower bound (solid black)."""
+    """n*(α) vs 1/α: empirical (markers), explicit upper bounds (dashed), the local heuristics (dash-dot, ε-LDP)
+    and the packing lower bound (solid black)."""
     fig = go.Figure()
     for i, (curve, d) in enumerate(complexity.groupby("curve", sort=False)):
         d = d.sort_values("inv_alpha")
@@ -74,8 +75,8 @@ def sample_complexity_figure(complexity: pd.DataFrame) -> go.Figure:
             d = d[d["n"] > 0]
         else:
             col = colour(m, i)
-            line, mode = (dict(color=col, dash="dash"), "lines") if kind == "upper bound" else (dict(color=col),
-                                                                                                  "lines+markers")
+            line, mode = ((dict(color=col), "lines+markers") if kind == "empirical"
+                          else (dict(color=col, dash="dash" if kind == "upper bound" else "dashdot"), "lines"))
         name = curve if kind == "lower bound" else f"{label(m)} ({kind})"
         fig.add_trace(go.Scatter(x=d["inv_alpha"], y=d["n"], mode=mode, name=name, line=line))
     fig.update_layout(**LAYOUT, title="Sample complexity: smallest n with RMS error ≤ α",

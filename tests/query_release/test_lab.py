@@ -13,7 +13,7 @@ def test_run_lab_frames():
                     alphas=(0.2, 0.1), complexity_reps=4)
     res = run_lab(cfg, rng=0)
     assert set(res.errors["method"]) == {"gaussian", "projection", "local-projection"} and len(res.errors) == 12
-    assert {"upper bound", "lower bound", "empirical"} <= set(res.complexity["kind"])
+    assert {"upper bound", "lower bound", "empirical", "heuristic"} <= set(res.complexity["kind"])
     assert res.floor == pytest.approx(0.05) and len(res.answers) == 12
     assert np.all(np.diff(res.profile["log_s"]) <= 1e-12)
 
@@ -45,3 +45,19 @@ def test_schema_maps_every_row_by_public_rules():
         ColumnRule("age")
     rel = release_marginals(frame, rules, 1, "projection", rho=0.5, rng=0)
     assert rel.value.shape == (Marginals(2, 1).build().k,)
+
+
+def test_viz_figures_build_from_lab_frames():
+    from dpcore.viz import query_release as V
+
+    res = run_lab(LabConfig(Thresholds(16), methods=("projection", "pmw", "local-coarse"), ns=(10, 50), reps=2,
+                            alphas=(0.2,), complexity_reps=3), rng=1)
+    fig = V.error_vs_n_figure(res.errors, alpha=0.1, floor=res.floor)
+    assert fig.layout.xaxis.type == "log" and {t.name for t in fig.data} == {"Projection", "PMW (MWEM form)",
+                                                                              "Local coarse projection"}
+    assert V.error_vs_n_figure(res.errors, metric="max").layout.yaxis.title.text.startswith("worst-case")
+    names = {t.name for t in V.sample_complexity_figure(res.complexity).data}
+    assert "Local projection (heuristic)" in names and "Projection (empirical)" in names
+    assert len(V.answers_figure(res.answers).data) == 3
+    summ = V.error_summary(res.errors)
+    assert set(summ.columns) == {"method", "n", "reps", "error", "se"}
