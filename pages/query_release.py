@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import privacy as P
-from dpcore.query_release import lab, workloads
+from dpcore.query_release import central, lab, workloads
 from dpcore.viz import query_release as viz
 from pages import _components as ui
 
@@ -58,7 +58,10 @@ with st.form("qr_form"):
     n_max = g1.select_slider("largest n", [100, 1000, 10_000, 100_000], value=1000, key="qr_nmax")
     reps = g2.slider("replicates per n", 2, 30, 4, key="qr_reps")
     run = st.form_submit_button("Run simulation", type="primary")
-st.caption("Simulations on public synthetic data with the sidebar's seed: not releases, not charged.")
+conv = central.approx_guarantee(rho, 1e-6)
+st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsilon_tight']:.3g} (tight conversion) or "
+           f"{conv['epsilon_simple']:.3g} (simple ρ + 2√(ρ ln 1/δ)). Simulations on public synthetic data with the "
+           "sidebar's seed: not releases, not charged.")
 
 ns = tuple(n for n in (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000) if n <= n_max)
 try:
