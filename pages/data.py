@@ -105,8 +105,8 @@ def _diagnostics(ds: dpdata.Dataset, columns: list[str]) -> None:
         with st.container(border=True):
             st.markdown(f"**{dpdata.NON_PRIVATE_LABEL}** (computed from the data: not private, never released)")
             st.dataframe(frame, hide_index=True, width="stretch")
-            st.caption(" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
-                       "the imputation value, values clipped to the bounds.")
+            st.caption((" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
+                        "the imputation value, values clipped to the bounds.").strip())
 
 
 def _show_dataset(ds: dpdata.Dataset) -> None:
