@@ -109,6 +109,11 @@ class Dataset:
         return len(self.frame)
 
     @property
+    def bounded_columns(self) -> tuple[str, ...]:
+        """Numeric columns that have public bounds (the ones a mechanism can use), in frame order."""
+        return tuple(c for c in self.numeric_columns if c in self.bounds)
+
+    @property
     def is_demo(self) -> bool:
         """True for simulated and built-in data (public demo data: releases may use fixed seeds)."""
         return self.origin in ("simulated", "builtin")

@@ -43,7 +43,9 @@ def test_with_bounds_stores_midpoint_imputation_and_declared_source():
     assert ds.bounds["age"] == (18.0, 90.0)
     assert ds.impute_value("age") == 54.0 and ds.bound_source("age") == "declared"
     assert ds.bound_source("income") is None and ds.impute_value("income") is None
+    assert ds.bounded_columns == ("age",)
     ds2 = ds.with_bounds("income", 0, 200_000, impute=30_000)
+    assert ds2.bounded_columns == ("age", "income")
     assert ds2.impute_value("income") == 30_000.0 and ds2.impute_value("age") == 54.0
     # new bounds without an impute value: back to the new midpoint
     assert ds2.with_bounds("income", 0, 100).impute_value("income") == 50.0
