@@ -66,15 +66,33 @@ def test_every_page_listed_in_app_runs_without_exception(app):
         assert not app.exception, (page, [e.value for e in app.exception])
 
 
-def test_home_explains_topics_banner_and_ledger(app):
+def test_home_explains_banner_ledger_randomness_and_links_the_papers(app):
     app.run()
     text = _texts(app)
-    for phrase in ("not hardened for production releases", "K-norm gradient mechanism",
-                   "exponential mechanism", "objective perturbation", "Sparse histograms",
-                   "density estimation", "Query release", "Private LASSO", "Certified eigenvalue bounds",
-                   "Data", "basic composition", "zCDP", "Clear ledger"):
+    for phrase in ("not hardened for production releases", "Data", "basic composition", "zCDP", "Clear ledger",
+                   "128 bits", "Reproducible demo", "not DP", "teaching view"):
         assert phrase in text, phrase
+    links = " ".join(m.value for m in app.markdown)
+    for url in ("arxiv.org/abs/1905.09436", "arxiv.org/abs/1203.2570", "arxiv.org/abs/1811.03763",
+                "proceedings.neurips.cc/paper_files/paper/2015", "arxiv.org/abs/2503.17252"):
+        assert url in links, url
     assert not app.error
+
+
+def test_home_lists_exactly_the_topics_that_have_pages(app):
+    from pages import _nav
+
+    app.run()
+    topics = _nav.topics()
+    links = [p.proto.label for p in app.get("page_link")]
+    for e in topics:
+        assert e.title in links and e.paper in " ".join(m.value for m in app.markdown)
+    # a topic without a page (none of these has one yet) is not listed
+    text = _texts(app)
+    for absent in ("Private LASSO", "Certified eigenvalue bounds", "Query release"):
+        if not any(absent.lower() in e.title.lower() for e in topics):
+            assert absent not in text.replace("Nearly Optimal Private LASSO", "").replace(
+                "Private Query Release", ""), absent
 
 
 def test_sidebar_ledger_shows_releases_totals_and_clears(app):
@@ -101,19 +119,14 @@ def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     assert len(app.session_state["dp_ledger"]) == 0 and "0 releases" in _texts(app.sidebar)
 
 
-def test_fresh_randomness_disables_the_seed_and_shows_the_seed_used(app):
+def test_sidebar_randomness_has_a_demo_seed_and_an_explicit_reproducible_demo(app):
     at = _data_page(app)
-    at.radio(key="data_source").set_value("Simulate a dataset").run()
-    assert not at.number_input(key="dp_seed").disabled
-    at.toggle(key="dp_fresh").set_value(True).run()
-    assert at.number_input(key="dp_seed").disabled
-    used = [c.value for c in at.sidebar.caption if c.value.startswith("Seed(s) used on this page")]
-    assert len(used) == 1
-    seed = int(re.search(r"page: (\d+)", used[0]).group(1))
-    at.button(key="data_sim_go").click().run()
-    assert f"seed = {seed}" in _unescape(_texts(at))  # the dataset's provenance names it
+    assert at.number_input(key="dp_seed").label == "Seed for built-in and simulated data"
+    toggle = at.toggle(key="dp_reproducible")
+    assert toggle.value is False and "not private" in toggle.label
     at.button(key="dp_new_draw").click().run()
     assert not at.exception
+    assert "refresh" in _texts(at.sidebar).lower()  # a page refresh ends the session: said in the sidebar
 
 
 # Data page tests: tests/app/test_data_page.py
