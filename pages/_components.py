@@ -31,6 +31,7 @@ SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
 LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
 LEAKY_KEY = "dp_leaky_bounds"
+LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
 SEED_MAX = 2**32 - 1
@@ -176,7 +177,10 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
     """:meth:`ReleaseSession.run` with the errors shown: a DPValueError (bad parameter, a work cap) as
     ``st.error``, a cancelled computation as a note; returns None then (nothing cached or charged)."""
     try:
-        return release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        if outcome.status == "released":
+            redraw_ledger()  # now: the page may st.stop() later, after which nothing can be drawn
+        return outcome
     except Cancelled:
         st.info("Stopped before it finished: nothing was released or charged.", icon=":material/stop_circle:")
     except ValueError as exc:
@@ -241,6 +245,20 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
 def clear_ledger() -> None:
     """Empty the ledger (cached releases stay: showing them again reveals nothing new)."""
     get_ledger().clear()
+
+
+def ledger_slot(slot: Any) -> None:
+    """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
+    st.session_state[LEDGER_SLOT_KEY] = slot
+    redraw_ledger()
+
+
+def redraw_ledger() -> None:
+    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no)."""
+    slot = st.session_state.get(LEDGER_SLOT_KEY)
+    if slot is not None:
+        with slot.container():
+            ledger_panel()
 
 
 def ledger_panel() -> None:
