@@ -1,4 +1,5 @@
 """KNG topic declaration: its mechanisms, audits and figures (read by :mod:`dpcore.registry`)."""
+from dpcore.kng import figures
 from dpcore.registry import Topic
 
 TOPIC = Topic(
@@ -7,5 +8,5 @@ TOPIC = Topic(
     reference="Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism, NeurIPS",
     mechanisms=(),
     audits=(),
-    experiments=(),
+    experiments=figures.EXPERIMENTS,
 )
