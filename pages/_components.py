@@ -30,7 +30,6 @@ leave_legacy_pages_mode()
 SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
 LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
-LEAKY_KEY = "dp_leaky_bounds"
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
@@ -54,13 +53,12 @@ NONPRIVATE = "Not private"
 
 # -- session ------------------------------------------------------------------------
 def init_session() -> None:
-    """Create this session's release session (cache + ledger), dataset slot and bound marks. Idempotent."""
+    """Create this session's release session (cache + ledger) and dataset slot. Idempotent."""
     ss = st.session_state
     if not isinstance(ss.get(SESSION_KEY), P.ReleaseSession):
         ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES)
     ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
     ss.setdefault(DATASET_KEY, None)
-    ss.setdefault(LEAKY_KEY, {})
 
 
 init_session_if_needed = init_session
@@ -101,31 +99,9 @@ def require_dataset() -> dpdata.Dataset:
     return ds
 
 
-def mark_leaky_bounds(ds: dpdata.Dataset, column: str, lower: float, upper: float, warning: str) -> None:
-    """Remember that ``(lower, upper)`` for ``column`` were read off the data (for datasets that do
-    not record their bounds' source themselves): releases using them are not DP."""
-    init_session()
-    key = (ds.fingerprint(include_bounds=False), str(column))
-    st.session_state[LEAKY_KEY][key] = (float(lower), float(upper), str(warning))
-
-
-def leaky_bounds_warning(ds: dpdata.Dataset, column: str) -> str | None:
-    """The warning recorded by :func:`mark_leaky_bounds` while ``column`` keeps those bounds, else None."""
-    init_session()
-    hit = st.session_state[LEAKY_KEY].get((ds.fingerprint(include_bounds=False), str(column)))
-    if hit is None or column not in ds.bounds:
-        return None
-    lo, hi, warning = hit
-    return warning if tuple(map(float, ds.bounds[column])) == (lo, hi) else None
-
-
-def bound_sources(ds: dpdata.Dataset, columns: Sequence[str]) -> dict[str, str | None]:
+def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, Optional[str]]:
     """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
-    sources = P.bound_sources(ds, columns)
-    for c in columns:
-        if sources.get(c) == "declared" and leaky_bounds_warning(ds, c):
-            sources[c] = "from data"
-    return sources
+    return P.bound_sources(ds, columns)
 
 
 # -- randomness ---------------------------------------------------------------------

@@ -28,8 +28,9 @@ def _release_script():
         ui.set_dataset(dpdata.Dataset(frame, ("age", "income"), {"age": (0.0, 100.0), "income": (0.0, 50.0)},
                                       "test data", name="people.csv"))
     ds = ui.get_dataset()
-    if st.session_state.get("leaky"):  # as the Data page's "Fill from data" does
-        ui.mark_leaky_bounds(ds, "age", 0.0, 100.0, "bounds from the data")
+    if st.session_state.get("leaky") and ds.bound_source("age") == "declared":  # as "Fill from data" does
+        ds = ds.with_bounds("age", 20.0, 59.0, source="from data")
+        ui.set_dataset(ds)
     col = st.selectbox("column", ["age", "income"], key="col")       # outside any form
     eps = st.number_input("eps", value=1.0, key="eps")
     calls = st.session_state.setdefault("calls", [0])
