@@ -164,16 +164,20 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
     return None
 
 
-def release_button(label: str, *, key: str, cost: P.PrivacyCost | None, charge: P.Charge) -> tuple[bool, Any]:
+def release_button(label: str, *, key: str, cost: Any, charge: P.Charge) -> tuple[bool, Any]:
     """The cost line (shown BEFORE the click), then the button with a progress slot beside it.
 
+    ``cost``: the :class:`~dpcore.privacy.PrivacyCost` of the release (a Calibration's ``cost(size)``),
+    a list of them (one per mechanism the click releases), or None.
     Returns ``(clicked, progress_slot)``; pass the slot to :func:`progress`.
     """
+    costs = [] if cost is None else [cost] if isinstance(cost, P.PrivacyCost) else list(cost)
     if not charge.charged:
         st.caption(f"Not charged: {charge.reason}.")
-    elif cost is not None:
-        words = cost.describe() if charge.counted_as_dp else f"{cost.describe()} — NOT counted as DP: {charge.reason}"
-        st.markdown(f"**This release costs** {words}; it is recorded in the ledger.")
+    elif not charge.counted_as_dp:
+        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total.")
+    elif costs:
+        st.markdown(f"**This release costs** {'; '.join(c.describe() for c in costs)}; it is recorded in the ledger.")
     b, slot = st.columns([1, 3], vertical_alignment="center")
     clicked = b.button(label, key=key, type="primary", icon=":material/lock_open:")
     return clicked, slot.empty()
@@ -198,7 +202,7 @@ def show_outcome(outcome: P.Outcome, *, button: str) -> None:
     if outcome.status == "needs submit":
         st.info(f"Nothing released yet: press **{button}**. Each new release on your data is recorded in the "
                 "ledger; reruns of the same one are not.", icon=":material/touch_app:")
-    elif outcome.status == "cached":
+    elif outcome.status == "cached" and outcome.charge.charged:
         st.caption("The stored result of this release, shown again: not charged again. For another draw press "
                    "**New draw** in the sidebar (charged again).")
     if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
@@ -375,16 +379,20 @@ def educational_banner(compact: bool = False) -> None:
         st.warning(BANNER_TEXT, icon=":material/school:")
 
 
-def persist(*keys: str) -> None:
-    """Keep these widgets' values when the page is left and come back to (Streamlit drops the state
-    of widgets that are not drawn in a run). Call it before drawing the widgets."""
+def persist(**defaults: Any) -> None:
+    """Keep widgets' values when the user leaves the page and comes back (Streamlit forgets the state
+    of widgets a run does not draw). Call before drawing them, with each key's default (None: none);
+    then draw the widgets WITHOUT ``value=``/``index=`` (the default lives in the session state).
+    """
     ss = st.session_state
-    for k in keys:
+    for k, default in defaults.items():
         store = f"_keep::{k}"
         if k in ss:
             ss[store] = ss[k]
         elif store in ss:
             ss[k] = ss[store]
+        elif default is not None:
+            ss[k] = default
 
 
 # -- legacy (removed when pages/kng.py moves to run_release) ------------------------------

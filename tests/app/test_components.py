@@ -124,7 +124,7 @@ def test_reproducible_demo_on_user_data_is_listed_as_not_dp():
     at.session_state["dp_reproducible"] = True
     at.session_state["dp_seed"] = 11
     at.run()
-    assert any("NOT counted as DP" in m.value for m in at.markdown)  # said before the click
+    assert any("**Not private**" in m.value and "knows the seed" in m.value for m in at.markdown)  # before the click
     at.button(key="go").click().run()
     ledger = at.session_state["dp_ledger"]
     (entry,) = ledger.entries
