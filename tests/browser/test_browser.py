@@ -18,7 +18,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import pytest
 
