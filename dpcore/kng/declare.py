@@ -14,6 +14,7 @@ import numpy as np
 from dpcore.mechanism import MechanismSpec
 from dpcore.registry import Topic
 
+from . import figures
 from ._api import PROBLEMS, nonprivate_estimate, release
 from .audits import AUDITS
 
@@ -82,5 +83,5 @@ TOPIC = Topic(
     reference="Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism, NeurIPS",
     mechanisms=tuple(_spec(p, m) for p in PROBLEMS for m in PROBLEMS[p].config.mechanisms),
     audits=AUDITS,
-    experiments=(),
+    experiments=figures.EXPERIMENTS,
 )
