@@ -24,7 +24,8 @@ st.markdown("A workload of k linear queries over a **public** universe X ⊂ ℝ
             "mean point x̄. The **projection mechanism** adds Gaussian noise (σ = diam₂(X)/(n√(2ρ))) and projects "
             "onto conv X; **coarse projection** first rounds records to an (α/2)-net; **chaining** splits X into "
             "levels at scales 2⁻ⁱ. Local versions use an ε-LDP point randomizer per party.")
-ui.persist("qr_kind", "qr_rho", "qr_eps", "qr_alpha", "qr_methods")
+ui.persist(qr_kind="marginals", qr_rho=0.5, qr_eps=1.0, qr_alpha=0.1,
+           qr_methods=["gaussian", "projection", "coarse", "chaining", "local-projection"])
 
 c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
@@ -49,11 +50,10 @@ st.caption(f"{wl.name}: |X| = {wl.size:,} points, k = {wl.k:,} queries, exact di
 with st.form("qr_form"):
     f1, f2, f3, f4 = st.columns(4)
     dataset = f1.selectbox("Dataset (synthetic)", lab.DATASETS, index=2, key="qr_data")
-    rho = f2.number_input("ρ (zCDP, central)", 0.001, 100.0, 0.5, format="%.3f", key="qr_rho")
-    eps = f3.number_input("ε (local, ε-LDP)", 0.01, 20.0, 1.0, key="qr_eps")
-    alpha = f4.number_input("target α (RMS)", 0.005, 1.0, 0.1, format="%.3f", key="qr_alpha")
-    methods = st.multiselect("Methods", METHODS, default=["gaussian", "projection", "coarse", "chaining",
-                                                          "local-projection"], format_func=viz.label, key="qr_methods")
+    rho = f2.number_input("ρ (zCDP, central)", 0.001, 100.0, format="%.3f", key="qr_rho")
+    eps = f3.number_input("ε (local, ε-LDP)", 0.01, 20.0, key="qr_eps")
+    alpha = f4.number_input("target α (RMS)", 0.005, 1.0, format="%.3f", key="qr_alpha")
+    methods = st.multiselect("Methods", METHODS, format_func=viz.label, key="qr_methods")
     g1, g2 = st.columns(2)
     n_max = g1.select_slider("largest n", [100, 1000, 10_000, 100_000], value=1000, key="qr_nmax")
     reps = g2.slider("replicates per n", 2, 30, 4, key="qr_reps")
