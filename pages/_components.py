@@ -100,7 +100,7 @@ def require_dataset() -> dpdata.Dataset:
     return ds
 
 
-def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, Optional[str]]:
+def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, str | None]:
     """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
     return P.bound_sources(ds, columns)
 
