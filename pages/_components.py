@@ -100,6 +100,17 @@ def require_dataset() -> dpdata.Dataset:
     return ds
 
 
+def bounded_columns(ds: "dpdata.Dataset") -> list[str]:
+    """The numeric columns with public bounds; if there are none, say where to declare them and ``st.stop()``."""
+    cols = [c for c in ds.numeric_columns if c in ds.bounds]
+    if not cols:
+        st.info("Declare public bounds for numeric columns on the **Data** page first (a range fixed "
+                "without looking at the data).")
+        st.page_link("pages/data.py", label="Go to the Data page", icon=":material/table_chart:")
+        st.stop()
+    return cols
+
+
 def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, str | None]:
     """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
     return P.bound_sources(ds, columns)

@@ -22,12 +22,11 @@ ui.persist(kng_problem="mean", kng_source=SIM, kng_sim_n=1000, kng_sim_d=1, kng_
            kng_eps=1.0, kng_eps_typed=1.0, kng_tau=0.5, kng_B=1.0, kng_constants="calibrated", kng_draws_t=100,
            kng_draws_r=1, kng_sweeps=1000)
 
-
 st.title("KNG explorer")
 st.markdown("The **K-norm gradient mechanism** samples θ with density ∝ exp(−ε‖∇ℓ(θ; D)‖_K / (2Δ)): it favours θ "
             "where the gradient of the loss is small, i.e. near the non-private estimate θ̂. Compare it with the "
             "exponential mechanism (density ∝ exp(−εℓ(θ; D)/(2Δ_ℓ))) and, for linear regression, objective "
-            "perturbation. Each draw costs ε. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), §3–§5.")
+            "perturbation. Each draw costs ε. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), Thm 3.1.")
 c1, c2 = st.columns(2)
 problem = c1.selectbox("Problem", list(PROBLEMS), format_func=PROBLEMS.get, key="kng_problem")
 source = c2.radio("Data", [SIM, MINE], horizontal=True, key="kng_source")
@@ -38,12 +37,8 @@ if source == SIM:
     d_sim = s2.number_input("Coefficients d (with intercept)" if problem in REG else "Columns", lo_d, 12, key="kng_sim_d")
     ds, kind = kng.simulated_dataset(problem, n_sim, d_sim, rng=ui.current_seed()), P.SIMULATED
 else:
-    ds = ui.require_dataset()
-    kind = P.data_kind(ds)
-bounded = [c for c in ds.numeric_columns if c in ds.bounds]
-if not bounded:
-    st.info("Declare public bounds for numeric columns on the **Data** page first.")
-    st.stop()
+    kind = P.data_kind(ds := ui.require_dataset())
+bounded = ui.bounded_columns(ds)
 y_col, intercept = None, True
 if problem in REG:
     r1, r2, r3 = st.columns([2, 3, 1])
@@ -90,14 +85,13 @@ with f3:
     draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws_t" if teaching else "kng_draws_r")
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
+details = {"τ": params.get("tau"), "B": params.get("B"), "norm": NORMS[norm] if d > 1 else None}
 for m in mechs:
     try:
         cfgs[m] = kng.make(problem, mechanism=m, epsilon=eps, norm=norm, size=int(draws), **params,
                            **({} if m == "objective_perturbation" else {"n_sweeps": int(sweeps)}))
-        label = P.release_label(f"{viz.label(m)}, {problem.replace('_', ' ')}" + (" (teaching view)" if teaching
-                                else ""), data=ds.name or source, columns=used, epsilon=eps, draws=int(draws),
-                                details={k: v for k, v in (("τ", params.get("tau")), ("B", params.get("B")),
-                                                           ("norm", NORMS[norm] if d > 1 else None)) if v is not None})
+        label = P.release_label(f"{viz.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
+                                data=ds.name or source, columns=used, epsilon=eps, draws=int(draws), details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
                              kind=kind)
     except ValueError as exc:
@@ -128,7 +122,6 @@ if not teaching:  # the release: released values and the public calibration, not
             st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
         st.caption(r.calibration.statement() + " " + " ".join(r.notes_of("approximate")))
     st.stop()
-
 cfg0 = next(iter(cfgs.values()))
 theta_hat = kng.nonprivate_estimate(pdata.data, cfg0)
 with ui.nonprivate("Teaching view: θ̂, densities, draws and diagnostics") if not demo else st.container():
