@@ -223,7 +223,8 @@ def test_n_is_public_and_no_counts_are_printed_beside_a_release():
     (n = 79 vs 80); now n stays 80 and no imputed/clipped count appears beside a release."""
     at = _click(_on_user(ds=_user_ds(missing=(3,))))
     text = _texts(at).lower()
-    assert "left out" not in text and "imputed" not in text and "clipped" not in text and "79" not in text
+    assert "left out" not in text and "imputed" not in text and "clipped" not in text
+    assert "n = 79" not in text and "79 row" not in text
     at.radio(key="kng_view").set_value(TEACH).run()
     _click(at)
     (row,) = [d.value for d in at.dataframe if "missing → imputed" in d.value.columns][0].to_dict("records")[:1]
