@@ -420,7 +420,8 @@ def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:
     ss = st.session_state
     v = ss.get(key)
     if isinstance(default, list):
-        ss[key] = [x for x in v if x in options] if isinstance(v, list) else list(default)
+        kept = [x for x in v if x in options] if isinstance(v, list) else []
+        ss[key] = kept if kept or v == [] else list(default)  # (an empty choice made by the user stays empty)
     elif v not in options:
         ss[key] = default
     return options

@@ -59,9 +59,10 @@ except ValueError as exc:
     ui.show_error(exc)
     st.stop()
 d, demo = len(pdata.names), kind != P.USER
-teaching = demo or st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", help=(
-    "Teaching view: densities, many draws, θ̂ and diagnostics computed from your data — NOT private. Release: "
-    "one private draw by default; only the released value and the public calibration are shown.")) == TEACH
+teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", help=(
+    "Teaching view: densities, many draws, θ̂ and diagnostics computed from the data — NOT private. Release: "
+    "one private draw by default; only the released value and the public calibration are shown. On built-in "
+    "and simulated data both are free.")) == TEACH
 f1, f2, f3 = st.columns(3)
 with f1:
     mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng", "exponential"]),

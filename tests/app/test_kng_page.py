@@ -77,7 +77,7 @@ def test_simulated_defaults_show_draws_density_and_theta_hat_free_and_epsilon_ch
     (chart,) = _charts(at)
     assert {"KNG: draws", "KNG: density"} <= {t.get("name") for t in chart}
     assert "non-private θ̂" in _texts(at) and "Not charged" in _texts(at)
-    assert len(_ledger(at)) == 0 and not at.get("radio") or "kng_view" not in [r.key for r in at.radio]
+    assert len(_ledger(at)) == 0
     at.select_slider(key="kng_eps").set_value(0.1).run()
     after = _charts(_ok(at))[0]
     draws = lambda c: next(t for t in c if t.get("name") == "KNG: draws")["x"]  # noqa: E731
@@ -124,6 +124,18 @@ def test_norm_choice_hidden_for_one_dimensional_problems():
     assert "kng_norm" not in [r.key for r in at.radio]
     at = _run(kng_problem="median", kng_sim_d=2, kng_cols=["x1", "x2"], kng_sweeps=200, kng_draws_t=10)
     assert "kng_norm" in [r.key for r in at.radio]
+
+
+def test_switching_to_the_data_page_dataset_picks_its_columns():
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    at.switch_page("pages/kng.py")
+    at.session_state["kng_sim_n"] = 100
+    _ok(at.run())
+    _ok(at.radio(key="kng_source").set_value("Dataset from the Data page").run())
+    assert any("No dataset loaded yet" in i.value for i in at.info)  # a hint and a link, no error
+    at.session_state["dp_dataset"] = _user_ds()
+    _ok(at.run())
+    assert at.multiselect(key="kng_cols").value == ["age"] and not at.error
 
 
 def test_typed_epsilon_is_used():
@@ -301,10 +313,12 @@ def _walk(node):
         yield from _walk(child)
 
 
-def test_builtin_demo_data_is_shown_freely():
-    at = _on_user(ds=_user_ds(kind="built-in"), view=RELEASE)
-    assert "kng_view" not in [r.key for r in at.radio]
-    assert len(at.get("plotly_chart")) == 1 and len(_ledger(at)) == 0
+def test_builtin_demo_data_is_shown_freely_in_both_views():
+    at = _on_user(ds=_user_ds(kind="built-in"), view=TEACH)
+    assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at) and len(_ledger(at)) == 0
+    _ok(at.radio(key="kng_view").set_value(RELEASE).run())  # no click needed, nothing charged
+    assert at.dataframe and "Sensitivity Δ" in _texts(at) and len(_ledger(at)) == 0
+    assert any("Not charged" in c.value for c in at.caption)
 
 
 def test_routed_through_app_and_ledger_redrawn():
