@@ -118,7 +118,7 @@ if not results:
     st.stop()
 if not teaching:  # the release: released values and the public calibration, nothing else from the data
     for m, r in results.items():
-        st.markdown(f"**{viz.label(m)}** — released: {r.released}; cost {r.cost.describe()}")
+        st.markdown(f"**{viz.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
         if r.released:
             st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
         st.caption(r.calibration.statement() + " " + " ".join(r.notes_of("approximate")))
