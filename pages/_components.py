@@ -62,7 +62,6 @@ def init_session() -> None:
     ss.setdefault(DATASET_KEY, None)
 
 
-init_session_if_needed = init_session
 
 
 def release_session() -> P.ReleaseSession:
