@@ -62,8 +62,6 @@ def init_session() -> None:
     ss.setdefault(DATASET_KEY, None)
 
 
-
-
 def release_session() -> P.ReleaseSession:
     """This session's :class:`~dpcore.privacy.ReleaseSession`."""
     init_session()
