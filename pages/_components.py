@@ -332,7 +332,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
                               on_change=retyped, help="Type any ε > 0.")
     warning = epsilon_warning(float(eps))
     if warning:
-        st.warning(warning.replace("epsilon", "ε"))
+        st.warning(greek(warning))
     return float(eps)
 
 
@@ -346,11 +346,20 @@ def _nearest_choice(x: float) -> float:
     return min(EPSILON_CHOICES, key=lambda c: abs(np.log(c) - np.log(x)))
 
 
+GREEK = {"epsilon": "ε", "delta": "δ", "rho": "ρ", "tau": "τ", "theta": "θ"}
+
+
+def greek(text: str) -> str:
+    """Parameter names as users read them: ``epsilon`` → ε, ``delta`` → δ, ``rho`` → ρ, ``tau`` → τ,
+    ``theta`` → θ (whole words only)."""
+    return re.sub(r"\b(epsilon|delta|rho|tau|theta)\b", lambda m: GREEK[m.group(1)], text)
+
+
 def show_error(exc: BaseException) -> None:
     """A user-facing error (``st.error``): the message of a ValueError (DPValueError, DataError), never
     a traceback. Other exception types get a generic message with their type."""
     if isinstance(exc, ValueError):
-        msg = str(exc) or type(exc).__name__
+        msg = greek(str(exc) or type(exc).__name__)
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")

@@ -96,7 +96,7 @@ for m in mechs:
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
                              kind=kind)
     except ValueError as exc:
-        st.error(f"{viz.label(m)}: {exc}", icon=":material/warning:")
+        ui.show_error(ValueError(f"{viz.label(m)}: {exc}"))
 if not mechs:
     st.info("Choose at least one mechanism.")
 if not reqs:

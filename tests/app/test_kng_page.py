@@ -95,9 +95,9 @@ def test_every_problem_runs(problem):
 
 
 @pytest.mark.parametrize("problem,widget,value,match", [
-    ("quantile", "kng_tau", 1.5, "tau"),
+    ("quantile", "kng_tau", 1.5, "τ"),
     ("linear_regression", "kng_B", 0.0, "B"),
-    ("quantile_regression", "kng_tau", 0.0, "tau"),
+    ("quantile_regression", "kng_tau", 0.0, "τ"),
 ])
 def test_invalid_parameters_show_clear_errors(problem, widget, value, match):
     at = _run(kng_problem=problem, kng_sweeps=200)
