@@ -331,3 +331,19 @@ def test_routed_through_app_and_ledger_redrawn():
     _click(at)
     side = "\n".join(m.value for m in at.sidebar.markdown)
     assert "2 releases counted as DP" in side
+
+
+def test_new_draw_makes_the_same_settings_a_new_charged_release():
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    at.session_state["dp_dataset"] = _user_ds()
+    at.switch_page("pages/kng.py")
+    at.session_state["kng_source"] = "Dataset from the Data page"
+    at.session_state["kng_view"] = RELEASE
+    _click(_ok(at.run()))
+    first = at.dataframe[0].value.iloc[0, 0]
+    _click(at)  # the same settings again: the stored release, not charged again
+    assert len(_ledger(at)) == 2 and at.dataframe[0].value.iloc[0, 0] == first
+    _ok(at.button(key="dp_new_draw").click().run())
+    assert any("press **Release**" in i.value for i in at.info) and len(_ledger(at)) == 2
+    _click(at)
+    assert len(_ledger(at)) == 4 and at.dataframe[0].value.iloc[0, 0] != first
