@@ -16,6 +16,7 @@ st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock
 ui.init_session()
 
 page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in _nav.discover()])
+ui.note_page(page.url_path)  # pages keep their settings across navigation (ui.persist)
 
 with st.sidebar:
     ui.randomness_sidebar()

@@ -30,6 +30,7 @@ leave_legacy_pages_mode()
 SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
 LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
+PAGE_KEY, PREV_PAGE_KEY = "_dp_page", "_dp_prev_page"  # the page this run shows, and the previous run's
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
@@ -59,9 +60,6 @@ def init_session() -> None:
         ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES)
     ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
     ss.setdefault(DATASET_KEY, None)
-
-
-init_session_if_needed = init_session
 
 
 def release_session() -> P.ReleaseSession:
@@ -99,7 +97,18 @@ def require_dataset() -> dpdata.Dataset:
     return ds
 
 
-def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, Optional[str]]:
+def bounded_columns(ds: "dpdata.Dataset") -> list[str]:
+    """The numeric columns with public bounds; if there are none, say where to declare them and ``st.stop()``."""
+    cols = [c for c in ds.numeric_columns if c in ds.bounds]
+    if not cols:
+        st.info("Declare public bounds for numeric columns on the **Data** page first (a range fixed "
+                "without looking at the data).")
+        st.page_link("pages/data.py", label="Go to the Data page", icon=":material/table_chart:")
+        st.stop()
+    return cols
+
+
+def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, str | None]:
     """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
     return P.bound_sources(ds, columns)
 
@@ -323,7 +332,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
                               on_change=retyped, help="Type any ε > 0.")
     warning = epsilon_warning(float(eps))
     if warning:
-        st.warning(warning.replace("epsilon", "ε"))
+        st.warning(greek(warning))
     return float(eps)
 
 
@@ -337,11 +346,20 @@ def _nearest_choice(x: float) -> float:
     return min(EPSILON_CHOICES, key=lambda c: abs(np.log(c) - np.log(x)))
 
 
+GREEK = {"epsilon": "ε", "delta": "δ", "rho": "ρ", "tau": "τ", "theta": "θ"}
+
+
+def greek(text: str) -> str:
+    """Parameter names as users read them: ``epsilon`` → ε, ``delta`` → δ, ``rho`` → ρ, ``tau`` → τ,
+    ``theta`` → θ (whole words only)."""
+    return re.sub(r"\b(epsilon|delta|rho|tau|theta)\b", lambda m: GREEK[m.group(1)], text)
+
+
 def show_error(exc: BaseException) -> None:
     """A user-facing error (``st.error``): the message of a ValueError (DPValueError, DataError), never
     a traceback. Other exception types get a generic message with their type."""
     if isinstance(exc, ValueError):
-        msg = str(exc) or type(exc).__name__
+        msg = greek(str(exc) or type(exc).__name__)
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")
@@ -379,32 +397,37 @@ def educational_banner(compact: bool = False) -> None:
         st.warning(BANNER_TEXT, icon=":material/school:")
 
 
+def note_page(name: str) -> None:
+    """Record which page this run shows (app.py calls it every run; :func:`persist` reads it)."""
+    ss = st.session_state
+    ss[PREV_PAGE_KEY], ss[PAGE_KEY] = ss.get(PAGE_KEY), name
+
+
 def persist(**defaults: Any) -> None:
     """Keep widgets' values when the user leaves the page and comes back (Streamlit forgets the state
     of widgets a run does not draw). Call before drawing them, with each key's default (None: none);
     then draw the widgets WITHOUT ``value=``/``index=`` (the default lives in the session state).
     """
     ss = st.session_state
+    came_back = ss.get(PREV_PAGE_KEY) != ss.get(PAGE_KEY)  # the widgets' states are stale
     for k, default in defaults.items():
         store = f"_keep::{k}"
+        if store in ss and (came_back or k not in ss):
+            ss[k] = ss[store]
+        elif k not in ss and default is not None:
+            ss[k] = default
         if k in ss:
             ss[store] = ss[k]
-        elif store in ss:
-            ss[k] = ss[store]
-        elif default is not None:
-            ss[k] = default
 
 
-# -- legacy (removed when pages/kng.py moves to run_release) ------------------------------
-def rng_for(key: Hashable) -> np.random.Generator:
-    """Legacy: a Generator determined by ``key`` (public demo data only)."""
-    return P.Randomness("fixed", 0).generator(key)
-
-
-def release(key: Hashable, label: str, compute: Callable[[], Any], cost_of: Callable[[Any], P.PrivacyCost], *,
-            synthetic: bool = False) -> Any:
-    """Legacy entry point of the old KNG page (it gates its releases itself); use :func:`run_release`."""
-    kind = P.SIMULATED if synthetic else P.USER
-    req = P.ReleaseRequest(key=tuple(key) if isinstance(key, tuple) else (key,), label=label, kind=kind,
-                           randomness=P.randomness_for(kind), bounds=None if synthetic else P.BoundsCheck(("?",)))
-    return release_session().run(req, lambda rng: compute(), submitted=True, cost_of=cost_of).result
+def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:
+    """For a selectbox/multiselect drawn with ``key``: drop a remembered choice that is no longer among
+    ``options`` (``default`` instead: a value, or a list for a multiselect). Returns ``options``."""
+    ss = st.session_state
+    v = ss.get(key)
+    if isinstance(default, list):
+        kept = [x for x in v if x in options] if isinstance(v, list) else []
+        ss[key] = kept if kept or v == [] else list(default)  # (an empty choice made by the user stays empty)
+    elif v not in options:
+        ss[key] = default
+    return options

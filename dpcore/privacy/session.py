@@ -306,7 +306,8 @@ def canonical_key(obj: Any) -> Any:
 
 def release_label(what: str, *, data: str, columns: Sequence[str] = (), epsilon: float | None = None,
                   draws: int = 1, details: Mapping[str, Any] | None = None) -> str:
-    """A ledger label in words: what, on which data and column(s), ε, further parameters, draws.
+    """A ledger label in words: what, on which data and column(s), ε, further parameters (None: left
+    out), draws.
 
     >>> release_label("KNG median", data="diabetes (built-in)", columns=["bmi"], epsilon=1,
     ...               draws=1, details={"τ": 0.5, "norm": "ℓ2"})
@@ -315,6 +316,8 @@ def release_label(what: str, *, data: str, columns: Sequence[str] = (), epsilon:
     head = f"{what} of {', '.join(map(str, columns))}" if columns else str(what)
     parts = [] if epsilon is None else [f"ε = {float(epsilon):g}"]
     for k, v in (details or {}).items():
+        if v is None:  # not applicable to this release
+            continue
         if isinstance(v, float):
             parts.append(f"{k} = {v:g}")
         elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):

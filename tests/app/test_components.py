@@ -180,7 +180,7 @@ def test_release_errors_are_not_cached_or_counted():
 
     at = AppTest.from_function(script, default_timeout=TIMEOUT).run()
     assert not at.exception
-    assert len(at.error) == 1 and "epsilon = -1.0 must be > 0" in re.sub(r"\\(.)", r"\1", at.error[0].value)
+    assert len(at.error) == 1 and "ε = -1.0 must be > 0" in re.sub(r"\\(.)", r"\1", at.error[0].value)
     assert _md(at, "ledger=") == "0"
     at.number_input(key="eps").set_value(0.5).run()
     assert not at.error and _md(at, "ledger=") == "1"
@@ -273,13 +273,14 @@ def test_show_error_hides_non_value_errors_and_escapes_markdown():
     def script():
         from pages import _components as ui
 
-        ui.show_error(ValueError("column '**<b>x</b>**' is not numeric"))
+        ui.show_error(ValueError("column '**<b>x</b>**' is not numeric; epsilon = 2, tau = 0.5, theta_x"))
         ui.show_error(KeyError("secret internals"))
 
     at = AppTest.from_function(script, default_timeout=TIMEOUT).run()
     assert not at.exception
     first, second = at.error[0].value, at.error[1].value
     assert "**<b>" not in first and "not numeric" in first
+    assert "ε = 2, τ = 0.5" in re.sub(r"\\(.)", r"\1", first) and "theta\\_x" in first  # whole words only
     assert "secret internals" not in second and "KeyError" in second
 
 

@@ -223,3 +223,21 @@ def test_simulated_dataset_through_the_browser(server, page):
     page.get_by_text("simulated normal").first.wait_for()
     page.get_by_text("Non-private diagnostics").first.wait_for()
     check_page(page, "05_data_simulated")
+
+
+def test_kng_teaching_view_and_release_on_the_diabetes_example(server, page):
+    """Issue 9: the teaching view and the release view of the KNG page on the built-in diabetes data."""
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    page.get_by_role("button", name="Diabetes").first.click()
+    wait_idle(page)
+    goto_in_app(page, "KNG explorer")
+    page.get_by_text("Dataset from the Data page").first.click()
+    wait_idle(page)
+    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
+    check_page(page, "06_kng_diabetes_teaching_view")
+    page.get_by_text("Release", exact=True).first.click()
+    wait_idle(page)
+    page.get_by_text("Sensitivity Δ").first.wait_for()
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0  # the release shows no density
+    check_page(page, "07_kng_diabetes_release_view")

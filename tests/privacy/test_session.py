@@ -219,3 +219,20 @@ def test_data_kind_defaults_to_user():
         origin = "builtin"
 
     assert (data_kind(Sim()), data_kind(Demo()), data_kind(object())) == (SIMULATED, BUILTIN, USER)
+
+
+def test_an_interrupted_release_is_neither_cached_nor_charged():
+    """A newer Streamlit rerun stops the computation at a progress update (a BaseException raised
+    inside compute): nothing was shown, so nothing is cached or recorded."""
+    class Interrupted(BaseException):
+        pass
+
+    s = ReleaseSession()
+
+    def compute(rng):
+        raise Interrupted
+
+    with pytest.raises(Interrupted):
+        s.run(_req(), compute, submitted=True, **COST)
+    assert len(s) == 0 and len(s.ledger) == 0
+    assert s.run(_req(), _draw, submitted=False, **COST).status == "needs submit"
