@@ -27,6 +27,7 @@ from .accounting import (
 from .ledger import LedgerEntry, LedgerTotals, PrivacyLedger
 from .session import (
     BUILTIN,
+    BUILTIN_FIXED_SEED,
     DATA_KINDS,
     ENTROPY_BITS,
     NOT_DP_BOUNDS,
@@ -51,6 +52,7 @@ from .session import (
 
 __all__ = [
     "BUILTIN",
+    "BUILTIN_FIXED_SEED",
     "DATA_KINDS",
     "ENTROPY_BITS",
     "NOTIONS",

@@ -9,12 +9,14 @@ A page (Streamlit or any other front end) never decides these itself; it builds 
   anyone who knows the seed recomputes the release under every candidate dataset and finds the
   true one, so its ledger entry says "not private against anyone who knows the seed" and its cost
   is **not** counted as ε-DP. Simulated and built-in demo data keep fixed seeds (reproducible
-  teaching; no person's record is involved, so nothing is charged).
+  teaching). A simulation holds no person's record: nothing is charged. The built-in examples are
+  real people's (published) records: each release is recorded with its cost, but — the seed being
+  known — as not counted as DP.
 * **Bounds.** Every column a release uses must have bounds; bounds taken from the data make the
   release "not DP: bounds taken from the data" (recorded apart, never counted as ε-DP).
 * **Explicit submit.** On a user's data a release is computed only when the caller says it was
   submitted (a button/form); any other rerun gets the cached result of the same key, or the
-  status ``"needs submit"``. Demo data are computed at once (free).
+  status ``"needs submit"`` (the same on built-in data). Simulations are computed at once (free).
 * **Charging.** A new key on a user's data is recorded in the ledger once; a rerun of the same key
   returns the cached result and records nothing. A release that raised (bad parameters, a work cap,
   :class:`~dpcore.errors.Cancelled`) is neither cached nor recorded: nothing was shown.
@@ -52,6 +54,7 @@ from .ledger import PrivacyLedger
 
 __all__ = [
     "BUILTIN",
+    "BUILTIN_FIXED_SEED",
     "DATA_KINDS",
     "ENTROPY_BITS",
     "NOT_DP_BOUNDS",
@@ -75,6 +78,9 @@ __all__ = [
 ]
 
 USER, BUILTIN, SIMULATED = "user", "built-in", "simulated"
+#: Why a release on built-in (real, public) data is recorded but not counted as DP.
+BUILTIN_FIXED_SEED = ("built-in public data released with the sidebar's seed (reproducible teaching): "
+                      "not private against anyone who knows the seed")
 #: What a dataset can be: a user's data (upload) or public demo data (built-in real example, simulation).
 DATA_KINDS = (USER, BUILTIN, SIMULATED)
 #: Bits of OS entropy behind every release on a user's data (what ``SeedSequence()`` draws).
@@ -258,8 +264,14 @@ def charge_rule(kind: str, randomness: Randomness, bounds: BoundsCheck | None = 
     >>> charge_rule(SIMULATED, randomness_for(SIMULATED)).charged
     False
     """
-    if _check_kind(kind) != USER:
-        return Charge(False, False, f"{kind} demo data: no person's record, not charged")
+    if _check_kind(kind) == SIMULATED:
+        return Charge(False, False, "simulated data: no person's record, not charged")
+    if kind == BUILTIN and teaching:
+        return Charge(False, False, "built-in public data: the teaching view is free")
+    if kind == BUILTIN:
+        # Real people's records, published with scikit-learn. Releases use the sidebar's fixed seed
+        # (reproducible teaching), so they are recorded with their cost but not counted as DP.
+        return Charge(True, False, BUILTIN_FIXED_SEED)
     if kind == USER and randomness.mode == "fixed":
         raise DPValueError("a user's data cannot use a plain fixed seed; use fresh randomness or an explicit "
                            "reproducible demo.")
@@ -446,7 +458,7 @@ class ReleaseSession:
         if key in self._cache:
             self._cache.move_to_end(key)
             return Outcome("cached", self._cache[key], charge)
-        if request.kind == USER and not submitted:
+        if (request.kind == USER or charge.charged) and not submitted:
             return Outcome("needs submit", None, charge)
         result = compute(request.randomness.generator(key))
         cost = cost_of(result)

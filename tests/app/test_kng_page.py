@@ -313,12 +313,16 @@ def _walk(node):
         yield from _walk(child)
 
 
-def test_builtin_demo_data_is_shown_freely_in_both_views():
+def test_builtin_demo_data_is_shown_freely_and_its_release_is_recorded_but_not_counted_as_dp():
     at = _on_user(ds=_user_ds(kind="built-in"), view=TEACH)
     assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at) and len(_ledger(at)) == 0
-    _ok(at.radio(key="kng_view").set_value(RELEASE).run())  # no click needed, nothing charged
-    assert at.dataframe and "Sensitivity Δ" in _texts(at) and len(_ledger(at)) == 0
-    assert any("Not charged" in c.value for c in at.caption)
+    _ok(at.radio(key="kng_view").set_value(RELEASE).run())  # real people's records: a click, then a ledger entry
+    assert len(_ledger(at)) == 0 and "Not private" in _texts(at)
+    _click(at)
+    assert at.dataframe and "Sensitivity Δ" in _texts(at)
+    entries = _ledger(at).entries
+    assert len(entries) == 2 and all(not e.counted_as_dp for e in entries)
+    assert all("known" in e.reason or "seed" in e.reason for e in entries)
 
 
 def test_routed_through_app_and_ledger_redrawn():

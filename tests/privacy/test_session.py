@@ -7,6 +7,7 @@ import pytest
 from dpcore.errors import Cancelled, DPValueError
 from dpcore.privacy import (
     BUILTIN,
+    BUILTIN_FIXED_SEED,
     SIMULATED,
     USER,
     PrivacyCost,
@@ -85,9 +86,22 @@ def test_fixed_seeds_are_for_demo_data_only():
 
 def test_demo_data_are_not_charged_and_say_so():
     s = ReleaseSession()
-    out = s.run(_req(kind=BUILTIN, bounds=None), _draw, submitted=False, **COST)
+    out = s.run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
     assert out.status == "released" and not out.charge.charged and "not charged" in out.charge.reason
     assert len(s.ledger) == 0
+
+
+def test_builtin_real_data_releases_need_a_click_and_are_recorded_but_not_counted_as_dp():
+    """Built-in examples are real people's records released with a known seed: the ledger shows the
+    entry and its cost, apart from every DP total; their teaching view stays free."""
+    s = ReleaseSession()
+    assert s.run(_req(kind=BUILTIN, bounds=None), _draw, submitted=False, **COST).status == "needs submit"
+    out = s.run(_req(kind=BUILTIN, bounds=None), _draw, submitted=True, **COST)
+    (entry,) = s.ledger.entries
+    assert out.status == "released" and not entry.counted_as_dp and entry.reason == BUILTIN_FIXED_SEED
+    assert s.ledger.totals().basic_epsilon == 0.0
+    teach = s.run(_req(kind=BUILTIN, bounds=None, teaching=True), _draw, submitted=False, **COST)
+    assert teach.status == "released" and not teach.charge.charged and len(s.ledger) == 1
 
 
 # -- §2 bounds ------------------------------------------------------------------------------
