@@ -95,13 +95,16 @@ class Mean(Problem):
             return self._draw_kng
         return self._draw_exponential if (d == 1 or cfg.norm == "linf") else None
 
+    def move_cost(self, P, cfg):
+        return P.d, "coordinate operations"
+
     @staticmethod
-    def _draw_kng(P, cal, size, g):
+    def _draw_kng(P, cal, size, g, progress=None):
         # f ∝ exp(−c‖∇ℓ‖) = exp(−2nc‖θ − x̄‖_K): the K-norm mechanism, exact (Gamma radius × uniform ball)
         return P.data["xbar"] + knorm_noise(P.d, 2.0 * P.n * cal.constant, cal.params["norm"], size, g)
 
     @staticmethod
-    def _draw_exponential(P, cal, size, g):
+    def _draw_exponential(P, cal, size, g, progress=None):
         # N(x̄, 1/(2nc)) truncated to the ball = box (1-D or ℓ∞)
         ctr, r = P.data["center"], P.data["radius"]
         return sample_truncated_normal(P.data["xbar"], 1.0 / math.sqrt(2.0 * P.n * cal.constant), ctr - r, ctr + r,
@@ -210,6 +213,9 @@ class Median(Problem):
     def mcmc_work(self, P, chains):
         return chains * P.n * P.d if P.d > 1 else 0
 
+    def move_cost(self, P, cfg):
+        return (P.n, "records") if P.d > 1 else (1, "operation(s)")
+
 
 # ----------------------------------------------------------------------------- quantile
 class Quantile(Problem):
@@ -275,12 +281,12 @@ def _quantile_constant(P: Prepared, cal: Calibration) -> float:
     return 2.0 * cal.constant if cal.mechanism.startswith("kng/median") else cal.constant
 
 
-def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
     return sample_quantile_kng(P.data["y"], P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal), size,
                                g)[:, None]
 
 
-def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
     pieces = quantile_exponential_pieces(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
     return pieces.sample(size, g)[:, None]
 

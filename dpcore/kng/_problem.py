@@ -138,7 +138,7 @@ class Problem:
 
     # -- sampling ------------------------------------------------------------------------
     def exact_sampler(self, cfg: Any, d: int) -> Optional[Callable[..., np.ndarray]]:
-        """``draw(P, cal, size, g) -> (size, d)`` exact draws (scaled units), or None (MCMC only)."""
+        """``draw(P, cal, size, g, progress) -> (size, d)`` exact draws (scaled units), or None (MCMC only)."""
         return None
 
     def log_density(self, P: Prepared, cal: Calibration, th: np.ndarray) -> np.ndarray:
@@ -154,6 +154,10 @@ class Problem:
     def mcmc_box(self, P: Prepared) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
         """Box constraint of the chains (proposals outside it are rejected unevaluated)."""
         return P.lower, P.upper
+
+    def move_cost(self, P: Prepared, cfg: Any) -> tuple[int, str]:
+        """What one coordinate move of one chain touches, for the work budget: (count, unit)."""
+        return 1, "operation(s)"
 
     def mcmc_work(self, P: Prepared, chains: int) -> int:
         """Values held per MCMC step when a density evaluation touches every record (0: O(d) per move)."""
