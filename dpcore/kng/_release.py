@@ -51,6 +51,9 @@ MAX_MCMC_WORK = 30_000_000
 #: Work budget of one release, checked before any work (≈ seconds on one core; see :func:`check_work`):
 #: MCMC chains × sweeps × coordinates × records touched per coordinate move ...
 MAX_WORK = 3e8
+#: A vectorised coordinate move costs at least this many units whatever the chains (measured: ≈ 45 µs of numpy
+#: overhead, the time of ≈ 3e3 units of a record-touching move).
+MOVE_OVERHEAD = 3_000
 #: ... and objective perturbation's draws × d³ (one exact QP per draw).
 MAX_QP_WORK = 1e7
 #: Release rule for MCMC draws.
@@ -181,14 +184,26 @@ def check_work(problem: Problem, P: Prepared, cfg: Any, exact: bool) -> None:
         return
     if exact:
         return
+    work, product = mcmc_work(problem, P, cfg)
+    if work > MAX_WORK:
+        fewer = ", or use fewer records" if "records" in product else ""
+        raise DPValueError(f"{product} = {work:.3g} exceeds the cap {MAX_WORK:.0e} of one release; request fewer "
+                           f"draws or sweeps{fewer}.")
+
+
+def mcmc_work(problem: Problem, P: Prepared, cfg: Any) -> tuple[float, str]:
+    """The work of a release's MCMC in budget units, and the product that gives it (in words).
+
+    sweeps × coordinates × max(chains × what a move touches per chain, :data:`MOVE_OVERHEAD`).
+    """
     C = max(cfg.size, MIN_CHAINS)
     per, unit = problem.move_cost(P, cfg)
-    work = C * cfg.sweeps * P.d * per
-    if work > MAX_WORK:
-        fewer = ", or use fewer records" if unit == "records" else ""
-        raise DPValueError(f"{_n(C)} chains × {_n(cfg.sweeps)} sweeps × {P.d} coordinate(s) × {_n(per)} {unit} per "
-                           f"move = {work:.3g} exceeds the cap {MAX_WORK:.0e} of one release; request fewer draws "
-                           f"or sweeps{fewer}.")
+    if C * per >= MOVE_OVERHEAD:
+        return (float(C) * cfg.sweeps * P.d * per,
+                f"{_n(C)} chains × {_n(cfg.sweeps)} sweeps × {P.d} coordinate(s) × {_n(per)} {unit} per move")
+    return (float(cfg.sweeps) * P.d * MOVE_OVERHEAD,
+            f"{_n(cfg.sweeps)} sweeps × {P.d} coordinate(s) × {_n(MOVE_OVERHEAD)} (the fixed cost of one vectorised "
+            f"move, more than {_n(C)} chains × {_n(per)} {unit})")
 
 
 def check_chains(problem: Problem, P: Prepared, size: int) -> int:
