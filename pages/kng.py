@@ -1,7 +1,7 @@
 """KNG explorer: private estimates by KNG, the exponential mechanism and objective perturbation.
 
 Thin page: widgets → dpcore.kng.problem_data / dpcore.kng.sample (one call per mechanism, each a
-release recorded in the session's ledger through ui.release) → dpcore.viz_kng figures and tables.
+release recorded in the session's ledger through ui.release) → dpcore.viz.kng figures and tables.
 Reference: Reimherr & Awan (2019), "KNG: The K-Norm Gradient Mechanism"; spec/kng.md.
 """
 import hashlib
