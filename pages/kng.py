@@ -68,8 +68,6 @@ except ValueError as exc:
     ui.show_error(exc)
     st.stop()
 d = len(pdata.names)
-if pdata.note:
-    st.caption(pdata.note)
 
 with st.form("kng_form"):
     f1, f2, f3 = st.columns(3)
