@@ -118,7 +118,7 @@ results = {}
 bar = st.progress(0.0, text="Sampling…")
 for i, m in enumerate(mechs):
     key = (*scope, m)
-    def progress(done, total, i=i):  # noqa: E306
+    def progress(done, total, i=i, m=m):  # noqa: E306
         bar.progress((i + done / total) / len(mechs), text=f"{viz.label(m)}: sweep {done} of {total}")
     try:
         results[m] = ui.release(key, f"{viz.label(m)} {problem} ({d}-D), ε={eps:g} × {draws}",
