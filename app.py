@@ -20,9 +20,7 @@ page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.defa
 with st.sidebar:
     ui.randomness_sidebar()
     st.divider()
-    ledger_box = st.empty()
-    with ledger_box.container():
-        ui.ledger_panel()
+    ui.ledger_slot(st.empty())  # redrawn by every release, so also when a page st.stop()s after it
     st.button("Clear ledger", key="dp_clear_ledger", on_click=ui.clear_ledger, icon=":material/delete_sweep:",
               width="stretch",
               help="Start a new account. Releases already shown stay cached and are not counted again.")
@@ -34,9 +32,5 @@ with st.sidebar:
     st.divider()
     ui.educational_banner(compact=True)
 
-try:
-    page.run()
-finally:
-    # Redraw the ledger with the releases this run made — also when the page stopped early (st.stop).
-    with ledger_box.container():
-        ui.ledger_panel()
+page.run()
+ui.redraw_ledger()

@@ -184,10 +184,11 @@ def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
     fit_slopes(frame).to_csv(slopes_path, index=False)
     fig = error_vs_x_figure(frame)
     if exp.paper_protocol_note:
-        fig.add_annotation(text="<br>".join(textwrap.wrap(exp.paper_protocol_note, 150)),
-                           xref="paper", yref="paper", x=0, y=-0.2, xanchor="left", yanchor="top",
+        first = exp.paper_protocol_note.split(". ")[0].rstrip(".") + " (simulation only; see the summary)."
+        fig.add_annotation(text="<br>".join(textwrap.wrap(first, 140)),
+                           xref="paper", yref="paper", x=0, y=-0.18, xanchor="left", yanchor="top",
                            showarrow=False, align="left", font=dict(size=11, color="#555555"))
-        fig.update_layout(margin=dict(b=150))
+        fig.update_layout(margin=dict(b=120))
     fig.write_html(html_path, include_plotlyjs=True, full_html=True)
     a = frame.attrs
     out.write(f"{exp.id}: {exp.title}\n")

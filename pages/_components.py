@@ -30,7 +30,7 @@ leave_legacy_pages_mode()
 SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
 LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
-LEAKY_KEY = "dp_leaky_bounds"
+LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
 SEED_MAX = 2**32 - 1
@@ -53,13 +53,12 @@ NONPRIVATE = "Not private"
 
 # -- session ------------------------------------------------------------------------
 def init_session() -> None:
-    """Create this session's release session (cache + ledger), dataset slot and bound marks. Idempotent."""
+    """Create this session's release session (cache + ledger) and dataset slot. Idempotent."""
     ss = st.session_state
     if not isinstance(ss.get(SESSION_KEY), P.ReleaseSession):
         ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES)
     ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
     ss.setdefault(DATASET_KEY, None)
-    ss.setdefault(LEAKY_KEY, {})
 
 
 init_session_if_needed = init_session
@@ -100,31 +99,9 @@ def require_dataset() -> dpdata.Dataset:
     return ds
 
 
-def mark_leaky_bounds(ds: dpdata.Dataset, column: str, lower: float, upper: float, warning: str) -> None:
-    """Remember that ``(lower, upper)`` for ``column`` were read off the data (for datasets that do
-    not record their bounds' source themselves): releases using them are not DP."""
-    init_session()
-    key = (ds.fingerprint(include_bounds=False), str(column))
-    st.session_state[LEAKY_KEY][key] = (float(lower), float(upper), str(warning))
-
-
-def leaky_bounds_warning(ds: dpdata.Dataset, column: str) -> str | None:
-    """The warning recorded by :func:`mark_leaky_bounds` while ``column`` keeps those bounds, else None."""
-    init_session()
-    hit = st.session_state[LEAKY_KEY].get((ds.fingerprint(include_bounds=False), str(column)))
-    if hit is None or column not in ds.bounds:
-        return None
-    lo, hi, warning = hit
-    return warning if tuple(map(float, ds.bounds[column])) == (lo, hi) else None
-
-
-def bound_sources(ds: dpdata.Dataset, columns: Sequence[str]) -> dict[str, str | None]:
+def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, Optional[str]]:
     """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
-    sources = P.bound_sources(ds, columns)
-    for c in columns:
-        if sources.get(c) == "declared" and leaky_bounds_warning(ds, c):
-            sources[c] = "from data"
-    return sources
+    return P.bound_sources(ds, columns)
 
 
 # -- randomness ---------------------------------------------------------------------
@@ -176,7 +153,10 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
     """:meth:`ReleaseSession.run` with the errors shown: a DPValueError (bad parameter, a work cap) as
     ``st.error``, a cancelled computation as a note; returns None then (nothing cached or charged)."""
     try:
-        return release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        if outcome.status == "released":
+            redraw_ledger()  # now: the page may st.stop() later, after which nothing can be drawn
+        return outcome
     except Cancelled:
         st.info("Stopped before it finished: nothing was released or charged.", icon=":material/stop_circle:")
     except ValueError as exc:
@@ -184,16 +164,20 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
     return None
 
 
-def release_button(label: str, *, key: str, cost: P.PrivacyCost | None, charge: P.Charge) -> tuple[bool, Any]:
+def release_button(label: str, *, key: str, cost: Any, charge: P.Charge) -> tuple[bool, Any]:
     """The cost line (shown BEFORE the click), then the button with a progress slot beside it.
 
+    ``cost``: the :class:`~dpcore.privacy.PrivacyCost` of the release (a Calibration's ``cost(size)``),
+    a list of them (one per mechanism the click releases), or None.
     Returns ``(clicked, progress_slot)``; pass the slot to :func:`progress`.
     """
+    costs = [] if cost is None else [cost] if isinstance(cost, P.PrivacyCost) else list(cost)
     if not charge.charged:
         st.caption(f"Not charged: {charge.reason}.")
-    elif cost is not None:
-        words = cost.describe() if charge.counted_as_dp else f"{cost.describe()} — NOT counted as DP: {charge.reason}"
-        st.markdown(f"**This release costs** {words}; it is recorded in the ledger.")
+    elif not charge.counted_as_dp:
+        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total.")
+    elif costs:
+        st.markdown(f"**This release costs** {'; '.join(c.describe() for c in costs)}; it is recorded in the ledger.")
     b, slot = st.columns([1, 3], vertical_alignment="center")
     clicked = b.button(label, key=key, type="primary", icon=":material/lock_open:")
     return clicked, slot.empty()
@@ -218,7 +202,7 @@ def show_outcome(outcome: P.Outcome, *, button: str) -> None:
     if outcome.status == "needs submit":
         st.info(f"Nothing released yet: press **{button}**. Each new release on your data is recorded in the "
                 "ledger; reruns of the same one are not.", icon=":material/touch_app:")
-    elif outcome.status == "cached":
+    elif outcome.status == "cached" and outcome.charge.charged:
         st.caption("The stored result of this release, shown again: not charged again. For another draw press "
                    "**New draw** in the sidebar (charged again).")
     if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
@@ -241,6 +225,20 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
 def clear_ledger() -> None:
     """Empty the ledger (cached releases stay: showing them again reveals nothing new)."""
     get_ledger().clear()
+
+
+def ledger_slot(slot: Any) -> None:
+    """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
+    st.session_state[LEDGER_SLOT_KEY] = slot
+    redraw_ledger()
+
+
+def redraw_ledger() -> None:
+    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no)."""
+    slot = st.session_state.get(LEDGER_SLOT_KEY)
+    if slot is not None:
+        with slot.container():
+            ledger_panel()
 
 
 def ledger_panel() -> None:
@@ -381,16 +379,20 @@ def educational_banner(compact: bool = False) -> None:
         st.warning(BANNER_TEXT, icon=":material/school:")
 
 
-def persist(*keys: str) -> None:
-    """Keep these widgets' values when the page is left and come back to (Streamlit drops the state
-    of widgets that are not drawn in a run). Call it before drawing the widgets."""
+def persist(**defaults: Any) -> None:
+    """Keep widgets' values when the user leaves the page and comes back (Streamlit forgets the state
+    of widgets a run does not draw). Call before drawing them, with each key's default (None: none);
+    then draw the widgets WITHOUT ``value=``/``index=`` (the default lives in the session state).
+    """
     ss = st.session_state
-    for k in keys:
+    for k, default in defaults.items():
         store = f"_keep::{k}"
         if k in ss:
             ss[store] = ss[k]
         elif store in ss:
             ss[k] = ss[store]
+        elif default is not None:
+            ss[k] = default
 
 
 # -- legacy (removed when pages/kng.py moves to run_release) ------------------------------

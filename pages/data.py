@@ -1,8 +1,5 @@
 """Data: a built-in example, an upload (CSV/xlsx) or a simulation; public bounds and imputation values.
-
-The dataset (with its bounds, imputation values and their sources) lives in this session only, via
-``ui.set_dataset``; no cache. User text is shown escaped or in widgets, never as HTML.
-"""
+The dataset lives in this session only (``ui.set_dataset``); no cache. User text is escaped, never HTML."""
 import hashlib
 
 import streamlit as st
@@ -105,8 +102,8 @@ def _diagnostics(ds: dpdata.Dataset, columns: list[str]) -> None:
         with st.container(border=True):
             st.markdown(f"**{dpdata.NON_PRIVATE_LABEL}** (computed from the data: not private, never released)")
             st.dataframe(frame, hide_index=True, width="stretch")
-            st.caption(" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
-                       "the imputation value, values clipped to the bounds.")
+            st.caption((" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
+                        "the imputation value, values clipped to the bounds.").strip())
 
 
 def _show_dataset(ds: dpdata.Dataset) -> None:
@@ -120,14 +117,13 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
     if ds.notes:
         st.info("  \n".join(esc(n) for n in ds.notes), icon=":material/info:")
     st.dataframe(ds.frame.head(200), width="stretch")
-    if ds.n_rows > 200:
-        st.caption(f"First 200 of {ds.n_rows:,} rows.")
+    st.caption(f"Preview: the first {min(ds.n_rows, 200)} of {ds.n_rows:,} rows.")
     st.subheader("Columns, public bounds and imputation values")
     if not ds.numeric_columns:
         st.error("This dataset has no numeric column, and the mechanisms need numbers. Check the file's "
                  "separator and decimal mark, or mark missing cells as empty or NA.")
         return
-    bounded = [c for c in ds.numeric_columns if c in ds.bounds] or list(ds.numeric_columns[:1])
+    bounded = list(ds.bounded_columns or ds.numeric_columns[:1])
     ss["data_columns"] = [c for c in ss.get("data_columns", bounded) if c in ds.numeric_columns]
     columns = st.multiselect("Numeric columns to use", list(ds.numeric_columns), key="data_columns")
     with st.expander("Why must the bounds be public?", expanded=not ds.bounds):

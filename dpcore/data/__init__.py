@@ -24,7 +24,7 @@ from .builtin import BUILTIN_DATASETS, BuiltinInfo, PublicBound, builtin_dataset
 from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, ClipReport, ColumnDiagnostics,
                       PublicColumn, PublicColumns, bounds_from_data, bounds_warning, clip_to_bounds, column_values,
                       diagnostics_frame, public_column, public_columns)
-from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, ORIGINS, Dataset
+from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, DATA_KINDS, Dataset
 from .export import escape_markdown, to_safe_csv
 from .readers import MAX_EXCEL_CELLS, is_excel_workbook, load_csv, load_excel, load_file
 from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, REGRESSION_KINDS, SIMULATORS, UNIVARIATE_KINDS,
@@ -39,7 +39,7 @@ from ..kng.designs import (FIGURE1_D, MAX_REGRESSION_D, MAX_SIM_CELLS, MAX_SUFFS
 # isort: on
 
 __all__ = [
-    "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "ORIGINS",
+    "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
     "load_csv", "load_excel", "load_file", "is_excel_workbook", "NA_TOKENS", "MAX_EXCEL_CELLS",
     "public_column", "public_columns", "PublicColumn", "PublicColumns", "ColumnDiagnostics", "NON_PRIVATE_LABEL",
     "diagnostics_frame", "WHY_PUBLIC_BOUNDS",

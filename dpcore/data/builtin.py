@@ -3,8 +3,8 @@
 One click on the Data page gives a class real data: ``builtin_dataset("diabetes")``. Every bound
 below is stated from what the variable measures (units, physiology, chemistry, how the feature is
 defined), written down before looking at the values — never from the data's min/max — and the
-rationale travels with the dataset (its ``notes``). The datasets are public, so ``origin`` is
-``"builtin"`` (:attr:`Dataset.is_demo`: releases may use fixed seeds for reproducible teaching).
+rationale travels with the dataset (its ``notes``). The datasets are public, so ``kind`` is
+``"built-in"`` (:attr:`Dataset.is_demo`: releases may use fixed seeds for reproducible teaching).
 
 References: Efron, Hastie, Johnstone & Tibshirani (2004), "Least angle regression", Ann. Statist.
 32(2) (diabetes); Street, Wolberg & Mangasarian (1993), "Nuclear feature extraction for breast tumor
@@ -121,7 +121,7 @@ BUILTIN_DATASETS: Mapping[str, BuiltinInfo] = MappingProxyType({
 def builtin_dataset(name: str) -> Dataset:
     """The built-in dataset ``name`` (one of :data:`BUILTIN_DATASETS`: "diabetes", "breast_cancer",
     "wine"), read from the copy inside scikit-learn (offline), with its declared public bounds
-    (source "declared"), the rationale of each bound in ``notes`` and ``origin="builtin"``.
+    (source "declared"), the rationale of each bound in ``notes`` and ``kind="built-in"``.
 
     Every column is float64; rows are numbered from 1 (index name "row").
     """
@@ -155,4 +155,4 @@ def builtin_dataset(name: str) -> Dataset:
             f"({'scaled=False' if kwargs else ''}) from scikit-learn {sklearn.__version__}, n = {n}; "
             f"{info.reference} Public bounds declared from domain knowledge.")
     return Dataset(frame, tuple(frame.columns), bounds, prov, notes=tuple(notes), name=info.label,
-                   origin="builtin")
+                   kind="built-in")

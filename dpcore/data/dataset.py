@@ -1,4 +1,4 @@
-"""The :class:`Dataset`: a table plus its declared public bounds, imputation values and origin.
+"""The :class:`Dataset`: a table plus its declared public bounds, imputation values and kind.
 
 Bounds are public: fixed before looking at the data (domain knowledge, a codebook, the simulator's
 design). Each bounded column also has a public imputation value (default: the midpoint of its
@@ -21,14 +21,14 @@ from .._validation import check_bounds, check_finite
 from ..errors import DataError
 from ._format import fmt, list_names, short
 
-__all__ = ["BOUND_SOURCES", "DECLARED", "FROM_DATA", "ORIGINS", "Dataset"]
+__all__ = ["BOUND_SOURCES", "DECLARED", "FROM_DATA", "DATA_KINDS", "Dataset"]
 
 DECLARED = "declared"
 FROM_DATA = "from data"
 #: Where a column's bounds came from.
 BOUND_SOURCES = (DECLARED, FROM_DATA)
 #: Where a dataset came from: a user's file, a simulator, or a dataset shipped with scikit-learn.
-ORIGINS = ("user", "simulated", "builtin")
+DATA_KINDS = ("user", "built-in", "simulated")
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,8 +47,9 @@ class Dataset:
     imputes : public value that replaces a missing cell, per bounded column (default: the midpoint
         of its bounds; must lie within them).
     bound_sources : ``"declared"`` or ``"from data"`` per bounded column (default ``"declared"``).
-    origin : ``"user"`` (an upload: the default), ``"simulated"`` or ``"builtin"``. Simulated and
-        built-in data are public demo data (:attr:`is_demo`): their releases may use fixed seeds.
+    kind : ``"user"`` (an upload: the default), ``"built-in"`` or ``"simulated"`` — the values of
+        :data:`dpcore.privacy.DATA_KINDS`, read by :func:`dpcore.privacy.data_kind`. Built-in and
+        simulated data are public demo data (:attr:`is_demo`): their releases may use fixed seeds.
 
     Examples
     --------
@@ -65,7 +66,7 @@ class Dataset:
     name: str = ""
     imputes: Mapping[str, float] = field(default_factory=dict)
     bound_sources: Mapping[str, str] = field(default_factory=dict)
-    origin: str = "user"
+    kind: str = "user"
 
     def __post_init__(self) -> None:
         if not isinstance(self.frame, pd.DataFrame):
@@ -74,8 +75,8 @@ class Dataset:
         missing = [c for c in cols if c not in self.frame.columns]
         if missing:
             raise DataError(f"numeric_columns {missing!r} are not columns of the frame.")
-        if self.origin not in ORIGINS:
-            raise DataError(f"origin = {self.origin!r} is not known; use one of {', '.join(map(repr, ORIGINS))}.")
+        if self.kind not in DATA_KINDS:
+            raise DataError(f"kind = {self.kind!r} is not known; use one of {', '.join(map(repr, DATA_KINDS))}.")
         checked, imputes, sources = {}, {}, {}
         for col, b in dict(self.bounds).items():
             if col not in self.frame.columns:
@@ -109,9 +110,14 @@ class Dataset:
         return len(self.frame)
 
     @property
+    def bounded_columns(self) -> tuple[str, ...]:
+        """Numeric columns that have public bounds (the ones a mechanism can use), in frame order."""
+        return tuple(c for c in self.numeric_columns if c in self.bounds)
+
+    @property
     def is_demo(self) -> bool:
         """True for simulated and built-in data (public demo data: releases may use fixed seeds)."""
-        return self.origin in ("simulated", "builtin")
+        return self.kind in ("built-in", "simulated")
 
     def bound_source(self, column: str) -> str | None:
         """``"declared"``, ``"from data"`` (releases using them are not DP), or None (no bounds)."""
@@ -183,7 +189,7 @@ class Dataset:
     def fingerprint(self, *, include_bounds: bool = True) -> str:
         """A stable SHA-256 hex digest of the contents (column names, dtypes, index, values and, by
         default, the declared bounds, imputation values and bound sources) — for keying releases on
-        this data. Notes/name/provenance/origin are excluded. Imputation values at the default
+        this data. Notes/name/provenance/kind are excluded. Imputation values at the default
         midpoint and ``"declared"`` sources are left out of the digest, so datasets that use
         neither digest as before they existed."""
         h = hashlib.sha256()

@@ -609,12 +609,11 @@ def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
     return header, hrow, rows, rownums, n_blank
 
 
-def load_file(source: Any, *, name: str = "upload.csv", **kwargs: Any) -> Dataset:
-    """:func:`load_excel` for an .xlsx/.xlsm workbook, else :func:`load_csv` — decided by the content,
-    not the file name (a legacy .xls or any other binary file is refused by :func:`load_csv` with
-    its reason and fix). ``kwargs``: ``max_bytes``, ``max_rows``, ``max_cols``."""
-    max_bytes = check_int(kwargs.get("max_bytes", 50 * 2 ** 20), "max_bytes", lo=1)
-    raw, name = _read_source(source, str(name), max_bytes)
+def load_file(source: Any, *, name: str = "upload.csv", sheet: str | None = None, **limits: Any) -> Dataset:
+    """:func:`load_excel` for an .xlsx/.xlsm workbook (``sheet``: which one), else :func:`load_csv` —
+    decided by the content, not the file name (a legacy .xls or any other binary file is refused by
+    :func:`load_csv` with its reason and fix). ``limits``: ``max_bytes``, ``max_rows``, ``max_cols``."""
+    raw, name = _read_source(source, str(name), check_int(limits.get("max_bytes", 50 * 2 ** 20), "max_bytes", lo=1))
     if is_excel_workbook(raw):
-        return load_excel(raw, name=name, **kwargs)
-    return load_csv(raw, name=name, **kwargs)
+        return load_excel(raw, name=name, sheet=sheet, **limits)
+    return load_csv(raw, name=name, **limits)

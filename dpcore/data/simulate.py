@@ -1,7 +1,7 @@
 """Simulated datasets for the Data page: univariate laws and the KNG paper's regression designs.
 
 Every random function takes ``rng``. Simulated datasets carry *public* bounds taken from the
-simulator's design, never computed from the sample, and ``origin="simulated"`` (public demo data).
+simulator's design, never computed from the sample, and ``kind="simulated"`` (public demo data).
 The regression simulators call the KNG topic's Algorithm 1 (:mod:`dpcore.kng.designs`).
 """
 from __future__ import annotations
@@ -189,7 +189,7 @@ def simulate_dataset(kind: str, n: int, *, rng: RNGLike, **params: Any) -> Datas
         prov = (f"simulated {kind}({pstr}), n = {n}; {seed_info}; declared bounds x in [{fmt(lo)}, {fmt(hi)}] "
                 "from the design.")
         return Dataset(frame, ("x",), {"x": (lo, hi)}, prov, notes=(SIMULATORS[kind].description,),
-                       name=f"simulated {kind} (n={n})", origin="simulated")
+                       name=f"simulated {kind} (n={n})", kind="simulated")
     p = _merge_params(kind, params)
     d = check_int(p["d"], "d", lo=2, hi=MAX_REGRESSION_D)
     if p["theta"] is None:
@@ -210,4 +210,4 @@ def simulate_dataset(kind: str, n: int, *, rng: RNGLike, **params: Any) -> Datas
             f"x_j ~ U(-1, 1), e ~ N(0, 1), intercept column implicit; {seed_info}; declared bounds "
             f"x_j in [-1, 1], y in [{fmt(-ybound)}, {fmt(ybound)}] from the design.")
     return Dataset(frame, tuple(cols), bounds, prov, notes=(SIMULATORS[kind].description,),
-                   name=f"simulated {kind} (n={n}, d={d})", origin="simulated")
+                   name=f"simulated {kind} (n={n}, d={d})", kind="simulated")

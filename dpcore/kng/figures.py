@@ -7,7 +7,7 @@ Declared in :data:`EXPERIMENTS` (read by ``dpcore/kng/declare.py``; run them wit
 * ``kng-quantile-regression`` — Figure 2 (§4.5.1): median regression, d = 2, n = 10 … 1e5.
 * ``kng-median``, ``kng-mean`` — small experiments with the exact (non-MCMC) samplers.
 
-Protocol of the paper's Algorithm 1 (§4.3): X_{i1} = 1, X_{ij} ~ U(−1, 1), e ~ N(0, 1),
+Protocol of the paper's Algorithm 1 (:mod:`dpcore.kng.designs`): X_{i1} = 1, X_{ij} ~ U(−1, 1), e ~ N(0, 1),
 Y = Xθ* + e; R = max|Y_i|; fit every estimator on (X, Y/R); multiply the estimates by R;
 error = ‖θ̂ − θ*‖₂. R is computed from the data and is *not* privatised — that is the paper's
 simulation protocol; a real release must scale by a public bound instead. MCMC chains start at
@@ -16,7 +16,7 @@ adapts its step sizes during burn-in), and only the last state of each chain is 
 
 Figure 1 never materialises a design matrix: each replicate's data are generated in chunks and
 reduced to sufficient statistics (XᵀX, Xᵀy, max|y|) by
-:func:`dpcore.data.regression_suffstats_chunked`; KNG, the exponential mechanism and objective
+:func:`dpcore.kng.designs.regression_suffstats_chunked`; KNG, the exponential mechanism and objective
 perturbation need only those. Figure 2 (quantile regression has no sufficient statistics) holds
 the full data of one block of ≤ 25 replicates at one n.
 """
@@ -113,10 +113,10 @@ def _validate_linear(p: dict) -> dict:
 
 def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     """Figure 1 task: sufficient statistics per unit, then every method batched over the units."""
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
     from dpcore import kng
 
-    theta_star = np.asarray(dpdata.figure1_theta(), dtype=float)
+    theta_star = np.asarray(designs.figure1_theta(), dtype=float)
     B, sweeps, consts = config.params["B"], config.params["sweeps"], config.params["constants"]
     m = len(units)
     d = theta_star.size
@@ -127,7 +127,7 @@ def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     for i, (n, rep) in enumerate(units):
         g = unit_rngs(config, n, rep)
         rngs.append(g)
-        st = dpdata.regression_suffstats_chunked(n, theta_star, rng=g["data"], chunk=config.params["chunk"])
+        st = designs.regression_suffstats_chunked(n, theta_star, rng=g["data"], chunk=config.params["chunk"])
         XtX[i], Xty[i], R[i] = st.XtX, st.Xty, st.max_abs_y
     Xty_s = Xty / R[:, None]                                   # paper protocol: Y' = Y / R
     ns = np.array([n for n, _ in units], dtype=np.int64)
@@ -196,10 +196,10 @@ def _validate_qr(p: dict) -> dict:
 
 def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     """Figure 2 task: full data of a block of replicates at one n; methods batched over them."""
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
     from dpcore import kng
 
-    theta_star = np.asarray(dpdata.figure2_theta(), dtype=float)
+    theta_star = np.asarray(designs.figure2_theta(), dtype=float)
     p = config.params
     ns = {n for n, _ in units}
     if len(ns) != 1:
@@ -213,9 +213,9 @@ def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> 
     for i, (_, rep) in enumerate(units):
         g = unit_rngs(config, n, rep)
         rngs.append(g)
-        Xi, yi = dpdata.simulate_regression(n, theta_star, rng=g["data"])
+        Xi, yi = designs.simulate_regression(n, theta_star, rng=g["data"])
         X[i] = Xi
-        Y[i], R[i] = dpdata.paper_rescale(yi)
+        Y[i], R[i] = designs.paper_rescale(yi)
     nonpriv = np.asarray(kng.nonprivate_quantile_regression(X, Y, p["tau"]), dtype=float).reshape(m, d)
     rows: list[dict] = []
     if "nonprivate" in config.methods:

@@ -88,21 +88,20 @@ TEACHING_VIEW = "non-private teaching view: computed from the data and shown as 
 def data_kind(dataset: Any) -> str:
     """``"user"``, ``"built-in"`` or ``"simulated"`` for a dataset.
 
-    A dataset is public demo data only if it says so: an attribute ``kind`` with one of
-    :data:`DATA_KINDS`, or a true ``builtin``/``demo`` attribute (built-in real examples) or
-    ``simulated`` attribute. Anything else is a user's data (the safe default).
+    A dataset is public demo data only if it says so: ``origin`` (``dpcore.data.Dataset``:
+    ``"simulated"`` or ``"builtin"``) or ``kind`` with one of :data:`DATA_KINDS`. Anything else is
+    a user's data (the safe default).
 
-    >>> class D: kind = "simulated"
+    >>> class D: origin = "builtin"
     >>> data_kind(D()), data_kind(object())
-    ('simulated', 'user')
+    ('built-in', 'user')
     """
-    kind = getattr(dataset, "kind", None)
-    if isinstance(kind, str) and kind in DATA_KINDS:
-        return kind
-    if getattr(dataset, "simulated", False) is True:
-        return SIMULATED
-    if getattr(dataset, "builtin", False) is True or getattr(dataset, "demo", False) is True:
-        return BUILTIN
+    for attr in ("origin", "kind"):
+        value = getattr(dataset, attr, None)
+        if value == "builtin":
+            return BUILTIN
+        if isinstance(value, str) and value in DATA_KINDS:
+            return value
     return USER
 
 

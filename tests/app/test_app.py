@@ -119,6 +119,50 @@ def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     assert len(app.session_state["dp_ledger"]) == 0 and "0 releases" in _texts(app.sidebar)
 
 
+def test_ledger_is_redrawn_when_the_page_stops_early(app, monkeypatch):
+    """Issue 9 §2: before, a page that released and then called st.stop() (every draw withheld) left
+    the sidebar at "0 releases" while the ledger's CSV held the release; now the sidebar shows it."""
+    import streamlit as st
+
+    from pages import _components as ui
+
+    def release_then_stop():
+        from dpcore import privacy as P
+
+        req = P.ReleaseRequest(("x",), "KNG median of age — people.csv; ε = 1; 1 draw", P.USER,
+                               P.randomness_for(P.USER), bounds=P.check_bounds({"age": "declared"}))
+        ui.run_release(req, lambda rng: 1.0, submitted=True, cost_of=lambda r: PrivacyCost.pure(1.0))
+        st.stop()  # e.g. every draw withheld
+
+    monkeypatch.setattr(ui, "require_dataset", release_then_stop)
+    app.run()
+    kng = [p for p in app_pages() if p.endswith("kng.py")][0]
+    app.switch_page(kng)
+    app.session_state["kng_source"] = "Dataset from the Data page"
+    app.run()
+    assert not app.exception
+    side = _texts(app.sidebar)
+    assert "1 release counted as DP" in side and "KNG median of age" in side
+
+
+def test_ledger_labels_are_words_and_costs_are_per_draw_times_count(app):
+    app.run()
+    ledger = app.session_state["dp_ledger"]
+    ledger.add("KNG quantile of age — people.csv; ε = 0.5, τ = 0.9, norm ℓ2; 100 draws",
+               PrivacyCost.pure(0.5, count=100), key=("q",))
+    ledger.add("mean of age — people.csv; ε = 1; 1 draw", PrivacyCost.pure(1.0), key=("m",), counted_as_dp=False,
+               reason="not DP: bounds taken from the data (age)")
+    app.run()
+    tables = [d.value for d in app.sidebar.dataframe]
+    assert list(tables[0]["cost"]) == ["100 × ε=0.5"]
+    assert list(tables[1]["why"]) == ["not DP: bounds taken from the data (age)"]
+    side = _texts(app.sidebar)
+    assert "1 release counted as DP, 1 not DP" in side and "ε = **50**" in side
+    assert "ρ = **12.5**" in side  # 100 × 0.5²/2, not (100 × 0.5)²/2 = 1250
+    for table in tables:
+        assert not [w for w in table.to_csv().split() if "_" in w]
+
+
 def test_sidebar_randomness_has_a_demo_seed_and_an_explicit_reproducible_demo(app):
     at = _data_page(app)
     assert at.number_input(key="dp_seed").label == "Seed for built-in and simulated data"

@@ -68,7 +68,7 @@ def test_builtin_example_loads_in_one_click_with_declared_bounds(app):
     at.button(key="data_builtin_diabetes").click().run()
     assert not at.exception and not at.error
     ds = at.session_state["dp_dataset"]
-    assert ds.origin == "builtin" and ds.n_rows == 442
+    assert ds.kind == "built-in" and ds.n_rows == 442
     assert ds.bounds["bmi"] == (10.0, 60.0) and ds.bound_source("bmi") == "declared"
     text = _unescape(_texts(at))
     assert "kg/m²" in text and "body-mass index" in text          # the rationale is shown
@@ -77,7 +77,7 @@ def test_builtin_example_loads_in_one_click_with_declared_bounds(app):
     assert not [w for w in at.warning if "NOT differentially private" in _unescape(w.value)]
     for name in ("breast_cancer", "wine"):
         at.button(key=f"data_builtin_{name}").click().run()
-        assert not at.exception and at.session_state["dp_dataset"].origin == "builtin"
+        assert not at.exception and at.session_state["dp_dataset"].kind == "built-in"
 
 
 def test_unload_button_clears_the_dataset(app):
@@ -236,7 +236,7 @@ def test_simulate_and_changing_widgets_changes_the_data(app):
     first = at.dataframe[0].value.copy()
     assert list(first.columns) == ["x"] and len(first) == 200
     ds = at.session_state["dp_dataset"]
-    assert ds.n_rows == 1000 and ds.origin == "simulated"
+    assert ds.n_rows == 1000 and ds.kind == "simulated"
     assert ds.bounds["x"] == (-4.0, 4.0)  # design bounds of N(0, 1)
     # the same seed reproduces the data; another seed changes it
     at.button(key="data_sim_go").click().run()

@@ -18,7 +18,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import pytest
 
@@ -201,7 +201,7 @@ def test_every_page_upload_and_one_release_per_page(server, page):
     upper.press("Enter")
     wait_idle(page)
     check_page(page, "03_data_uploaded")
-    report = page.get_by_text("Clipping report")
+    report = page.get_by_text("Non-private diagnostics").first
     report.wait_for()
     report.scroll_into_view_if_needed()
     check_page(page, "03b_data_clipping_report")
@@ -221,5 +221,5 @@ def test_simulated_dataset_through_the_browser(server, page):
     wait_idle(page)
     release_once(page)  # "Generate dataset"
     page.get_by_text("simulated normal").first.wait_for()
-    page.get_by_text("Clipping report").wait_for()
+    page.get_by_text("Non-private diagnostics").first.wait_for()
     check_page(page, "05_data_simulated")

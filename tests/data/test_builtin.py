@@ -24,7 +24,7 @@ def test_builtin_datasets_load_offline_with_declared_bounds(offline, name, n, n_
     ds = D.builtin_dataset(name)
     info = D.BUILTIN_DATASETS[name]
     assert ds.n_rows == n and ds.frame.shape[1] == n_cols
-    assert ds.origin == "builtin" and ds.is_demo
+    assert ds.kind == "built-in" and ds.is_demo
     assert ds.numeric_columns == tuple(ds.frame.columns)
     assert all(str(t) == "float64" for t in ds.frame.dtypes)
     assert set(ds.bounds) == {b.column for b in info.bounds} and "target" in ds.bounds

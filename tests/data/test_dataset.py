@@ -1,4 +1,4 @@
-"""Tests for dpcore.data.dataset: public bounds, imputation values, bound sources, origin, fingerprint."""
+"""Tests for dpcore.data.dataset: public bounds, imputation values, bound sources, kind, fingerprint."""
 from __future__ import annotations
 
 import numpy as np
@@ -43,7 +43,9 @@ def test_with_bounds_stores_midpoint_imputation_and_declared_source():
     assert ds.bounds["age"] == (18.0, 90.0)
     assert ds.impute_value("age") == 54.0 and ds.bound_source("age") == "declared"
     assert ds.bound_source("income") is None and ds.impute_value("income") is None
+    assert ds.bounded_columns == ("age",)
     ds2 = ds.with_bounds("income", 0, 200_000, impute=30_000)
+    assert ds2.bounded_columns == ("age", "income")
     assert ds2.impute_value("income") == 30_000.0 and ds2.impute_value("age") == 54.0
     # new bounds without an impute value: back to the new midpoint
     assert ds2.with_bounds("income", 0, 100).impute_value("income") == 50.0
@@ -64,8 +66,8 @@ def test_unknown_source_and_orphan_entries_are_refused():
     frame = pd.DataFrame({"x": [1.0, 2.0]})
     with pytest.raises(DataError, match="imputation value given for column.*'x'.*no bounds"):
         D.Dataset(frame, ("x",), {}, "t", imputes={"x": 1.0})
-    with pytest.raises(DataError, match="origin = 'web'"):
-        D.Dataset(frame, ("x",), {}, "t", origin="web")
+    with pytest.raises(DataError, match="kind = 'web'"):
+        D.Dataset(frame, ("x",), {}, "t", kind="web")
 
 
 def test_bounds_from_data_are_marked_from_data_in_the_dataset():
@@ -103,11 +105,11 @@ def test_fingerprint_tracks_imputation_and_source_but_not_their_defaults():
     assert plain.fingerprint() == explicit.fingerprint()
 
 
-def test_origin_marks_demo_data():
-    assert _people().origin == "user" and not _people().is_demo
+def test_kind_marks_demo_data():
+    assert _people().kind == "user" and not _people().is_demo
     assert D.simulate_dataset("normal", 5, rng=0).is_demo
     frame = pd.DataFrame({"x": np.arange(3.0)})
-    assert D.Dataset(frame, ("x",), {}, "t", origin="builtin").is_demo
+    assert D.Dataset(frame, ("x",), {}, "t", kind="built-in").is_demo
 
 
 def test_edit_bounds_is_what_the_bounds_form_means():
@@ -126,3 +128,11 @@ def test_edit_bounds_is_what_the_bounds_form_means():
     assert leaky.edit_bounds("age", 0, 62).bound_source("age") == "declared"
     with pytest.raises(DPValueError, match="swap"):
         ds.edit_bounds("age", 5, 1)
+
+
+def test_dataset_kinds_are_the_release_rules_kinds():
+    from dpcore import privacy as P
+    assert D.DATA_KINDS == P.DATA_KINDS
+    assert P.data_kind(_people()) == P.USER
+    assert P.data_kind(D.simulate_dataset("normal", 5, rng=0)) == P.SIMULATED
+    assert P.data_kind(D.builtin_dataset("wine")) == P.BUILTIN

@@ -205,7 +205,7 @@ def test_xlsx_is_read_with_numbers_text_missing_and_row_numbers():
     notes = " | ".join(ds.notes)
     assert_words(notes, ["read sheet 'survey'", "of 2", "'notes'", "skipped 1 empty row", "spaces around column names",
                          "column 'income': 2 missing"])
-    assert "workbook 'survey.xlsx'" in ds.provenance and ds.origin == "user"
+    assert "workbook 'survey.xlsx'" in ds.provenance and ds.kind == "user"
     _, msgs = D.column_values(ds, "income", min_rows=1)
     assert "rows 4, 5" in " ".join(msgs)
     with pytest.raises(DataError, match="no data rows"):

@@ -83,10 +83,10 @@ def test_linear_figure_uses_chunked_sufficient_statistics(monkeypatch):
     and the peak traced memory stays far below one n × d matrix (n = 1e6: 96 MB)."""
     import tracemalloc
 
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
 
     calls = []
-    real = dpdata.regression_suffstats_chunked
+    real = designs.regression_suffstats_chunked
 
     def spy(n, theta_star, *, rng, chunk=250_000):
         calls.append((n, chunk))
@@ -95,8 +95,8 @@ def test_linear_figure_uses_chunked_sufficient_statistics(monkeypatch):
     def forbidden(*a, **k):
         raise AssertionError("simulate_regression must not be used for Figure 1")
 
-    monkeypatch.setattr(dpdata, "regression_suffstats_chunked", spy)
-    monkeypatch.setattr(dpdata, "simulate_regression", forbidden)
+    monkeypatch.setattr(designs, "regression_suffstats_chunked", spy)
+    monkeypatch.setattr(designs, "simulate_regression", forbidden)
     tracemalloc.start()
     try:
         f = run_experiment("kng-linear", ns=[10**6], reps=1, seed=0, jobs=1, methods=["nonprivate"], chunk=20_000)
@@ -110,14 +110,14 @@ def test_linear_figure_uses_chunked_sufficient_statistics(monkeypatch):
 
 def test_linear_error_is_computed_in_original_units():
     """Paper protocol: fit on Y/R, multiply by R; the non-private error equals the OLS error."""
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
 
     cfg = make_config("kng-linear", ns=[200], reps=1, seed=9, methods=["nonprivate"])
     f = run_experiment("kng-linear", ns=[200], reps=1, seed=9, jobs=1, methods=["nonprivate"])
     g = unit_rngs(cfg, 200, 0)["data"]
-    X, y = dpdata.simulate_regression(200, dpdata.figure1_theta(), rng=g)
+    X, y = designs.simulate_regression(200, designs.figure1_theta(), rng=g)
     ols = np.linalg.lstsq(X, y, rcond=None)[0]
-    assert f["error"].iloc[0] == pytest.approx(np.linalg.norm(ols - dpdata.figure1_theta()), rel=1e-8)
+    assert f["error"].iloc[0] == pytest.approx(np.linalg.norm(ols - designs.figure1_theta()), rel=1e-8)
 
 
 @pytest.mark.stat

@@ -216,6 +216,6 @@ def test_data_kind_defaults_to_user():
         kind = "simulated"
 
     class Demo:
-        builtin = True
+        origin = "builtin"
 
     assert (data_kind(Sim()), data_kind(Demo()), data_kind(object())) == (SIMULATED, BUILTIN, USER)
