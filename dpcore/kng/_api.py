@@ -70,6 +70,12 @@ def release(data: Any, config: Any, *, rng: RNGLike = None, override: Override =
     return _release(problem_of(config), data, config, rng=rng, override=override, progress=progress)
 
 
+def calibrate(config: Any, d: int) -> Calibration:
+    """The public calibration of ``config`` in dimension ``d`` (known before any draw: pages show
+    ``calibrate(cfg, d).cost(cfg.size)`` before the user releases)."""
+    return problem_of(config).calibrate(config, d)
+
+
 def nonprivate_estimate(data: Any, config: Any) -> np.ndarray:
     """The non-private estimate (d,) on the data the mechanism sees (clipped to the public domain, in the
     caller's units) — NOT private: for comparison only."""

@@ -363,3 +363,10 @@ def test_problem_data_keeps_n_and_imputes_the_public_value():
     r = kng.problem_data(ds, None, "linear_regression", ["age"], y_column="bmi")
     assert r.data[0][2, 1] == 45.0 and r.n == 4 and r.bounds_from_data == ("bmi",)
     assert not hasattr(r, "note")  # no count of imputed rows to print beside a release
+
+
+def test_calibration_and_cost_are_known_before_the_release():
+    cfg = kng.make("linear_regression", mechanism="kng", epsilon=0.5, size=3, n_sweeps=50)
+    cal = kng.calibrate(cfg, 2)
+    r = kng.release(reg_data(60, d=2), cfg, rng=1)
+    assert cal == r.calibration.replace(note=cal.note) and r.cost.total_epsilon == cal.cost(3).total_epsilon
