@@ -23,7 +23,8 @@ from ..mechanism import Calibration
 from ..noise import knorm_noise
 from ..norms import norm
 from ._estimators import geometric_median
-from ._exact import quantile_exponential_pieces, quantile_loss_at, sample_quantile_kng, sample_truncated_normal
+from ._exact import (quantile_exponential_pieces, quantile_kng_pieces, quantile_loss_at, sample_quantile_kng,
+                     sample_truncated_normal)
 from ._problem import (K, Prepared, Problem, ball_to_l2, box, chunks, project_to_kball, records,
                        sphere_to_norm)
 from ._targets import GeometricMedianTarget
@@ -137,8 +138,11 @@ class Median(Problem):
         k = _clipped_rows(xc, x)
         if d == 1:
             y = xc[:, 0]
+            # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: the 1-D laws are the
+            # quantile's (τ = 1/2) with twice the constant
             return Prepared(n, 1, lambda: np.median(y), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
-                            width=float(hi[0] - lo[0]), data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+                            width=float(hi[0] - lo[0]),
+                            data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 2.0})
         return Prepared(n, d, lambda: geometric_median(xc), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
                         width=float(np.linalg.norm(hi - lo)), data={"x": xc})
 
@@ -210,7 +214,7 @@ class Median(Problem):
             return None
         return GeometricMedianTarget(P.data["x"], cfg.mechanism, cal.constant, cfg.norm)
 
-    def mcmc_work(self, P, chains):
+    def values_per_step(self, P, chains):
         return chains * P.n * P.d if P.d > 1 else 0
 
     def move_cost(self, P, cfg):
@@ -234,7 +238,7 @@ class Quantile(Problem):
         tau = cfg.tau
         return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), _clipped_rows(xc, x), lower=lo,
                         upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
-                        data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+                        data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 1.0})
 
     def gradient(self, P, th):
         le = np.searchsorted(P.sorted_y(), th[:, 0], side="right")
@@ -277,8 +281,8 @@ class Quantile(Problem):
 
 # ----------------------------------------------------------------------------- exact 1-D laws
 def _quantile_constant(P: Prepared, cal: Calibration) -> float:
-    # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: c_quantile = 2c
-    return 2.0 * cal.constant if cal.mechanism.startswith("kng/median") else cal.constant
+    """The constant of the quantile-form law: 2c for the median (see :meth:`Median.prepare`), c for a quantile."""
+    return P.data["c_factor"] * cal.constant
 
 
 def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
@@ -291,10 +295,10 @@ def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, prog
     return pieces.sample(size, g)[:, None]
 
 
+_LAWS = {"kng": quantile_kng_pieces, "exponential": quantile_exponential_pieces}
+
+
 def exact_law(P: Prepared, cal: Calibration) -> Any:
     """The exact 1-D law (``Pieces``) of the median/quantile mechanisms (tests and plots)."""
-    from ._exact import quantile_kng_pieces
-
-    f = quantile_kng_pieces if cal.mechanism.endswith("-kng") else quantile_exponential_pieces
-    return f(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
+    return _LAWS[cal.params["kind"]](P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
 

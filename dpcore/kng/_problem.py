@@ -134,7 +134,8 @@ class Problem:
         return Calibration(mechanism=f"kng/{self.name}-{cfg.mechanism}", notion="pure", epsilon=cfg.epsilon,
                            sensitivity=float(sensitivity), constant=float(constant),
                            constant_name=CONSTANT_NAMES[cfg.mechanism], derivation=derivation,
-                           reference=f"{REFERENCE}, {reference}", params={"norm": cfg.norm, "loose": False, **params})
+                           reference=f"{REFERENCE}, {reference}",
+                           params={"kind": cfg.mechanism, "norm": cfg.norm, "loose": False, **params})
 
     # -- sampling ------------------------------------------------------------------------
     def exact_sampler(self, cfg: Any, d: int) -> Optional[Callable[..., np.ndarray]]:
@@ -143,8 +144,7 @@ class Problem:
 
     def log_density(self, P: Prepared, cal: Calibration, th: np.ndarray) -> np.ndarray:
         """Unnormalised log density of the mechanism's output at the rows of θ (scaled units); −inf outside Θ."""
-        mechanism = cal.mechanism.rsplit("-", 1)[1]
-        lp = -cal.constant * SCORES[mechanism](self, P, cal, th)
+        lp = -cal.constant * SCORES[cal.params["kind"]](self, P, cal, th)
         return np.where(P.in_domain(th), lp, -np.inf)
 
     def incremental_target(self, P: Prepared, cal: Calibration, cfg: Any) -> Any:
@@ -159,7 +159,7 @@ class Problem:
         """What one coordinate move of one chain touches, for the work budget: (count, unit)."""
         return 1, "operation(s)"
 
-    def mcmc_work(self, P: Prepared, chains: int) -> int:
+    def values_per_step(self, P: Prepared, chains: int) -> int:
         """Values held per MCMC step when a density evaluation touches every record (0: O(d) per move)."""
         return 0
 

@@ -200,7 +200,7 @@ class QuantileRegression(Problem):
         return quantile_regression_target(P.data["X"][None], P.data["y"][None], P.tau, cfg.mechanism, cal.constant,
                                           cfg.norm)
 
-    def mcmc_work(self, P, chains):
+    def values_per_step(self, P, chains):
         return chains * P.n
 
     def move_cost(self, P, cfg):

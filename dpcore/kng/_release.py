@@ -212,7 +212,7 @@ def check_chains(problem: Problem, P: Prepared, size: int) -> int:
         raise DPValueError(f"size = {size} MCMC draws (one chain each) exceeds the limit {MAX_CHAINS}; "
                            "request fewer draws.")
     C = max(size, MIN_CHAINS)
-    work = problem.mcmc_work(P, C)
+    work = problem.values_per_step(P, C)
     if work > MAX_MCMC_WORK:
         raise DPValueError(f"this MCMC would hold {work:,} values per step (chains × records); the limit is "
                            f"{MAX_MCMC_WORK:,}: request fewer draws or use fewer records.")
