@@ -186,7 +186,7 @@ def check_work(problem: Problem, P: Prepared, cfg: Any, exact: bool) -> None:
         return
     work, product = mcmc_work(problem, P, cfg)
     if work > MAX_WORK:
-        fewer = ", or use fewer records" if "records" in product else ""
+        fewer = ", or use fewer records" if "record" in product else ""
         raise DPValueError(f"{product} = {work:.3g} exceeds the cap {MAX_WORK:.0e} of one release; request fewer "
                            f"draws or sweeps{fewer}.")
 

@@ -21,7 +21,8 @@ def test_cap_message_names_the_product_and_the_cap():
         kng.sample("quantile_regression", _qr(5_000), mechanism="exponential", epsilon=1.0, size=1_500,
                    n_sweeps=2_000)
     msg = str(err.value)
-    assert "1 500 chains × 2 000 sweeps × 2 coordinate(s) × 565 records per move = 3.39e+09" in msg
+    assert ("1 500 chains × 2 000 sweeps × 2 coordinate(s) × 3 565 record-equivalents (565 records + a per-chain "
+            "slice search) per move = 2.14e+10") in msg
     assert "exceeds the cap 3e+08" in msg and "fewer records" in msg
 
 
