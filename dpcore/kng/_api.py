@@ -24,7 +24,7 @@ from ._release import release as _release
 #: The problems, by registry name (read-only).
 PROBLEMS: Mapping[str, Problem] = MappingProxyType({p.name: p for p in (
     Mean(), Median(), Quantile(), LinearRegression(), QuantileRegression())})
-_BY_CONFIG = {p.config: p for p in PROBLEMS.values()}
+_BY_CONFIG = MappingProxyType({p.config: p for p in PROBLEMS.values()})
 
 
 def problem(name: str) -> Problem:

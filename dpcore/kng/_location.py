@@ -14,6 +14,7 @@ Each ``calibrate_<mechanism>`` derives its sensitivity next to the constant.
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -295,7 +296,7 @@ def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, prog
     return pieces.sample(size, g)[:, None]
 
 
-_LAWS = {"kng": quantile_kng_pieces, "exponential": quantile_exponential_pieces}
+_LAWS = MappingProxyType({"kng": quantile_kng_pieces, "exponential": quantile_exponential_pieces})
 
 
 def exact_law(P: Prepared, cal: Calibration) -> Any:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Optional
+from types import MappingProxyType
+from typing import Any, Callable, ClassVar, Mapping, Optional
 
 import numpy as np
 
@@ -30,11 +31,11 @@ from ..viz.style import NORM_LABELS
 from ._objpert import project_l1_ball
 
 REFERENCE = "Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism"
-CONSTANT_NAMES = {
+CONSTANT_NAMES = MappingProxyType({
     "kng": "c in f(θ) ∝ exp(−c‖∇ℓ(θ)‖_K)",
     "exponential": "c in f(θ) ∝ exp(−c·ℓ(θ))",
     "objective_perturbation": "c in the noise density b ∝ exp(−c‖b‖_K)",
-}
+})
 
 
 @dataclass
@@ -87,13 +88,13 @@ class Prepared:
 
 
 #: The quantity each mechanism's density penalises: log f(θ) = −c · score(θ).
-SCORES: dict[str, Callable[..., np.ndarray]] = {
+SCORES: Mapping[str, Callable[..., np.ndarray]] = MappingProxyType({
     "kng": lambda prob, P, cal, th: norm(prob.gradient(P, th), cal.params["norm"]),
     "exponential": lambda prob, P, cal, th: prob.objective(P, th),
     # objective perturbation, interior of Θ: b = −(∇ℓ(θ) + γθ), constant Jacobian
     "objective_perturbation": lambda prob, P, cal, th: norm(prob.gradient(P, th) + cal.params["gamma"] * th,
                                                              cal.params["norm"]),
-}
+})
 
 
 class Problem:
