@@ -132,7 +132,6 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
                      config=cfg)
 
 
-
 def withheld_text(diag: MCMCDiagnostics) -> str:
     """The withholding note: which release criterion failed (the values themselves are non-private)."""
     failed = []
