@@ -15,6 +15,16 @@ LABELS = MappingProxyType({
     "kng": "KNG",
     "exponential": "Exponential mechanism",
     "objective_perturbation": "Objective perturbation",
+    # query release (Błasiok, Bun, Nikolov & Steinke 2019)
+    "gaussian": "Gaussian only",
+    "projection": "Projection",
+    "coarse": "Coarse projection",
+    "chaining": "Chaining",
+    "pmw": "PMW (MWEM form)",
+    "local-average": "Local: raw average",
+    "local-projection": "Local projection",
+    "local-coarse": "Local coarse projection",
+    "local-chaining": "Local chaining",
 })
 
 COLOURS = MappingProxyType({
@@ -22,6 +32,15 @@ COLOURS = MappingProxyType({
     "kng": "#0072B2",
     "exponential": "#D55E00",
     "objective_perturbation": "#009E73",
+    "gaussian": "#999999",
+    "projection": "#0072B2",
+    "coarse": "#D55E00",
+    "chaining": "#009E73",
+    "pmw": "#CC79A7",
+    "local-average": "#999999",
+    "local-projection": "#56B4E9",
+    "local-coarse": "#E69F00",
+    "local-chaining": "#F0E442",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).
