@@ -52,7 +52,7 @@ def quantile_benchmark(n: int = 1_000_000, eps: float = 1.0, repeat: int = 7) ->
                                           rng=g), repeat)
     t_core, _ = _timeit(lambda: _exact.sample_quantile_kng(yc, -10.0, 10.0, 0.5, eps / 2, 1, g), repeat)
     t_sort, _ = _timeit(lambda: _exact.quantile_kng_pieces(np.sort(yc), -10.0, 10.0, 0.5, eps / 2).sample(1, g), 3)
-    print(f"kng.sample (validation + clipping + draw): {1e3 * t_api:8.1f} ms   (target < 50 ms)  -> {r.samples[0, 0]:+.5f}")
+    print(f"kng.sample (validation + clipping + draw): {1e3 * t_api:8.1f} ms   (target < 50 ms)  -> {r.value[0, 0]:+.5f}")
     print(f"  core sampler (partition + window):       {1e3 * t_core:8.1f} ms")
     print(f"  full-sort exact sampler (O(n log n)):    {1e3 * t_sort:8.1f} ms")
     extra = os.environ.get("OPENDP_PATH")
@@ -101,6 +101,33 @@ def regression_benchmark(sweeps: int, chains: int, ns=(100, 1000, 10_000_000), m
                   f"{ess:>9.0f}{err:>14.3g}")
 
 
+def budget_benchmark(work: float = 3e7) -> None:
+    """Seconds per unit of the release path's work budget (dpcore.kng._release.MAX_WORK = 3e8): one release
+    of each MCMC-sampled problem sized to ``work`` units, so the cap's wall time can be read off."""
+    from dpcore.kng import _release
+
+    g = np.random.default_rng(0)
+    print(f"\nRelease-path work budget (cap {_release.MAX_WORK:.0e} units): time for {work:.0e} units")
+    cases = []
+    for n in (1_000, 5_000):
+        X = np.c_[np.ones(n), g.uniform(-1, 1, n)]
+        y = np.clip(0.2 - 0.4 * X[:, 1] + 0.3 * g.normal(size=n), -1, 1)
+        cases += [("quantile_regression", (X, y), m, {}) for m in ("kng", "exponential")]
+    cases.append(("median", g.normal(size=(2_000, 2)), "kng", {"bounds": (-4, 4)}))
+    cases.append(("linear_regression", cases[0][1], "kng", {}))
+    for problem, data, mech, kw in cases:
+        cfg = kng.make(problem, mechanism=mech, epsilon=1.0, size=50, n_sweeps=100, **kw)
+        prob, P, _ = kng.prepared(data, cfg)
+        per_sweep = _release.mcmc_work(prob, P, cfg)[0] / 100
+        sweeps = max(10, int(work / per_sweep))
+        t0 = time.perf_counter()
+        kng.sample(problem, data, mechanism=mech, epsilon=1.0, size=50, n_sweeps=sweeps, rng=1, **kw)
+        dt = time.perf_counter() - t0
+        units = sweeps * per_sweep
+        print(f"  {problem:<20}{mech:<12} n={P.n:>6}  {units:9.2g} units in {dt:6.2f} s  "
+              f"-> the cap would take ~{dt * _release.MAX_WORK / units:5.1f} s")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="1 000 sweeps instead of 10 000")
@@ -110,6 +137,7 @@ def main(argv=None) -> None:
     quantile_benchmark()
     mechs = ("kng", "exponential") if args.exponential else ("kng",)
     regression_benchmark(1_000 if args.quick else 10_000, args.chains, mechanisms=mechs)
+    budget_benchmark(1e7 if args.quick else 3e7)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Public API
 release(data, config, *, rng) -> KNGRelease      the pure release (config from :mod:`dpcore.kng.configs`)
 sample(problem, data, *, mechanism, epsilon, norm="linf", size=1, rng=None, **params) -> KNGRelease
 nonprivate_estimate(data, config) -> (d,) array   NOT private, a plain value
+calibrate(config, d) -> Calibration               public; its cost(config.size) is known before any draw
 log_density(problem, data, thetas, *, mechanism, epsilon, norm="linf", **params) -> (m,) array
 sample_linear_regression_suffstats(XtX, Xty, n, *, mechanism, epsilon, ...) -> BatchResult
 sample_quantile_regression_batch(X, y, *, tau, mechanism, epsilon, ...) -> BatchResult
@@ -14,7 +15,7 @@ PROBLEMS                                          the problem objects (gradient,
 Privacy: pure ε-DP per draw for the exact target law, replace-one neighbours (n fixed); MCMC draws
 are approximately private. See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
 """
-from ._api import (PROBLEMS, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
+from ._api import (PROBLEMS, calibrate, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
                    release, sample)
 from ._batch import BatchResult, sample_linear_regression_suffstats, sample_quantile_regression_batch
 from ._dataset import ProblemData, problem_data, simulated_dataset
@@ -25,7 +26,7 @@ from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig,
                       QuantileRegressionConfig)
 
 __all__ = [
-    "PROBLEMS", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
+    "PROBLEMS", "calibrate", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
     "release", "sample", "BatchResult", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
     "ProblemData", "problem_data", "simulated_dataset", "geometric_median", "nonprivate_quantile_regression", "ols",
     "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",

@@ -24,7 +24,7 @@ from ._release import release as _release
 #: The problems, by registry name (read-only).
 PROBLEMS: Mapping[str, Problem] = MappingProxyType({p.name: p for p in (
     Mean(), Median(), Quantile(), LinearRegression(), QuantileRegression())})
-_BY_CONFIG = {p.config: p for p in PROBLEMS.values()}
+_BY_CONFIG = MappingProxyType({p.config: p for p in PROBLEMS.values()})
 
 
 def problem(name: str) -> Problem:
@@ -68,6 +68,12 @@ def release(data: Any, config: Any, *, rng: RNGLike = None, override: Override =
         non-private estimate, clipping count and MCMC diagnostics only in ``diagnostics``.
     """
     return _release(problem_of(config), data, config, rng=rng, override=override, progress=progress)
+
+
+def calibrate(config: Any, d: int) -> Calibration:
+    """The public calibration of ``config`` in dimension ``d`` (known before any draw: pages show
+    ``calibrate(cfg, d).cost(cfg.size)`` before the user releases)."""
+    return problem_of(config).calibrate(config, d)
 
 
 def nonprivate_estimate(data: Any, config: Any) -> np.ndarray:

@@ -2,8 +2,10 @@
 
 Used by the KNG explorer page (and usable from scripts): the bounds must be declared (public,
 fixed before looking at the data); they become the mechanisms' public parameters — ``bounds`` for
-the mean/median/quantile, ``x_bound``/``y_bound`` scales for the regressions. Rows with a missing
-value in a selected column are dropped (and counted).
+the mean/median/quantile, ``x_bound``/``y_bound`` scales for the regressions. n is public: rows are
+never dropped; a missing cell is replaced by the column's public imputation value (declared with
+the bounds on a :class:`dpcore.data.Dataset`; default the midpoint of the bounds), and how many
+were imputed is a NON-PRIVATE diagnostic (:attr:`ProblemData.imputed`), never shown beside a release.
 """
 from __future__ import annotations
 
@@ -21,21 +23,19 @@ from .._validation import DPValueError, check_int
 class ProblemData:
     """Data and public parameters for one problem.
 
-    ``data``: array (n,) / (n, k), or (X, y); ``params``: keyword arguments for
-    :func:`dpcore.kng.sample` (bounds / x_bound, y_bound); ``names``: the coordinates of θ.
+    ``data``: array (n,) / (n, k), or (X, y), n = the number of rows; ``params``: keyword arguments
+    for :func:`dpcore.kng.sample` (bounds / x_bound, y_bound); ``names``: the coordinates of θ.
+    ``imputed``: NON-PRIVATE counts of missing cells replaced by the public imputation value, per
+    column (show them only apart from a release, labelled non-private). ``bounds_from_data``: the
+    columns whose bounds were read off the data — a release using them is not DP.
     """
 
     data: Any
     params: dict = field(default_factory=dict)
     names: tuple = ()
     n: int = 0
-    n_dropped: int = 0
-
-    @property
-    def note(self) -> str:
-        if not self.n_dropped:
-            return ""
-        return f"{self.n_dropped} row(s) with a missing value in the selected columns were left out."
+    imputed: Mapping[str, int] = field(default_factory=dict)
+    bounds_from_data: tuple = ()
 
 
 def _bounds_of(bounds: Mapping[str, tuple], col: str) -> tuple[float, float]:
@@ -46,9 +46,21 @@ def _bounds_of(bounds: Mapping[str, tuple], col: str) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def problem_data(frame: pd.DataFrame, bounds: Mapping[str, tuple], problem: str, columns: Sequence[str], *,
+def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str, columns: Sequence[str], *,
                  y_column: Optional[str] = None, intercept: bool = True) -> ProblemData:
-    """Assemble the data of ``problem`` from ``frame`` (see the module docstring)."""
+    """Assemble the data of ``problem`` from ``frame`` (see the module docstring).
+
+    ``frame`` is a :class:`dpcore.data.Dataset` (its bounds, imputation values and bound sources are
+    used; ``bounds`` may be None) or a DataFrame with ``bounds`` (imputation at the midpoints).
+    """
+    from ..data import Dataset
+
+    imputes: Mapping[str, float] = {}
+    sources: Mapping[str, str] = {}
+    if isinstance(frame, Dataset):
+        bounds = frame.bounds if bounds is None else bounds
+        imputes, sources, frame = frame.imputes, frame.bound_sources, frame.frame
+    bounds = dict(bounds or {})
     columns = list(columns)
     if problem in ("linear_regression", "quantile_regression"):
         if y_column is None:
@@ -68,12 +80,17 @@ def problem_data(frame: pd.DataFrame, bounds: Mapping[str, tuple], problem: str,
     if missing:
         raise DPValueError(f"column(s) {missing} not found in the data.")
     sub = frame[used].apply(pd.to_numeric, errors="coerce")
-    keep = sub.notna().all(axis=1).to_numpy()
-    sub = sub[keep]
     n = int(len(sub))
     if n == 0:
-        raise DPValueError("no row has a value in every selected column.")
-    dropped = int((~keep).sum())
+        raise DPValueError("the data have no rows.")
+    imputed = {}
+    for c in used:
+        lo, hi = _bounds_of(bounds, c)
+        miss = sub[c].isna()
+        imputed[c] = int(miss.sum())
+        if imputed[c]:
+            sub[c] = sub[c].fillna(float(imputes.get(c, (lo + hi) / 2.0)))
+    extra = dict(imputed=imputed, bounds_from_data=tuple(c for c in used if sources.get(c, "declared") != "declared"))
     if problem in ("linear_regression", "quantile_regression"):
         X = sub[columns].to_numpy(float)
         xb = [max(abs(v) for v in _bounds_of(bounds, c)) for c in columns]
@@ -84,14 +101,14 @@ def problem_data(frame: pd.DataFrame, bounds: Mapping[str, tuple], problem: str,
             names = ["intercept"] + names
         lo, hi = _bounds_of(bounds, y_column)
         params = {"x_bound": np.array(xb), "y_bound": max(abs(lo), abs(hi))}
-        return ProblemData((X, sub[y_column].to_numpy(float)), params, tuple(names), n, dropped)
+        return ProblemData((X, sub[y_column].to_numpy(float)), params, tuple(names), n, **extra)
     lims = [_bounds_of(bounds, c) for c in columns]
     x = sub[columns].to_numpy(float)
     if len(columns) == 1:
-        return ProblemData(x[:, 0], {"bounds": lims[0]}, tuple(columns), n, dropped)
+        return ProblemData(x[:, 0], {"bounds": lims[0]}, tuple(columns), n, **extra)
     lo = np.array([a for a, _ in lims])
     hi = np.array([b for _, b in lims])
-    return ProblemData(x, {"bounds": (lo, hi)}, tuple(columns), n, dropped)
+    return ProblemData(x, {"bounds": (lo, hi)}, tuple(columns), n, **extra)
 
 
 def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike):

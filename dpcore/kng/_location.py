@@ -14,6 +14,7 @@ Each ``calibrate_<mechanism>`` derives its sensitivity next to the constant.
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,8 @@ from ..mechanism import Calibration
 from ..noise import knorm_noise
 from ..norms import norm
 from ._estimators import geometric_median
-from ._exact import quantile_exponential_pieces, quantile_loss_at, sample_quantile_kng, sample_truncated_normal
+from ._exact import (quantile_exponential_pieces, quantile_kng_pieces, quantile_loss_at, sample_quantile_kng,
+                     sample_truncated_normal)
 from ._problem import (K, Prepared, Problem, ball_to_l2, box, chunks, project_to_kball, records,
                        sphere_to_norm)
 from ._targets import GeometricMedianTarget
@@ -95,13 +97,16 @@ class Mean(Problem):
             return self._draw_kng
         return self._draw_exponential if (d == 1 or cfg.norm == "linf") else None
 
+    def move_cost(self, P, cfg):
+        return P.d, "coordinate operations"
+
     @staticmethod
-    def _draw_kng(P, cal, size, g):
+    def _draw_kng(P, cal, size, g, progress=None):
         # f ∝ exp(−c‖∇ℓ‖) = exp(−2nc‖θ − x̄‖_K): the K-norm mechanism, exact (Gamma radius × uniform ball)
         return P.data["xbar"] + knorm_noise(P.d, 2.0 * P.n * cal.constant, cal.params["norm"], size, g)
 
     @staticmethod
-    def _draw_exponential(P, cal, size, g):
+    def _draw_exponential(P, cal, size, g, progress=None):
         # N(x̄, 1/(2nc)) truncated to the ball = box (1-D or ℓ∞)
         ctr, r = P.data["center"], P.data["radius"]
         return sample_truncated_normal(P.data["xbar"], 1.0 / math.sqrt(2.0 * P.n * cal.constant), ctr - r, ctr + r,
@@ -134,8 +139,11 @@ class Median(Problem):
         k = _clipped_rows(xc, x)
         if d == 1:
             y = xc[:, 0]
+            # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: the 1-D laws are the
+            # quantile's (τ = 1/2) with twice the constant
             return Prepared(n, 1, lambda: np.median(y), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
-                            width=float(hi[0] - lo[0]), data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+                            width=float(hi[0] - lo[0]),
+                            data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 2.0})
         return Prepared(n, d, lambda: geometric_median(xc), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
                         width=float(np.linalg.norm(hi - lo)), data={"x": xc})
 
@@ -207,8 +215,11 @@ class Median(Problem):
             return None
         return GeometricMedianTarget(P.data["x"], cfg.mechanism, cal.constant, cfg.norm)
 
-    def mcmc_work(self, P, chains):
+    def values_per_step(self, P, chains):
         return chains * P.n * P.d if P.d > 1 else 0
+
+    def move_cost(self, P, cfg):
+        return (P.n, "records") if P.d > 1 else (1, "operation(s)")
 
 
 # ----------------------------------------------------------------------------- quantile
@@ -228,7 +239,7 @@ class Quantile(Problem):
         tau = cfg.tau
         return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), _clipped_rows(xc, x), lower=lo,
                         upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
-                        data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+                        data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 1.0})
 
     def gradient(self, P, th):
         le = np.searchsorted(P.sorted_y(), th[:, 0], side="right")
@@ -271,24 +282,24 @@ class Quantile(Problem):
 
 # ----------------------------------------------------------------------------- exact 1-D laws
 def _quantile_constant(P: Prepared, cal: Calibration) -> float:
-    # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: c_quantile = 2c
-    return 2.0 * cal.constant if cal.mechanism.startswith("kng/median") else cal.constant
+    """The constant of the quantile-form law: 2c for the median (see :meth:`Median.prepare`), c for a quantile."""
+    return P.data["c_factor"] * cal.constant
 
 
-def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
     return sample_quantile_kng(P.data["y"], P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal), size,
                                g)[:, None]
 
 
-def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
     pieces = quantile_exponential_pieces(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
     return pieces.sample(size, g)[:, None]
 
 
+_LAWS = MappingProxyType({"kng": quantile_kng_pieces, "exponential": quantile_exponential_pieces})
+
+
 def exact_law(P: Prepared, cal: Calibration) -> Any:
     """The exact 1-D law (``Pieces``) of the median/quantile mechanisms (tests and plots)."""
-    from ._exact import quantile_kng_pieces
-
-    f = quantile_kng_pieces if cal.mechanism.endswith("-kng") else quantile_exponential_pieces
-    return f(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
+    return _LAWS[cal.params["kind"]](P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
 

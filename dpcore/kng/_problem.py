@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Optional
+from types import MappingProxyType
+from typing import Any, Callable, ClassVar, Mapping, Optional
 
 import numpy as np
 
@@ -30,11 +31,11 @@ from ..viz.style import NORM_LABELS
 from ._objpert import project_l1_ball
 
 REFERENCE = "Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism"
-CONSTANT_NAMES = {
+CONSTANT_NAMES = MappingProxyType({
     "kng": "c in f(θ) ∝ exp(−c‖∇ℓ(θ)‖_K)",
     "exponential": "c in f(θ) ∝ exp(−c·ℓ(θ))",
     "objective_perturbation": "c in the noise density b ∝ exp(−c‖b‖_K)",
-}
+})
 
 
 @dataclass
@@ -87,13 +88,13 @@ class Prepared:
 
 
 #: The quantity each mechanism's density penalises: log f(θ) = −c · score(θ).
-SCORES: dict[str, Callable[..., np.ndarray]] = {
+SCORES: Mapping[str, Callable[..., np.ndarray]] = MappingProxyType({
     "kng": lambda prob, P, cal, th: norm(prob.gradient(P, th), cal.params["norm"]),
     "exponential": lambda prob, P, cal, th: prob.objective(P, th),
     # objective perturbation, interior of Θ: b = −(∇ℓ(θ) + γθ), constant Jacobian
     "objective_perturbation": lambda prob, P, cal, th: norm(prob.gradient(P, th) + cal.params["gamma"] * th,
                                                              cal.params["norm"]),
-}
+})
 
 
 class Problem:
@@ -134,17 +135,17 @@ class Problem:
         return Calibration(mechanism=f"kng/{self.name}-{cfg.mechanism}", notion="pure", epsilon=cfg.epsilon,
                            sensitivity=float(sensitivity), constant=float(constant),
                            constant_name=CONSTANT_NAMES[cfg.mechanism], derivation=derivation,
-                           reference=f"{REFERENCE}, {reference}", params={"norm": cfg.norm, "loose": False, **params})
+                           reference=f"{REFERENCE}, {reference}",
+                           params={"kind": cfg.mechanism, "norm": cfg.norm, "loose": False, **params})
 
     # -- sampling ------------------------------------------------------------------------
     def exact_sampler(self, cfg: Any, d: int) -> Optional[Callable[..., np.ndarray]]:
-        """``draw(P, cal, size, g) -> (size, d)`` exact draws (scaled units), or None (MCMC only)."""
+        """``draw(P, cal, size, g, progress) -> (size, d)`` exact draws (scaled units), or None (MCMC only)."""
         return None
 
     def log_density(self, P: Prepared, cal: Calibration, th: np.ndarray) -> np.ndarray:
         """Unnormalised log density of the mechanism's output at the rows of θ (scaled units); −inf outside Θ."""
-        mechanism = cal.mechanism.rsplit("-", 1)[1]
-        lp = -cal.constant * SCORES[mechanism](self, P, cal, th)
+        lp = -cal.constant * SCORES[cal.params["kind"]](self, P, cal, th)
         return np.where(P.in_domain(th), lp, -np.inf)
 
     def incremental_target(self, P: Prepared, cal: Calibration, cfg: Any) -> Any:
@@ -155,7 +156,11 @@ class Problem:
         """Box constraint of the chains (proposals outside it are rejected unevaluated)."""
         return P.lower, P.upper
 
-    def mcmc_work(self, P: Prepared, chains: int) -> int:
+    def move_cost(self, P: Prepared, cfg: Any) -> tuple[int, str]:
+        """What one coordinate move of one chain touches, for the work budget: (count, unit)."""
+        return 1, "operation(s)"
+
+    def values_per_step(self, P: Prepared, chains: int) -> int:
         """Values held per MCMC step when a density evaluation touches every record (0: O(d) per move)."""
         return 0
 

@@ -24,8 +24,11 @@ mixed (max R-hat > 1.05 or min ESS < 100) the draw is withheld (``released=False
 note of kind "withheld" naming the criterion that failed); the cost is still charged, because the
 chains ran on the data and the refusal itself depends on them.
 
-Work budget (checked before any work): chains × sweeps × (records touched per density
-evaluation) must stay under :data:`MAX_WORK`; a refusal names the product and the cap.
+Work budget (checked before any work, :func:`check_work`): MCMC chains × sweeps × coordinates ×
+records touched per coordinate move must stay under :data:`MAX_WORK`, and objective
+perturbation's draws × d³ under :data:`MAX_QP_WORK`; a refusal names the product and the cap.
+Long work reports progress: ``progress(done, total)`` is called between blocks and returning
+``False`` stops it with :class:`dpcore.errors.Cancelled` (a newer page rerun, or a user).
 """
 from __future__ import annotations
 
@@ -45,6 +48,14 @@ from ._problem import Prepared, Problem
 MAX_CHAINS = 5_000
 #: Cap on the values held per MCMC step for targets that touch every record per evaluation: chains × n × d.
 MAX_MCMC_WORK = 30_000_000
+#: Work budget of one release, checked before any work (≈ seconds on one core; see :func:`check_work`):
+#: MCMC chains × sweeps × coordinates × records touched per coordinate move ...
+MAX_WORK = 3e8
+#: A vectorised coordinate move costs at least this many units whatever the chains (measured: ≈ 45 µs of numpy
+#: overhead, the time of ≈ 3e3 units of a record-touching move).
+MOVE_OVERHEAD = 3_000
+#: ... and objective perturbation's draws × d³ (one exact QP per draw).
+MAX_QP_WORK = 1e7
 #: Release rule for MCMC draws.
 RHAT_MAX, ESS_MIN = 1.05, 100.0
 #: Chains run at least (extra ones for the diagnostics only).
@@ -100,12 +111,13 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     """Draw ``cfg.size`` private estimates of ``problem`` on ``data`` (see the module docstring)."""
     pl = plan(problem, data, cfg, override)
     P, cal = pl.prepared, pl.calibration
+    check_work(problem, P, cfg, pl.exact is not None)
     values = {"non-private estimate": P.nonprivate * P.scale, "clipped records": P.clipped}
     g = as_generator(rng)
     notes = [Note("info", EXACT_NOTE) if pl.exact is not None else Note("approximate", MCMC_NOTE)]
     diag = None
     if pl.exact is not None:
-        draws = pl.exact(P, cal, cfg.size, g)
+        draws = pl.exact(P, cal, cfg.size, g, progress)
     else:
         draws, diag = draw_mcmc(problem, P, cal, cfg, cfg.size, g, progress)
         if cfg.size < MIN_CHAINS:
@@ -118,7 +130,6 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     return KNGRelease(mechanism=cal.mechanism, value=draws * P.scale, cost=cal.cost(cfg.size), calibration=cal,
                      released=released, notes=tuple(notes), diagnostics=Diagnostics(mcmc=diag, values=values),
                      config=cfg)
-
 
 
 def withheld_text(diag: MCMCDiagnostics) -> str:
@@ -150,13 +161,57 @@ def thinning(post: int, chains: int, d: int, keep: int) -> int:
     return max(1, post // keep, math.ceil(post * chains * d / 2e7))
 
 
+def _n(x: float) -> str:
+    return f"{int(x):,}".replace(",", " ")
+
+
+def check_work(problem: Problem, P: Prepared, cfg: Any, exact: bool) -> None:
+    """Refuse, before any work, a release whose work exceeds the budget (the message names the product).
+
+    >>> from dpcore import kng
+    >>> x = np.zeros((2_000, 2))  # the geometric median touches every record at every move
+    >>> kng.sample("median", x, mechanism="kng", epsilon=1.0, bounds=(-1, 1), size=1_500, n_sweeps=2_000)
+    Traceback (most recent call last):
+    ...
+    dpcore.errors.DPValueError: 1 500 chains × 2 000 sweeps × 2 coordinate(s) × 2 000 records per move = 1.2e+10 exceeds the cap 3e+08 of one release; request fewer draws or sweeps, or use fewer records.
+    """
+    if cfg.mechanism == "objective_perturbation":
+        work = cfg.size * P.d ** 3
+        if work > MAX_QP_WORK:
+            raise DPValueError(f"{_n(cfg.size)} draws × d³ = {_n(P.d ** 3)} (one exact QP each) = {work:.3g} exceeds "
+                               f"the cap {MAX_QP_WORK:.0e} of one release; request fewer draws.")
+        return
+    if exact:
+        return
+    work, product = mcmc_work(problem, P, cfg)
+    if work > MAX_WORK:
+        fewer = ", or use fewer records" if "record" in product else ""
+        raise DPValueError(f"{product} = {work:.3g} exceeds the cap {MAX_WORK:.0e} of one release; request fewer "
+                           f"draws or sweeps{fewer}.")
+
+
+def mcmc_work(problem: Problem, P: Prepared, cfg: Any) -> tuple[float, str]:
+    """The work of a release's MCMC in budget units, and the product that gives it (in words).
+
+    sweeps × coordinates × max(chains × what a move touches per chain, :data:`MOVE_OVERHEAD`).
+    """
+    C = max(cfg.size, MIN_CHAINS)
+    per, unit = problem.move_cost(P, cfg)
+    if C * per >= MOVE_OVERHEAD:
+        return (float(C) * cfg.sweeps * P.d * per,
+                f"{_n(C)} chains × {_n(cfg.sweeps)} sweeps × {P.d} coordinate(s) × {_n(per)} {unit} per move")
+    return (float(cfg.sweeps) * P.d * MOVE_OVERHEAD,
+            f"{_n(cfg.sweeps)} sweeps × {P.d} coordinate(s) × {_n(MOVE_OVERHEAD)} (the fixed cost of one vectorised "
+            f"move, more than {_n(C)} chains × {_n(per)} {unit})")
+
+
 def check_chains(problem: Problem, P: Prepared, size: int) -> int:
     """The number of chains (≥ :data:`MIN_CHAINS`), refusing too many up front."""
     if size > MAX_CHAINS:
         raise DPValueError(f"size = {size} MCMC draws (one chain each) exceeds the limit {MAX_CHAINS}; "
                            "request fewer draws.")
     C = max(size, MIN_CHAINS)
-    work = problem.mcmc_work(P, C)
+    work = problem.values_per_step(P, C)
     if work > MAX_MCMC_WORK:
         raise DPValueError(f"this MCMC would hold {work:,} values per step (chains × records); the limit is "
                            f"{MAX_MCMC_WORK:,}: request fewer draws or use fewer records.")

@@ -7,7 +7,8 @@ non-private estimate within ``atol`` (the contract test checks it). The audits a
 """
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -43,7 +44,7 @@ def _intercept_gap_data() -> tuple[np.ndarray, np.ndarray]:
     return np.ones((4, 1)), np.array([-0.5, 0.2, 0.21, 0.9])
 
 
-EXAMPLES: dict[tuple[str, str], Any] = {
+EXAMPLES: Mapping[tuple[str, str], Any] = MappingProxyType({
     ("mean", "kng"): lambda: (np.random.default_rng(1).uniform(-1, 1, (30, 2)), {"radius": 1.5, "norm": "l2"}),
     ("mean", "exponential"): lambda: (np.random.default_rng(2).uniform(-1, 1, 30), {"bounds": (-1.0, 1.0)}),
     ("median", "kng"): lambda: (_tight_median_data(), {"bounds": (0.0, 1.0)}),
@@ -55,10 +56,11 @@ EXAMPLES: dict[tuple[str, str], Any] = {
     ("linear_regression", "objective_perturbation"): lambda: (_regression_data(), {}),
     ("quantile_regression", "kng"): lambda: (_intercept_gap_data(), {"tau": 0.5, "n_sweeps": 1500}),
     ("quantile_regression", "exponential"): lambda: (_regression_data(), {"tau": 0.5, "n_sweeps": 1500}),
-}
+})
 #: Budget under which the release equals the non-private estimate (MCMC must still mix there), and tolerance.
-HUGE = {("linear_regression", "kng"): (1e4, 1e-3), ("linear_regression", "exponential"): (1e6, 1e-3),
-        ("quantile_regression", "kng"): (1e3, 0.02), ("quantile_regression", "exponential"): (1e6, 1e-3)}
+HUGE = MappingProxyType({
+    ("linear_regression", "kng"): (1e4, 1e-3), ("linear_regression", "exponential"): (1e6, 1e-3),
+    ("quantile_regression", "kng"): (1e3, 0.02), ("quantile_regression", "exponential"): (1e6, 1e-3)})
 
 
 def _spec(problem: str, mechanism: str) -> MechanismSpec:

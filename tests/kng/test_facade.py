@@ -342,3 +342,31 @@ def test_batch_override_scales_the_constant():
     res = kng.sample_linear_regression_suffstats(A, b, 10, mechanism="kng", epsilon=1.0, n_sweeps=20, rng=1,
                                                  override=lambda c: c.replace(constant=c.constant * 4))
     assert res.density_constant == pytest.approx(4 * calibrate("linear_regression", "kng", 1.0, d=2).constant)
+
+
+# ----------------------------------------------------------------------------- from a table
+def test_problem_data_keeps_n_and_imputes_the_public_value():
+    """Issue 8 §3: one person's row with a missing cell must not change n (nor the calibration that uses it)."""
+    import pandas as pd
+
+    from dpcore.data import Dataset
+
+    full = pd.DataFrame({"age": [30.0, 40.0, 50.0, 60.0], "bmi": [20.0, 25.0, 30.0, 35.0]})
+    holey = full.copy()
+    holey.loc[2, "age"] = np.nan
+    bounds = {"age": (0.0, 100.0), "bmi": (10.0, 60.0)}
+    a = kng.problem_data(full, bounds, "mean", ["age"])
+    b = kng.problem_data(holey, bounds, "mean", ["age"])
+    assert a.n == b.n == 4 and b.data.shape == (4,) and b.data[2] == 50.0  # the midpoint of (0, 100)
+    assert b.imputed == {"age": 1} and a.imputed == {"age": 0}
+    ds = Dataset(holey, ("age", "bmi"), bounds, "test", imputes={"age": 45.0}, bound_sources={"bmi": "from data"})
+    r = kng.problem_data(ds, None, "linear_regression", ["age"], y_column="bmi")
+    assert r.data[0][2, 1] == 45.0 and r.n == 4 and r.bounds_from_data == ("bmi",)
+    assert not hasattr(r, "note")  # no count of imputed rows to print beside a release
+
+
+def test_calibration_and_cost_are_known_before_the_release():
+    cfg = kng.make("linear_regression", mechanism="kng", epsilon=0.5, size=3, n_sweeps=50)
+    cal = kng.calibrate(cfg, 2)
+    r = kng.release(reg_data(60, d=2), cfg, rng=1)
+    assert cal == r.calibration.replace(note=cal.note) and r.cost.total_epsilon == cal.cost(3).total_epsilon

@@ -297,3 +297,32 @@ def test_geometric_median_incremental_target(mechanism):
             acc = rng.random(C) < 0.5
             st = T.commit(st, j, delta, acc, pend)
             th[acc] = thn[acc]
+
+
+# ----------------------------------------------------------------------------- the problem objects' shape
+_SMALL = {"mean": (np.random.default_rng(0).uniform(-1, 1, (20, 2)), {"radius": 1.5}),
+          "median": (np.random.default_rng(0).uniform(-1, 1, (20, 2)), {"bounds": (-1, 1)}),
+          "quantile": (np.random.default_rng(0).uniform(-1, 1, 20), {"bounds": (-1, 1), "tau": 0.3}),
+          "linear_regression": (None, {}), "quantile_regression": (None, {"tau": 0.4})}
+
+
+@pytest.mark.parametrize("name", list(kng.PROBLEMS))
+def test_every_problem_object_fills_the_template(name):
+    from tests.kng._helpers import reg_data
+
+    data, kw = _SMALL[name]
+    data = reg_data(30, d=2) if data is None else data
+    prob = kng.problem(name)
+    assert prob.name == name and prob.config.problem == name
+    for mech in prob.config.mechanisms:
+        cfg = kng.make(name, mechanism=mech, epsilon=1.0, size=3, **kw)
+        prob, P, cal = kng.prepared(data, cfg)
+        th = np.tile(P.centre, (5, 1)) + 0.01
+        assert prob.gradient(P, th).shape == (5, P.d) and prob.objective(P, th).shape == (5,)
+        assert np.isfinite(prob.log_density(P, cal, th)).all()
+        draw = prob.exact_sampler(cfg, P.d)
+        if draw is not None:
+            assert draw(P, cal, 3, np.random.default_rng(1)).shape == (3, P.d)
+        else:  # MCMC: either an incremental target or the direct log density, and a positive step cap
+            prob.incremental_target(P, cal, cfg)
+            assert prob.step_cap(P) > 0 and prob.target_width(P, cal, cfg) > 0

@@ -3,21 +3,21 @@ import pytest
 from scipy import stats
 
 from dpcore import noise, norms
-from dpcore.privacy import analytic_gaussian_sigma
 from dpcore._validation import DPValueError
 
 
 def test_laplace_mechanism_scale_and_cost():
     r = noise.laplace_mechanism(np.zeros(3), sensitivity=2.0, epsilon=0.5, rng=0)
-    assert r.scale == 4.0 and r.cost.epsilon == 0.5 and r.cost.notion == "pure"
+    assert r.calibration.constant == 4.0 and r.cost.epsilon == 0.5 and r.cost.notion == "pure"
+    assert r.cost == r.calibration.cost(1) and r.mechanism == "noise/laplace"
     assert r.value.shape == (3,)
 
 
 def test_gaussian_mechanism_calibrations():
     r = noise.gaussian_mechanism(0.0, 1.0, epsilon=1.0, delta=1e-5, rng=0)
-    assert r.scale == pytest.approx(3.7306, abs=1e-4) and r.cost.notion == "approx"
+    assert r.calibration.constant == pytest.approx(3.7306, abs=1e-4) and r.cost.notion == "approx"
     z = noise.gaussian_mechanism(0.0, 2.0, rho=0.5, rng=0)
-    assert z.scale == pytest.approx(2.0) and z.cost.rho == 0.5
+    assert z.calibration.constant == pytest.approx(2.0) and z.cost.rho == 0.5 and z.mechanism == "noise/gaussian-zcdp"
     with pytest.raises(DPValueError, match="delta"):
         noise.gaussian_mechanism(0.0, 1.0, epsilon=1.0, rng=0)
     with pytest.raises(DPValueError, match="not both"):
@@ -36,7 +36,7 @@ def test_huge_epsilon_gives_nonprivate_answer():
     assert np.allclose(noise.knorm_mechanism(v, 1.0, 1e9, "l2", rng=0).value[0], v, atol=1e-6)
     assert np.allclose(noise.gaussian_mechanism(v, 1.0, epsilon=1e4, delta=1e-5, rng=0).value, v, atol=1e-2)
     u = np.array([0.0, 3.0, 1.0])
-    assert set(noise.exponential_mechanism(u, 1e9, 1.0, size=50, rng=0)) == {1}
+    assert set(noise.exponential_mechanism(u, 1e9, 1.0, size=50, rng=0).value) == {1}
 
 
 @pytest.mark.stat
@@ -87,7 +87,7 @@ def test_knorm_1d_is_laplace():
 def test_exponential_mechanism_chisquare_against_softmax():
     u = np.array([0.0, 1.0, 2.0, 3.5, -1.0])
     eps, sens = 1.3, 0.8
-    idx = noise.exponential_mechanism(u, eps, sens, size=40000, rng=3)
+    idx = noise.exponential_mechanism(u, eps, sens, size=40000, rng=3).value
     p = np.exp(noise.exponential_mechanism_logits(u, eps, sens))
     counts = np.bincount(idx, minlength=u.size)
     assert stats.chisquare(counts, 40000 * p).pvalue > 1e-6
@@ -98,7 +98,7 @@ def test_exponential_mechanism_chisquare_against_softmax():
 
 def test_exponential_mechanism_no_overflow_and_validation():
     u = np.array([1e6, 1e6 - 2, -1e6, -np.inf])
-    idx = noise.exponential_mechanism(u, 1.0, 1.0, size=1000, rng=0)
+    idx = noise.exponential_mechanism(u, 1.0, 1.0, size=1000, rng=0).value
     assert set(idx) <= {0, 1} and np.mean(idx == 0) > 0.6
     lp = noise.exponential_mechanism_logits(u, 1.0, 1.0)
     assert np.isfinite(lp[:3]).all() and lp[3] == -np.inf
@@ -110,4 +110,13 @@ def test_exponential_mechanism_no_overflow_and_validation():
 
 def test_knorm_mechanism_cost_composes_over_draws():
     r = noise.knorm_mechanism([0.0, 0.0], 1.0, 0.5, "linf", size=4, rng=0)
-    assert r.value.shape == (4, 2) and r.cost.epsilon == pytest.approx(2.0)
+    assert r.value.shape == (4, 2) and r.cost.epsilon == pytest.approx(0.5) and r.cost.count == 4
+    assert r.cost.total_epsilon == pytest.approx(2.0) and r.cost == r.calibration.cost(4)
+
+
+def test_exponential_mechanism_carries_its_cost_per_draw():
+    r = noise.exponential_mechanism([0.0, 1.0, 2.0], 0.5, 1.0, size=6, rng=1)
+    assert r.mechanism == "noise/exponential" and r.value.shape == (6,)
+    assert r.cost.epsilon == 0.5 and r.cost.count == 6 and r.cost == r.calibration.cost(6)
+    assert r.calibration.constant == pytest.approx(0.25)  # ε/(2Δ_u)
+    assert noise.exponential_mechanism([0.0, 1.0], 0.5, 1.0, monotone=True, rng=1).calibration.constant == 0.5
