@@ -295,7 +295,7 @@ def test_work_over_the_cap_is_refused_up_front_with_dpcore_message():
                   kng_mechs=["kng"])
     _click(at)
     errors = re.sub(r"\\(.)", r"\1", " ".join(e.value for e in at.error))
-    assert "30,000,000" in errors and "fewer draws" in errors, errors
+    assert "exceeds the cap 3e+08" in errors and "fewer draws" in errors, errors
     assert len(_ledger(at)) == 0
 
 
