@@ -79,3 +79,29 @@ def census_like(n: int, *, rng: RNGLike = None) -> tuple[np.ndarray, np.ndarray]
     p = 1.0 / (1.0 + np.exp(-(X @ _CENSUS_BETA)))
     y = np.where(g.random(n) < p, 1.0, -1.0)
     return X, y
+
+
+#: Public upper ends of the 30 Wisconsin breast-cancer features (lower ends 0): rounded-up envelopes of
+#: the ranges published with the dataset's documentation (UCI / scikit-learn description), i.e. public
+#: knowledge about the imaging measurements — not computed from the sample used here.
+BREAST_CANCER_UPPER = (
+    30, 40, 200, 2500, 0.2, 0.4, 0.5, 0.25, 0.35, 0.1,          # mean
+    3, 5, 25, 550, 0.035, 0.15, 0.4, 0.06, 0.08, 0.03,          # standard error
+    40, 50, 260, 4300, 0.25, 1.1, 1.3, 0.3, 0.7, 0.21,         # worst
+)
+
+
+def breast_cancer() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """scikit-learn's breast-cancer data (569 × 30) for logistic regression, publicly standardised.
+
+    Each feature is divided by its public upper end (:data:`BREAST_CANCER_UPPER`), so covariates lie in
+    the hypercube [0, 1]^30 (values beyond a public end are clipped by the release, and reported); an
+    intercept column is prepended (d = 31). y = +1 for malignant, −1 for benign.
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    b = load_breast_cancer()
+    X = b.data / np.asarray(BREAST_CANCER_UPPER, dtype=float)
+    X = np.column_stack([np.ones(X.shape[0]), X])
+    y = np.where(b.target == 0, 1.0, -1.0)     # sklearn: 0 = malignant
+    return X, y, ("intercept",) + tuple(b.feature_names)

@@ -107,7 +107,7 @@ class Constants:
         u = self.n * lam
         a = u - self.M1
         disc = a * a - 2.0 * self.beta * u
-        ok = np.isfinite(lam) & (a > 0) & (disc >= 0)
+        ok = self.C1(lam) & (a > 0) & (disc >= 0)
         with np.errstate(invalid="ignore", divide="ignore"):
             out = np.where(ok, 2.0 * self.D / (a + np.sqrt(np.where(ok, disc, 0.0))), np.inf)
         return out
