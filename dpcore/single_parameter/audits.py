@@ -154,3 +154,50 @@ def moving_direction(pair_):
     a, b = (A.analyse(d, cfg).fit.theta for d in pair_)
     v = a - b
     return tuple(float(x) for x in v / np.linalg.norm(v))
+
+
+# --- baselines ---------------------------------------------------------------------------------
+def tiny_pair(n: int = 10, seed: int = 0):
+    """d = 1, x = ±1 (on the boundary of the unit ball); observation 0 has residual +30 in D, −30 in D′."""
+    g = np.random.default_rng(seed)
+    X = np.where(g.random((n, 1)) < 0.5, -1.0, 1.0) * (1 - 1e-12)
+    y = 0.5 * X[:, 0] + 0.3 * g.standard_normal(n)
+    X[0, 0] = 1 - 1e-12
+    y[0] = 30.0
+    y2 = y.copy()
+    y2[0] = -30.0
+    return (X, y), (X, y2)
+
+
+def baseline_sampler(kind: str, **kw):
+    from . import baselines as Bl
+
+    def sampler(data, n, rng, *, epsilon, delta, override):
+        if kind == "output":
+            cfg = Bl.OutputPerturbationConfig(epsilon=epsilon, delta=delta, **kw)
+            return Bl.sample_output_perturbation(data, cfg, n, rng, override)[0]
+        if kind == "objective":
+            cfg = Bl.ObjectivePerturbationConfig(epsilon=epsilon, **kw)
+            return Bl.sample_objective_perturbation(data, cfg, n, rng, override)[0]
+        cfg = Bl.NoisyGDConfig(epsilon=epsilon, delta=delta, **kw)
+        return Bl.sample_noisy_gd(data, cfg, n, rng, override)[0]
+    return sampler
+
+
+def shift_events(kind: str, **kw):
+    """Half-lines around the two non-private answers of a baseline (fixed before sampling)."""
+    from . import baselines as Bl
+
+    def events(D, Dp, eps, delta):
+        if kind == "output":
+            f, cfg = Bl.nonprivate_ridge, Bl.OutputPerturbationConfig(**kw)
+        elif kind == "objective":
+            f, cfg = Bl.nonprivate_objective, Bl.ObjectivePerturbationConfig(**kw)
+        else:
+            f, cfg = Bl.nonprivate_gd, Bl.NoisyGDConfig(**kw)
+        a, b = float(f(D, cfg)[0]), float(f(Dp, cfg)[0])
+        lo, hi = min(a, b), max(a, b)
+        w = hi - lo
+        from dpcore.audit import halfline_events
+        return halfline_events(np.linspace(lo - 3 * w, hi + 3 * w, 41))
+    return events

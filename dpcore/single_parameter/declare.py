@@ -12,6 +12,7 @@ from dpcore.registry import Topic
 
 from . import algorithms as A
 from . import audits as U
+from . import baselines as Bl
 from .designs import robust_regression
 
 REFERENCE = ("Asi, Duchi & Talwar (2025), On Privately Estimating a Single Parameter, arXiv:2503.17252; "
@@ -45,6 +46,15 @@ MECHANISMS = (
                   budget=("epsilon", "delta")),
     MechanismSpec("single_parameter/theta-generic", "Output perturbation for generic smooth losses (Algorithm 7)",
                   A.GenericConfig, A.release_theta_generic, A.nonprivate_theta, _example(epsilon=1.0, delta=1e-5),
+                  budget=("epsilon", "delta")),
+    MechanismSpec("single_parameter/output-perturbation", "Naive output perturbation of the ridge estimator",
+                  Bl.OutputPerturbationConfig, Bl.release_output_perturbation, Bl.nonprivate_ridge,
+                  _example(epsilon=1.0, delta=1e-5, rho=0.05), budget=("epsilon", "delta")),
+    MechanismSpec("single_parameter/objective-perturbation", "Objective perturbation (Chaudhuri et al. 2011)",
+                  Bl.ObjectivePerturbationConfig, Bl.release_objective_perturbation, Bl.nonprivate_objective,
+                  _example(epsilon=1.0, rho=0.05), budget=("epsilon",)),
+    MechanismSpec("single_parameter/noisy-gd", "Full-batch noisy gradient descent (zCDP)", Bl.NoisyGDConfig,
+                  Bl.release_noisy_gd, Bl.nonprivate_gd, _example(epsilon=1.0, delta=1e-5, steps=50),
                   budget=("epsilon", "delta")),
     MechanismSpec("single_parameter/functional", "Propose-test-release of ⟨v, θ⟩ (Algorithm 5)",
                   A.FunctionalConfig, A.release_functional, A.nonprivate_functional,
@@ -133,6 +143,25 @@ AUDITS = (
           "as for Algorithm 2; the ε split puts ε₄ between the two datasets' un-noised test statistics",
           U.functional_sampler_factory(_PTR_SPLIT), _functional_events, epsilon=_PTR_EPS, delta=_PTR_DELTA,
           mutant=_UNNOISED, output_label="⟨e₁, θ⟩ (NaN = ⊥)"),
+)
+
+_TINY = U.tiny_pair()
+_TINY_NB = "observation 0 (x = 1, on the ball's boundary) has y = +30 in D and −30 in D′ (|h′| ≈ 1: gradient flipped)"
+AUDITS = AUDITS + (
+    Audit("single_parameter/output-perturbation", "single_parameter/output-perturbation",
+          "Naive output perturbation on neighbours whose ridge estimates differ the most", _TINY, _TINY_NB,
+          U.baseline_sampler("output", rho=1.0), U.shift_events("output", rho=1.0), epsilon=1.0, delta=0.01,
+          mutant=_HALF_SIGMA, output_label="θ̃"),
+    Audit("single_parameter/objective-perturbation", "single_parameter/objective-perturbation",
+          "Objective perturbation on neighbours with a flipped gradient", _TINY, _TINY_NB,
+          U.baseline_sampler("objective", rho=0.5), U.shift_events("objective", rho=0.5), epsilon=1.0,
+          mutant=Mutant("quarter noise", "‖b‖ drawn at a quarter of its Gamma scale",
+                        lambda cal: cal.replace(params={"noise_scale": 0.25})),
+          n_samples=30_000, output_label="θ̃"),
+    Audit("single_parameter/noisy-gd", "single_parameter/noisy-gd",
+          "Noisy gradient descent on neighbours with a flipped gradient", _TINY, _TINY_NB,
+          U.baseline_sampler("gd", steps=1), U.shift_events("gd", steps=1), epsilon=1.0, delta=0.01,
+          mutant=_HALF_SIGMA, output_label="θ̃"),
 )
 
 TOPIC = Topic(
