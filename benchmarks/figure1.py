@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from dpcore import data as dpdata  # noqa: E402
-from dpcore.experiments import REGISTRY, run_experiment  # noqa: E402
+from dpcore.experiments import registry, run_experiment  # noqa: E402
 
 
 def floor(reps: int, jobs: int, seed: int, experiment: str = "kng-linear") -> float:
@@ -76,9 +76,9 @@ def main() -> None:
     ap.add_argument("--skip-total", action="store_true")
     ap.add_argument("--skip-naive", action="store_true")
     args = ap.parse_args()
-    exp = REGISTRY["kng-linear"]
-    print(f"Figure 1 benchmark: ns = {exp.default_ns}, reps = {args.reps}, jobs = {args.jobs}, "
-          f"cpu count = {os.cpu_count()}, sweeps = {exp.defaults['sweeps']}")
+    exp = registry()["kng-linear"]
+    print(f"Figure 1 benchmark: ns = {exp.axis.values}, reps = {args.reps}, jobs = {args.jobs}, "
+          f"cpu count = {os.cpu_count()}, sweeps = {exp.options['sweeps']}")
     a = floor(args.reps, args.jobs, args.seed)
     print(f"(a) data + sufficient statistics alone (floor): {a:8.1f} s")
     if not args.skip_total:
@@ -89,12 +89,12 @@ def main() -> None:
     if not args.skip_naive:
         rng = np.random.default_rng(args.seed)
         per = {n: naive_step_seconds(n, steps, rng) for n, steps in ((10**5, 200), (10**7, 6))}
-        sweeps, d = exp.defaults["sweeps"], len(dpdata.figure1_theta())
+        sweeps, d = exp.options["sweeps"], len(dpdata.figure1_theta())
         b_row = (per[10**7] - per[10**5]) / (10**7 - 10**5)
         a0 = max(per[10**5] - b_row * 10**5, 0.0)
         steps_per_chain = sweeps * d
         chains = args.reps * 2               # KNG and the exponential mechanism need MCMC
-        total_s = sum((a0 + b_row * n) * steps_per_chain * chains for n in exp.default_ns)
+        total_s = sum((a0 + b_row * n) * steps_per_chain * chains for n in exp.axis.values)
         for n, s in per.items():
             print(f"(d) naive O(nd) gradient per MCMC step at n = {n:.0e}: {s * 1e3:10.3f} ms")
         print(f"    naive total for the full figure ({sweeps} sweeps x {d} coordinates x {chains} chains per n, "

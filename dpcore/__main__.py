@@ -1,15 +1,19 @@
 """Command line: ``python -m dpcore reproduce <id> [options]`` and ``python -m dpcore reproduce --list``.
 
-``reproduce`` runs an error-vs-n experiment (defaults: the paper's setting, 100 replicates), writes
+``reproduce`` runs a figure's sweep over its axis (defaults: the paper's setting), writes
 ``DIR/<id>.csv`` (the tidy frame: one row per method, n, replicate), ``DIR/<id>.html`` (the
-plotly figure, self-contained) and ``DIR/<id>_slopes.csv`` (fitted slopes), shows a progress bar on stderr and prints a summary (log10 mean
-error per n and method with Monte-Carlo s.e., mean log10 error, fitted slopes, elapsed time).
+plotly figure, self-contained) and ``DIR/<id>_slopes.csv`` (fitted slopes), shows a progress bar
+on stderr and prints a summary (log10 mean error per x and method with Monte-Carlo s.e., mean log10
+error, fitted slopes, elapsed time). ``reproduce <id> --help`` lists the experiment's own options:
+each declared option is a flag typed from its default; the axis values are ``--x`` (``--ns`` for n).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Sequence, TextIO
@@ -45,7 +49,8 @@ def _hms(s: float) -> str:
     return f"{s // 3600:d}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
 
 
-def _parse_ns(text: str) -> list[int]:
+def _parse_values(text: str, axis, flag: str) -> list:
+    """Comma-separated values of ``axis`` (``1e4`` is accepted for 10 000 on an integer axis)."""
     out = []
     for tok in text.split(","):
         tok = tok.strip()
@@ -54,61 +59,108 @@ def _parse_ns(text: str) -> list[int]:
         try:
             v = float(tok)
         except ValueError:
-            raise DPValueError(f"--ns: {tok!r} is not a number; give sample sizes such as 100,1000,1e4.") from None
-        if not math.isfinite(v) or v != int(v):
-            raise DPValueError(f"--ns: {tok!r} is not a whole number of observations.")
-        out.append(int(v))
+            raise DPValueError(f"{flag}: {tok!r} is not a number; give values of {axis.label} such as "
+                               f"{','.join(str(v) for v in axis.values[:3])}.") from None
+        try:
+            out.append(axis.coerce(v))
+        except DPValueError as exc:
+            raise DPValueError(f"{flag}: {exc}") from None
     if not out:
-        raise DPValueError("--ns is empty; give sample sizes such as 100,1000,1e4.")
+        raise DPValueError(f"{flag} is empty; give values such as {','.join(str(v) for v in axis.values[:3])}.")
     return out
 
 
-def _parse_option(text: str) -> tuple[str, object]:
-    if "=" not in text:
-        raise DPValueError(f"--option {text!r} must look like KEY=VALUE (e.g. --option B=2).")
-    key, val = (s.strip() for s in text.split("=", 1))
-    for conv in (int, float):
-        try:
-            return key, conv(val)
-        except ValueError:
-            pass
-    return key, val
+def _int(text: str) -> int:
+    """An int flag that also accepts 1e4."""
+    v = float(text)
+    if not math.isfinite(v) or v != int(v):
+        raise ValueError(text)
+    return int(v)
 
 
-def build_parser() -> argparse.ArgumentParser:
+_int.__name__ = "int"
+
+
+def _describe_option(exp, name: str) -> str:
+    default = exp.options[name]
+    kind = type(default).__name__
+    choices = exp.option_choices.get(name)
+    extra = f"; one of {', '.join(choices)}" if choices else ""
+    return f"--{name} ({kind}, default {default!r}{extra})"
+
+
+def build_parser(experiment=None) -> argparse.ArgumentParser:
+    """The command-line parser; with ``experiment``, its axis flag and its options as typed flags."""
     parser = argparse.ArgumentParser(prog="python -m dpcore", description="DP Mechanism Explorer command line.")
     sub = parser.add_subparsers(dest="command", required=True)
-    rp = sub.add_parser("reproduce", help="run an error-vs-n experiment (paper figure)",
-                        description="Run an error-vs-n experiment; write DIR/<id>.csv and DIR/<id>.html.")
+    from dpcore.experiments.analysis import format_number
+
+    exp = experiment
+    desc = ("Run a figure's sweep; write DIR/<id>.csv, DIR/<id>.html and DIR/<id>_slopes.csv."
+            if exp is None else f"{exp.id}: {exp.title}. {exp.description}")
+    rp = sub.add_parser("reproduce", help="run a figure's sweep (paper figure)", description=desc,
+                        allow_abbrev=False)   # --epsilon must never abbreviate --epsilons
     rp.add_argument("id", nargs="?", help="experiment id (see --list)")
     rp.add_argument("--list", action="store_true", help="list the experiment ids and exit")
-    rp.add_argument("--reps", type=int, default=None, help="replicates per n (default: the paper's, 100)")
-    rp.add_argument("--ns", type=str, default=None, help="comma-separated sample sizes, e.g. 100,1e3,1e4")
-    rp.add_argument("--epsilon", type=float, default=None, help="privacy parameter ε (default 1)")
-    rp.add_argument("--seed", type=int, default=2019, help="root seed (default 2019); results depend only on it")
-    rp.add_argument("--jobs", type=int, default=-1, help="worker processes (-1 = all cores, 1 = in-process)")
+    rp.add_argument("--reps", type=_int, default=None,
+                    help="replicates per x" + (f" (default {exp.default_reps})" if exp else ""))
+    if exp is None:
+        rp.add_argument("--x", type=str, default=None, help="comma-separated values of the experiment's axis")
+    else:
+        ax = exp.axis
+        rp.add_argument("--x", f"--{ax.flag}", dest="x", type=str, default=None,
+                        help=f"comma-separated values of {ax.label} (default "
+                             f"{','.join(str(v) for v in ax.values)}; allowed {format_number(ax.lo)} … {format_number(ax.hi)})")
+    if exp is None or exp.default_epsilon is not None:
+        rp.add_argument("--epsilon", type=float, default=None,
+                        help="privacy parameter ε" + (f" (default {exp.default_epsilon:g})" if exp else ""))
+    rp.add_argument("--seed", type=_int, default=2019, help="root seed (default 2019); results depend only on it")
+    rp.add_argument("--jobs", type=_int, default=-1, help="worker processes (-1 = all cores, 1 = in-process); "
+                                                          "never changes the results")
     rp.add_argument("--out", type=str, default="results", help="output directory (default ./results)")
-    rp.add_argument("--methods", type=str, default=None, help="comma-separated subset of the methods")
-    rp.add_argument("--sweeps", type=int, default=None, help="MCMC sweeps (experiments with MCMC)")
-    rp.add_argument("--constants", choices=("paper", "calibrated"), default=None,
-                    help="'paper' = the paper's printed constants (default for its figures); 'calibrated' = spec")
-    rp.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="other experiment option (e.g. B=2, block=10); repeatable")
+    rp.add_argument("--methods", type=str, default=None,
+                    help="comma-separated subset of the methods" + (f": {','.join(exp.methods)}" if exp else ""))
     rp.add_argument("--quiet", action="store_true", help="no progress bar")
+    if exp is not None and exp.options:
+        group = rp.add_argument_group(f"options of {exp.id}")
+        for name, default in exp.options.items():
+            help_text = exp.option_help.get(name, "") + f" (default: {default!r})"
+            if isinstance(default, bool):
+                group.add_argument(f"--{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
+            else:
+                kind = {int: _int, float: float, str: str}[type(default)]
+                choices = exp.option_choices.get(name)
+                metavar = "{" + ",".join(choices) + "}" if choices else type(default).__name__.upper()
+                group.add_argument(f"--{name}", type=kind, default=None, help=help_text, choices=choices,
+                                   metavar=metavar)
     return parser
 
 
-def _list(out: TextIO) -> None:
-    from dpcore.experiments import REGISTRY
+def _find_experiment(argv: Sequence[str]):
+    """The registered experiment named on the command line (None if none is)."""
+    from dpcore.experiments import registry
 
-    width = max(len(k) for k in REGISTRY)
-    for exp in REGISTRY.values():
-        out.write(f"{exp.id:<{width}}  {exp.title}\n")
+    table = registry()
+    if not argv or argv[0] != "reproduce":
+        return None
+    for tok in argv[1:]:
+        if tok in table:
+            return table[tok]
+    return None
+
+
+def _list(out: TextIO) -> None:
+    from dpcore.experiments import registry
+
+    table = registry()
+    width = max(len(k) for k in table)
+    for exp in table.values():
+        out.write(f"{exp.id:<{width}}  {exp.title}   [x: {exp.axis.name}]\n")
 
 
 def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     from dpcore.experiments import fit_slopes, format_summary, get_experiment, run_experiment
-    from dpcore.viz_experiments import error_vs_n_figure
+    from dpcore.viz.experiments import error_vs_x_figure
 
     if args.list:
         _list(out)
@@ -117,33 +169,31 @@ def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
         err.write("error: give an experiment id, or --list to see them.\n")
         return 2
     exp = get_experiment(args.id)
-    params = dict(_parse_option(o) for o in args.option)
-    if args.sweeps is not None:
-        params["sweeps"] = args.sweeps
-    if args.constants is not None:
-        params["constants"] = args.constants
-    ns = _parse_ns(args.ns) if args.ns else None
+    params = {k: getattr(args, k) for k in exp.options if getattr(args, k, None) is not None}
+    flag = "--ns" if exp.axis.name == "n" else "--x"
+    xs = _parse_values(args.x, exp.axis, flag) if args.x else None
     methods = args.methods.split(",") if args.methods else None
     bar = None if args.quiet else TextProgress(err, label=f"{exp.id} ")
-    frame = run_experiment(exp, ns=ns, reps=args.reps, epsilon=args.epsilon, seed=args.seed, jobs=args.jobs,
-                           progress=bar, methods=methods, **params)
+    frame = run_experiment(exp, xs=xs, reps=args.reps, epsilon=getattr(args, "epsilon", None), seed=args.seed,
+                           jobs=args.jobs, progress=bar, methods=methods, **params)
     outdir = Path(args.out)
     outdir.mkdir(parents=True, exist_ok=True)
     csv_path, html_path = outdir / f"{exp.id}.csv", outdir / f"{exp.id}.html"
     slopes_path = outdir / f"{exp.id}_slopes.csv"
     frame.to_csv(csv_path, index=False)
     fit_slopes(frame).to_csv(slopes_path, index=False)
-    fig = error_vs_n_figure(frame)
+    fig = error_vs_x_figure(frame)
     if exp.paper_protocol_note:
-        fig.add_annotation(text="Paper protocol: data-dependent scaling R = max|Y| and chains started at the "
-                                "non-private estimate (simulation only; a real release needs a public bound).",
-                           xref="paper", yref="paper", x=0, y=-0.16, xanchor="left", showarrow=False,
-                           font=dict(size=11, color="#555555"))
-        fig.update_layout(margin=dict(b=95))
+        first = exp.paper_protocol_note.split(". ")[0].rstrip(".") + " (simulation only; see the summary)."
+        fig.add_annotation(text="<br>".join(textwrap.wrap(first, 140)),
+                           xref="paper", yref="paper", x=0, y=-0.18, xanchor="left", yanchor="top",
+                           showarrow=False, align="left", font=dict(size=11, color="#555555"))
+        fig.update_layout(margin=dict(b=120))
     fig.write_html(html_path, include_plotlyjs=True, full_html=True)
     a = frame.attrs
     out.write(f"{exp.id}: {exp.title}\n")
-    out.write(f"ns = {','.join(map(str, a['ns']))}; reps = {a['reps']}; epsilon = {a['epsilon']:g}; "
+    eps = "" if a["epsilon"] is None else f"epsilon = {a['epsilon']:g}; "
+    out.write(f"{exp.axis.name} = {','.join(map(str, a['xs']))}; reps = {a['reps']}; {eps}"
               f"seed = {a['seed']}; jobs = {a.get('jobs')}; options = {a['params']}\n\n")
     out.write(format_summary(frame) + "\n\n")
     if exp.paper_protocol_note:
@@ -153,20 +203,46 @@ def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Entry point; returns the exit status (0 ok, 2 bad input, 130 interrupted)."""
+    """Entry point; returns the exit status (0 ok, 2 bad input, 130 interrupted).
+
+    ``reproduce ID`` builds the parser of that experiment, so ``reproduce ID --help`` lists its
+    axis flag and its options (typed from their declared defaults), and a flag it does not have is
+    refused with the list of those it has.
+    """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if args.command == "reproduce":
-            return reproduce(args, out, err)
+        exp = _find_experiment(argv)
+        parser = build_parser(exp)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                args, extra = parser.parse_known_args(argv)
+        except SystemExit as stop:          # --help (0) or a malformed flag value (2): argparse printed why
+            return int(stop.code or 0)
+        if args.command != "reproduce":
+            return 2
+        if extra:
+            if exp is None and args.id:
+                from dpcore.experiments import get_experiment
+                get_experiment(args.id)     # an unknown id is the error to report first
+            flags = [e for e in extra if e.startswith("-")] or extra
+            if exp is None:
+                raise DPValueError(f"{' '.join(flags)} not understood; name an experiment first "
+                                   "(python -m dpcore reproduce --list).")
+            opts = "; ".join(_describe_option(exp, k) for k in exp.options) or "none"
+            raise DPValueError(
+                f"{' '.join(flags)}: not an option of experiment {exp.id!r}. Its options: {opts}. Every experiment "
+                f"also takes --x/--{exp.axis.flag}, --reps, --seed, --jobs, --methods, --out, --quiet"
+                + (", --epsilon" if exp.default_epsilon is not None else "")
+                + f". See: python -m dpcore reproduce {exp.id} --help")
+        return reproduce(args, out, err)
     except DPValueError as exc:
         err.write(f"\nerror: {exc}\n")
         return 2
     except KeyboardInterrupt:
         err.write("\ninterrupted\n")
         return 130
-    return 2
 
 
 if __name__ == "__main__":

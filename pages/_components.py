@@ -1,73 +1,41 @@
-"""Shared Streamlit widgets and session helpers for the pages of DP Mechanism Explorer.
+"""Widgets, the ledger panel and display helpers shared by the pages (no DP logic here).
 
-No differential-privacy logic lives here: only session state, seeds, the release cache that
-feeds the privacy ledger, and thin display helpers. Everything per user is kept in
-``st.session_state`` (one browser session); nothing mutable lives at module level and nothing
-here uses ``st.cache_*`` (uploaded data must never enter a cache shared by all sessions).
-
-A page's typical flow::
-
-    import streamlit as st
-    from pages import _components as ui
-
-    ds = ui.require_dataset()                       # st.stop()s with a hint if none loaded
-    col = ui.select_bounded_column(ds, key="kng_col")   # values clipped to public bounds
-    eps = ui.epsilon_input(key="kng_eps")
-    scope = (ds.fingerprint(), "kng-mean", col.name, eps)   # what the release depends on
-    seed = ui.current_seed(*scope)
-    key = (*scope, seed)
-    try:
-        res = ui.release(key, f"KNG mean of {col.name}, ε={eps:g}",
-                         compute=lambda: private_mean(col.values, cfg, rng=ui.rng_for(key)),
-                         cost_of=lambda r: r.cost)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
-    ui.plot(fig, frame, "kng_mean")
-
-Seeds and independence: pass ``rng=ui.rng_for(key)`` rather than the bare seed. Two releases
-that differ only in ε but reuse one seed reuse one noise draw, and then an observer can cancel
-the noise (f + b₁Z and f + b₂Z reveal f exactly) — basic composition would be a false claim.
-``rng_for(key)`` derives an independent stream from the whole key and is still reproducible:
-the same seed and the same parameters give the same release.
+The release rules — keys, the release cache, what is charged, fresh entropy vs. seeds, bounds
+checks, explicit submit — are :mod:`dpcore.privacy.session`; this module only keeps one
+:class:`~dpcore.privacy.ReleaseSession` per browser session in ``st.session_state`` and draws
+things. Nothing mutable lives at module level and nothing here uses ``st.cache_*`` (uploaded data
+must never enter a cache shared by all sessions). The page pattern is in docs/architecture.md
+("Pages").
 """
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import math
 import re
-import secrets
-from collections import OrderedDict
-from typing import Any, Callable, Hashable, NamedTuple, Optional, TypeVar
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import privacy as P
 from dpcore._validation import epsilon_warning
-from dpcore.privacy import PrivacyCost, PrivacyLedger
+from dpcore.errors import Cancelled
+from pages._streamlit_compat import leave_legacy_pages_mode
 
-R = TypeVar("R")
+leave_legacy_pages_mode()
 
 # Session-state keys (namespaced so that widget keys chosen by pages cannot collide).
-LEDGER_KEY = "dp_ledger"
+SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
+LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
-RELEASES_KEY = "dp_releases"
-FRESH_SEEDS_KEY = "dp_fresh_seeds"
-SEEDS_THIS_RUN_KEY = "dp_seeds_this_run"
-LEAKY_KEY = "dp_leaky_bounds"
+LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
-FRESH_WIDGET_KEY = "dp_fresh"
-
+DEMO_WIDGET_KEY = "dp_reproducible"
 SEED_MAX = 2**32 - 1
-#: Releases kept per session for redisplay on reruns (older ones are recomputed identically).
+LEDGER_DELTA = 1e-6              # δ at which the ledger converts zCDP totals to (ε, δ)
 MAX_CACHED_RELEASES = 32
-#: Fresh seeds remembered per session (one per release scope).
-MAX_FRESH_SEEDS = 256
-#: δ at which the ledger converts zCDP totals to (ε, δ).
-LEDGER_DELTA = 1e-6
 
 #: Log-spaced ε choices, 1-1.5-2-3-5-7 per decade from 0.01 to 100.
 EPSILON_CHOICES: tuple[float, ...] = tuple(
@@ -80,312 +48,279 @@ BANNER_TEXT = (
     "(floating-point side channels are not defended against): do not use its outputs to publish "
     "statistics about real people."
 )
-
-
-# -- Streamlit's legacy "pages/ directory" mode -------------------------------------------
-def _leave_legacy_pages_mode() -> None:
-    """Make sure Streamlit routes through app.py's ``st.navigation``, never the ``pages/`` folder.
-
-    Streamlit (≤ 1.67 at least) switches to its old multipage mode when a folder named ``pages``
-    sits next to the main script, until the first ``st.navigation`` call in the process. So the
-    very first request after a server start that deep-links to a page (``/data``) would run that
-    page *without* app.py (no sidebar, no ledger; every file in pages/ listed as a page). This
-    switches the process to ``st.navigation`` routing — what ``st.navigation`` itself does — and
-    reruns, so app.py handles the same URL. Runs once per process (at import of this module).
-    """
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # a Streamlit without this internal: nothing to fix
-        return
-    if getattr(PagesManager, "uses_pages_directory", None):
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
-_leave_legacy_pages_mode()
+NONPRIVATE = "Not private"
 
 
 # -- session ------------------------------------------------------------------------
 def init_session() -> None:
-    """Create this session's ledger, dataset slot, release cache and seed bookkeeping.
-
-    Idempotent; ``app.py`` calls it at the start of every run (it also resets the list of seeds
-    used in the current run, shown in the sidebar).
-    """
+    """Create this session's release session (cache + ledger) and dataset slot. Idempotent."""
     ss = st.session_state
-    if LEDGER_KEY not in ss:
-        ss[LEDGER_KEY] = PrivacyLedger()
-    if DATASET_KEY not in ss:
-        ss[DATASET_KEY] = None
-    if RELEASES_KEY not in ss:
-        ss[RELEASES_KEY] = OrderedDict()
-    if FRESH_SEEDS_KEY not in ss:
-        ss[FRESH_SEEDS_KEY] = OrderedDict()
-    if LEAKY_KEY not in ss:
-        ss[LEAKY_KEY] = {}
-    ss[SEEDS_THIS_RUN_KEY] = []
+    if not isinstance(ss.get(SESSION_KEY), P.ReleaseSession):
+        ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES)
+    ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
+    ss.setdefault(DATASET_KEY, None)
 
 
-def get_ledger() -> PrivacyLedger:
+init_session_if_needed = init_session
+
+
+def release_session() -> P.ReleaseSession:
+    """This session's :class:`~dpcore.privacy.ReleaseSession`."""
+    init_session()
+    return st.session_state[SESSION_KEY]
+
+
+def get_ledger() -> P.PrivacyLedger:
     """This session's :class:`~dpcore.privacy.PrivacyLedger`."""
-    init_session_if_needed()
-    return st.session_state[LEDGER_KEY]
+    return release_session().ledger
 
 
-def get_dataset() -> Optional["dpdata.Dataset"]:
-    """The session's current :class:`~dpcore.data.Dataset`, or None if none was loaded."""
-    init_session_if_needed()
+def get_dataset() -> dpdata.Dataset | None:
+    """The session's current Dataset, or None if none was loaded."""
+    init_session()
     return st.session_state[DATASET_KEY]
 
 
-def set_dataset(ds: Optional["dpdata.Dataset"]) -> None:
+def set_dataset(ds: dpdata.Dataset | None) -> None:
     """Make ``ds`` the session's dataset (None clears it). Other pages read it with get_dataset()."""
     if ds is not None and not isinstance(ds, dpdata.Dataset):
         raise TypeError(f"set_dataset expects a dpcore.data.Dataset or None; got {type(ds).__name__}.")
-    init_session_if_needed()
+    init_session()
     st.session_state[DATASET_KEY] = ds
 
 
-def init_session_if_needed() -> None:
-    """Like :func:`init_session` but never resets anything (for pages run on their own, e.g. in tests)."""
-    if LEDGER_KEY not in st.session_state:
-        init_session()
-
-
-def require_dataset() -> "dpdata.Dataset":
+def require_dataset() -> dpdata.Dataset:
     """Return the session's dataset; if there is none, say where to load one and ``st.stop()``."""
     ds = get_dataset()
     if ds is None:
-        st.info("No dataset loaded yet: upload a CSV or simulate one on the **Data** page.")
+        st.info("No dataset loaded yet: upload a CSV or pick an example on the **Data** page.")
         st.page_link("pages/data.py", label="Go to the Data page", icon=":material/table_chart:")
         st.stop()
     return ds
 
 
-def mark_leaky_bounds(ds: "dpdata.Dataset", column: str, lower: float, upper: float, warning: str) -> None:
-    """Remember that ``(lower, upper)`` for ``column`` of this data were read off the data.
-
-    While the column keeps exactly these bounds, :func:`leaky_bounds_warning` returns ``warning``
-    (the Data page and :func:`select_bounded_column` show it): releases using them are not DP.
-    """
-    init_session_if_needed()
-    key = (ds.fingerprint(include_bounds=False), str(column))
-    st.session_state[LEAKY_KEY][key] = (float(lower), float(upper), str(warning))
-
-
-def leaky_bounds_warning(ds: "dpdata.Dataset", column: str) -> Optional[str]:
-    """The warning recorded by :func:`mark_leaky_bounds` if ``column``'s current bounds came from
-    the data, else None."""
-    init_session_if_needed()
-    leaky = st.session_state[LEAKY_KEY]
-    if not leaky or column not in ds.bounds:
-        return None
-    hit = leaky.get((ds.fingerprint(include_bounds=False), str(column)))
-    if hit is None:
-        return None
-    lo, hi, warning = hit
-    return warning if tuple(map(float, ds.bounds[column])) == (lo, hi) else None
+def bound_sources(ds: "dpdata.Dataset", columns: Sequence[str]) -> dict[str, Optional[str]]:
+    """``{column: "declared" | "from data" | None}`` for the columns a release uses."""
+    return P.bound_sources(ds, columns)
 
 
 # -- randomness ---------------------------------------------------------------------
-def fresh_randomness() -> bool:
-    """True when the sidebar's "fresh randomness" toggle is on."""
-    return bool(st.session_state.get(FRESH_WIDGET_KEY, False))
+def demo_seed() -> int:
+    """The sidebar's seed: used for simulated and built-in data (and a chosen reproducible demo)."""
+    init_session()
+    return int(st.session_state.get(SEED_WIDGET_KEY, 0) or 0)
 
 
 def current_seed(*scope: Hashable) -> int:
-    """The seed to use for the release identified by ``scope``.
+    """The seed for a *public* simulation or sweep (the sidebar's seed). Never for a user's data."""
+    return demo_seed()
 
-    Parameters
-    ----------
-    *scope
-        What the release depends on besides the seed (dataset fingerprint, mechanism, parameters).
-        Hashable plain values.
 
-    Returns
-    -------
-    int in [0, 2**32 - 1].
-        Fixed mode (default): the sidebar's seed, whatever the scope. Fresh mode: a seed drawn
-        from OS entropy (``secrets.randbits(32)``) the first time this scope is seen, then reused
-        on reruns, so a rerun with unchanged parameters is the same release (cached, counted
-        once) while every new parameter setting gets new entropy. The sidebar's "new draw" button
-        forgets these seeds. The seeds used in a run are listed in the sidebar: entering one as
-        the seed in fixed mode reproduces that release.
+def randomness(kind: str) -> P.Randomness:
+    """The randomness rule for data of ``kind`` with the sidebar's settings (fresh OS entropy on a
+    user's data unless "reproducible demo" is switched on)."""
+    return P.randomness_for(kind, seed=demo_seed(), reproducible_demo=bool(st.session_state.get(DEMO_WIDGET_KEY)))
+
+
+def randomness_sidebar() -> None:
+    """The sidebar's randomness controls."""
+    st.subheader("Randomness")
+    st.number_input("Seed for built-in and simulated data", min_value=0, max_value=SEED_MAX, value=0, step=1,
+                    key=SEED_WIDGET_KEY, help="Same seed and same settings give the same result on demo data.")
+    st.toggle("Reproducible demo on my data (not private)", key=DEMO_WIDGET_KEY,
+              help="Off (default): every release on your data draws 128 bits of fresh randomness from the "
+                   "operating system, never shown, so nobody can recompute it. On: releases on your data use "
+                   "the seed above; anyone who knows it can recompute the release under every candidate "
+                   "dataset, so the ledger lists them as not private and counts none of their ε.")
+    st.button("New draw", key="dp_new_draw", on_click=lambda: release_session().new_draw(),
+              icon=":material/casino:", help="The next release of the same settings on your data is a new draw "
+                                               "(it needs a click and is charged again).")
+
+
+# -- releases -----------------------------------------------------------------------
+def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, teaching: bool = False,
+            kind: str | None = None) -> P.ReleaseRequest:
+    """A :class:`~dpcore.privacy.ReleaseRequest` for a release on ``ds`` using ``columns``: checks
+    every column's bounds (raises DPValueError if one has none) and applies the sidebar's randomness."""
+    kind = kind or P.data_kind(ds)
+    bounds = P.check_bounds(bound_sources(ds, columns)) if kind == P.USER else None
+    return P.ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness(kind), bounds=bounds,
+                            teaching=teaching)
+
+
+def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], Any], *, submitted: bool,
+                cost_of: Callable[[Any], P.PrivacyCost] = lambda r: r.cost) -> P.Outcome | None:
+    """:meth:`ReleaseSession.run` with the errors shown: a DPValueError (bad parameter, a work cap) as
+    ``st.error``, a cancelled computation as a note; returns None then (nothing cached or charged)."""
+    try:
+        outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        if outcome.status == "released":
+            redraw_ledger()  # now: the page may st.stop() later, after which nothing can be drawn
+        return outcome
+    except Cancelled:
+        st.info("Stopped before it finished: nothing was released or charged.", icon=":material/stop_circle:")
+    except ValueError as exc:
+        show_error(exc)
+    return None
+
+
+def release_button(label: str, *, key: str, cost: Any, charge: P.Charge) -> tuple[bool, Any]:
+    """The cost line (shown BEFORE the click), then the button with a progress slot beside it.
+
+    ``cost``: the :class:`~dpcore.privacy.PrivacyCost` of the release (a Calibration's ``cost(size)``),
+    a list of them (one per mechanism the click releases), or None.
+    Returns ``(clicked, progress_slot)``; pass the slot to :func:`progress`.
     """
-    init_session_if_needed()
-    ss = st.session_state
-    if fresh_randomness():
-        seeds: OrderedDict = ss[FRESH_SEEDS_KEY]
-        skey = _canonical(scope)
-        if skey in seeds:
-            seeds.move_to_end(skey)
-            seed = seeds[skey]
-        else:
-            seed = secrets.randbits(32)
-            seeds[skey] = seed
-            while len(seeds) > MAX_FRESH_SEEDS:
-                seeds.popitem(last=False)
-    else:
-        seed = int(ss.get(SEED_WIDGET_KEY, 0))
-    used = ss.setdefault(SEEDS_THIS_RUN_KEY, [])
-    if seed not in used:
-        used.append(seed)
-    return int(seed)
+    costs = [] if cost is None else [cost] if isinstance(cost, P.PrivacyCost) else list(cost)
+    if not charge.charged:
+        st.caption(f"Not charged: {charge.reason}.")
+    elif not charge.counted_as_dp:
+        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total.")
+    elif costs:
+        st.markdown(f"**This release costs** {'; '.join(c.describe() for c in costs)}; it is recorded in the ledger.")
+    b, slot = st.columns([1, 3], vertical_alignment="center")
+    clicked = b.button(label, key=key, type="primary", icon=":material/lock_open:")
+    return clicked, slot.empty()
 
 
-def new_fresh_draw() -> None:
-    """Forget the fresh seeds, so that the next release of every scope draws new entropy."""
-    init_session_if_needed()
-    st.session_state[FRESH_SEEDS_KEY].clear()
+def progress(slot: Any, what: str) -> Callable[[int, int], bool]:
+    """A progress callback ``(done, total) -> True`` drawing a bar in ``slot``.
 
-
-def rng_for(key: Hashable) -> np.random.Generator:
-    """A Generator determined by the whole release ``key`` (which includes the seed).
-
-    Reproducible (same key → same stream, in any process) and independent across keys, so
-    releases that share a seed but differ in parameters do not share their noise.
+    Each update is a Streamlit yield point: a newer rerun (the user changed something) stops the
+    computation there — nothing is cached or charged. Returning False would make dpcore raise
+    :class:`~dpcore.errors.Cancelled`; :func:`run_release` shows that as "stopped".
     """
-    digest = hashlib.sha256(repr(_canonical(key)).encode("utf-8")).digest()
-    return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest[:16], "little")))
+    def callback(done: int, total: int) -> bool:
+        frac = 0.0 if total <= 0 else min(max(done / total, 0.0), 1.0)
+        slot.progress(frac, text=f"{what}: {done} of {total}")
+        return True
+    return callback
 
 
-def _canonical(obj: Any) -> Any:
-    """Plain-Python, repr-stable form of a key (numpy scalars → Python numbers, etc.)."""
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, (list, tuple)):
-        return tuple(_canonical(o) for o in obj)
-    if isinstance(obj, dict):
-        return tuple(sorted((repr(_canonical(k)), _canonical(v)) for k, v in obj.items()))
-    if isinstance(obj, (set, frozenset)):
-        return tuple(sorted(repr(_canonical(o)) for o in obj))
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return (type(obj).__name__,) + tuple(
-            (f.name, _canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)
-        )
-    if isinstance(obj, (pd.DataFrame, pd.Series)):
-        digest = hashlib.sha256(pd.util.hash_pandas_object(obj, index=True).to_numpy().tobytes())
-        cols = tuple(map(str, obj.columns)) if isinstance(obj, pd.DataFrame) else (str(obj.name),)
-        return (type(obj).__name__, obj.shape, cols, digest.hexdigest())
-    if isinstance(obj, np.ndarray):
-        return ("ndarray", str(obj.dtype), obj.shape, hashlib.sha256(np.ascontiguousarray(obj).tobytes()).hexdigest())
-    if isinstance(obj, float) and obj == 0.0:
-        return 0.0  # -0.0 and 0.0 are one key
-    return obj
+def show_outcome(outcome: P.Outcome, *, button: str) -> None:
+    """One line about a release's status: cached (not charged again), not DP (why), or needs a click."""
+    if outcome.status == "needs submit":
+        st.info(f"Nothing released yet: press **{button}**. Each new release on your data is recorded in the "
+                "ledger; reruns of the same one are not.", icon=":material/touch_app:")
+    elif outcome.status == "cached" and outcome.charge.charged:
+        st.caption("The stored result of this release, shown again: not charged again. For another draw press "
+                   "**New draw** in the sidebar (charged again).")
+    if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
+        st.warning(f"Not differentially private: {outcome.charge.reason}.", icon=":material/warning:")
 
 
-# -- releases and the ledger --------------------------------------------------------
-def release(key: Hashable, label: str, compute: Callable[[], R],
-            cost_of: Callable[[R], PrivacyCost], *, synthetic: bool = False) -> R:
-    """Compute a release once per key and record its privacy cost in the ledger once.
-
-    Parameters
-    ----------
-    key
-        Hashable identity of the release: (dataset fingerprint, mechanism, parameters, seed).
-        Same key → the cached result is returned and nothing is recorded (a Streamlit rerun is
-        not a new release). A new key is a new release and is counted, even if only the seed
-        changed: that is honest accounting.
-    label
-        Short description shown in the ledger (e.g. ``"KNG median of age, ε=1"``).
-    compute
-        Zero-argument callable doing the dpcore call (give it ``rng=rng_for(key)``).
-    cost_of
-        Maps the result to its :class:`~dpcore.privacy.PrivacyCost` (usually ``lambda r: r.cost``).
-    synthetic
-        True when the input is a page's built-in simulation (synthetic data, no person's record):
-        the result is cached but not charged to the ledger, which accounts for releases about the
-        session's dataset only. Pages say so next to such results.
-
-    Returns
-    -------
-    The result of ``compute()`` (cached in this session's state).
-
-    Raises
-    ------
-    Whatever ``compute`` or ``cost_of`` raise (e.g. DPValueError); nothing is cached or recorded
-    then. Show it with :func:`show_error`.
-    """
-    init_session_if_needed()
-    cache: OrderedDict = st.session_state[RELEASES_KEY]
-    ckey = _canonical(key)
-    hash(ckey)  # a TypeError here means the key holds an unhashable value
-    if ckey in cache:
-        cache.move_to_end(ckey)
-        return cache[ckey]
-    result = compute()
-    cost = cost_of(result)
-    if not isinstance(cost, PrivacyCost):
-        raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
-    if not synthetic:
-        get_ledger().add(label, cost, key=ckey)
-    cache[ckey] = result
-    while len(cache) > MAX_CACHED_RELEASES:
-        cache.popitem(last=False)
-    return result
+@contextmanager
+def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
+    """A bordered box, labelled NOT PRIVATE, for anything computed from the data that is not part of
+    a release (θ̂, clipping and imputation counts, MCMC diagnostics, densities)."""
+    box = st.container(border=True)
+    with box:
+        st.markdown(f"**{title}** · :orange-badge[{NONPRIVATE}]")
+        st.caption("Computed from the data and shown as is: not part of any release, not differentially "
+                   "private.")
+        yield box
 
 
+# -- ledger ---------------------------------------------------------------------------
 def clear_ledger() -> None:
-    """Empty the ledger (the cached releases stay: showing them again reveals nothing new)."""
+    """Empty the ledger (cached releases stay: showing them again reveals nothing new)."""
     get_ledger().clear()
 
 
-def ledger_panel() -> None:
-    """Display the ledger: totals under basic composition and zCDP, and the releases.
+def ledger_slot(slot: Any) -> None:
+    """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
+    st.session_state[LEDGER_SLOT_KEY] = slot
+    redraw_ledger()
 
-    Contains no widgets (app.py renders it twice per run, before and after the page).
-    """
+
+def redraw_ledger() -> None:
+    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no)."""
+    slot = st.session_state.get(LEDGER_SLOT_KEY)
+    if slot is not None:
+        with slot.container():
+            ledger_panel()
+
+
+def ledger_panel() -> None:
+    """The ledger: totals of the releases counted as DP, the releases in words, and apart the ones
+    that are not DP as run. No widgets (app.py draws it before and after the page)."""
     ledger = get_ledger()
     t = ledger.totals(delta=LEDGER_DELTA)
-    st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''}")
-    if t.n_releases == 0:
-        st.caption("No release yet. Every new private output (new data, mechanism, parameters "
-                   "or seed) is recorded here with its cost; reruns of the same release are not.")
+    st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''} counted as DP"
+                + (f", {t.n_not_dp} not DP" if t.n_not_dp else ""))
+    if not ledger.entries:
+        st.caption("No release yet. Every new private output on your data (new data, mechanism, parameters "
+                   "or draw) is recorded here with its cost; reruns of the same release are not.")
         return
-    st.markdown(f"Basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
-    if t.zcdp_rho is None:
-        st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
-    else:
-        st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** "
-                    f"at δ = {LEDGER_DELTA:g}")
-    shown = pd.DataFrame({"release": [e.label for e in ledger.entries],
-                          "cost": [_short_cost(e.cost) for e in ledger.entries]})
-    st.dataframe(shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 250))
-    neighbours = sorted({e.cost.neighbours for e in ledger.entries})
+    if t.n_releases:
+        st.markdown(f"Basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
+        if t.zcdp_rho is None:
+            st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
+        else:
+            st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
+        shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
+                              "cost": [_short_cost(e.cost) for e in ledger.counted]})
+        st.dataframe(shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 250))
+    if t.n_not_dp:
+        st.markdown("**Not DP** (in no total):")
+        st.dataframe(pd.DataFrame({"release": [e.label for e in ledger.not_counted],
+                                   "why": [e.reason for e in ledger.not_counted]}),
+                     hide_index=True, width="stretch", key="dp_ledger_not_dp")
+    neighbours = sorted({e.cost.neighbours for e in ledger.counted})
     if len(neighbours) > 1:
         st.caption("Releases use different neighbouring relations (" + ", ".join(neighbours)
                    + "): a total is only meaningful for one relation.")
 
 
-def _short_cost(cost: PrivacyCost) -> str:
+def _short_cost(cost: P.PrivacyCost) -> str:
     if cost.notion == "zcdp":
-        return f"ρ={cost.rho:.3g}"
-    if cost.notion == "approx":
-        return f"ε={cost.epsilon:.3g}, δ={cost.delta:.2g}"
-    if cost.notion == "ldp":
-        return f"ε={cost.epsilon:.3g} (local)"
-    return f"ε={cost.epsilon:.3g}"
+        core = f"ρ={cost.rho:.3g}"
+    elif cost.notion == "approx":
+        core = f"ε={cost.epsilon:.3g}, δ={cost.delta:.2g}"
+    elif cost.notion == "ldp":
+        core = f"ε={cost.epsilon:.3g} (local)"
+    else:
+        core = f"ε={cost.epsilon:.3g}"
+    return core if cost.count == 1 else f"{cost.count} × {core}"
 
 
-def _fmt(x: Optional[float]) -> str:
+def _fmt(x: float | None) -> str:
     if x is None:
         return "—"
-    if x == 0:
-        return "0"
-    return f"{x:.4g}"
+    return "0" if x == 0 else f"{x:.4g}"
 
 
 # -- widgets ------------------------------------------------------------------------
-def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: Optional[str] = None) -> float:
-    """A log-scale ε slider over :data:`EPSILON_CHOICES` (0.01 … 100); warns when ε > 10.
+def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: str | None = None,
+                  typed: bool = False) -> float:
+    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 100); with ``typed=True`` also a
+    number field (``key + "_typed"``, any ε > 0) kept in step with the slider — the typed value wins.
 
-    ``default`` is snapped to the nearest choice on a log scale. Returns a Python float.
+    ``typed=True`` uses widget callbacks, so it cannot sit inside an ``st.form``. Warns when ε > 10.
+    Returns a Python float.
     """
-    default = _nearest_choice(default)
-    eps = st.select_slider(
-        label, options=EPSILON_CHOICES, value=default, key=key, format_func=lambda v: f"{v:g}",
-        help=help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise.",
-    )
+    ss = st.session_state
+    tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
+    if key not in ss:
+        ss[key] = _nearest_choice(default)
+    if not typed:
+        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", help=tip)
+    else:
+        typed_key = f"{key}_typed"
+        if typed_key not in ss:
+            ss[typed_key] = float(default)
+
+        def slid():
+            ss[typed_key] = float(ss[key])
+
+        def retyped():
+            ss[key] = _nearest_choice(ss[typed_key])
+
+        c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", on_change=slid,
+                         help=tip)
+        eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
+                              on_change=retyped, help="Type any ε > 0.")
     warning = epsilon_warning(float(eps))
     if warning:
         st.warning(warning.replace("epsilon", "ε"))
@@ -397,59 +332,19 @@ def _nearest_choice(x: float) -> float:
         x = float(x)
     except (TypeError, ValueError):
         return 1.0
-    if not math.isfinite(x) or x <= 0:
+    if not np.isfinite(x) or x <= 0:
         return 1.0
-    return min(EPSILON_CHOICES, key=lambda c: abs(math.log(c) - math.log(x)))
+    return min(EPSILON_CHOICES, key=lambda c: abs(np.log(c) - np.log(x)))
 
 
 def show_error(exc: BaseException) -> None:
-    """Show a user-facing error with ``st.error``: the message of a ValueError (DPValueError,
-    DataError), never a traceback. Other exception types get a generic message with their type."""
+    """A user-facing error (``st.error``): the message of a ValueError (DPValueError, DataError), never
+    a traceback. Other exception types get a generic message with their type."""
     if isinstance(exc, ValueError):
         msg = str(exc) or type(exc).__name__
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")
-
-
-class BoundedColumn(NamedTuple):
-    """A numeric column clipped to its declared public bounds."""
-
-    name: str
-    values: np.ndarray        # clipped to [lower, upper], missing values dropped
-    lower: float
-    upper: float
-    report: "dpdata.ClipReport"
-
-
-def select_bounded_column(ds: "dpdata.Dataset", *, key: str, label: str = "Column",
-                          min_rows: int = 1) -> BoundedColumn:
-    """Pick a column that has declared public bounds; return its values clipped to them.
-
-    Shows loader messages and the clipping report. If no column has bounds or the column is
-    unusable, shows why and ``st.stop()``s.
-    """
-    bounded = [c for c in ds.numeric_columns if c in ds.bounds]
-    if not bounded:
-        st.info("Declare public bounds for at least one numeric column on the **Data** page: "
-                "the mechanisms here need a range fixed before looking at the data.")
-        st.page_link("pages/data.py", label="Go to the Data page", icon=":material/table_chart:")
-        st.stop()
-    name = st.selectbox(label, bounded, key=key)
-    lo, hi = ds.bounds[name]
-    try:
-        values, messages = dpdata.column_values(ds, name, min_rows=min_rows)
-        clipped, report = dpdata.clip_to_bounds(values, lo, hi, column=name)
-    except ValueError as exc:
-        show_error(exc)
-        st.stop()
-    leak = leaky_bounds_warning(ds, name)
-    if leak:
-        st.warning(dpdata.escape_markdown(leak))
-    for m in messages:
-        st.info(dpdata.escape_markdown(m))
-    st.caption(dpdata.escape_markdown(report.message()))
-    return BoundedColumn(name, clipped, float(lo), float(hi), report)
 
 
 # -- output -------------------------------------------------------------------------
@@ -459,9 +354,9 @@ def _safe_name(name: str) -> str:
 
 
 def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV", *,
-                 key: Optional[str] = None) -> None:
-    """A download button for ``frame`` as CSV, written by dpcore.data.to_safe_csv (cells that
-    look like spreadsheet formulas are neutralised). Clicking it does not rerun the page."""
+                 key: str | None = None) -> None:
+    """A download button for ``frame`` as CSV (dpcore.data.to_safe_csv neutralises formula-like cells).
+    Clicking it does not rerun the page."""
     filename = _safe_name(filename)
     if not filename.lower().endswith(".csv"):
         filename += ".csv"
@@ -473,14 +368,43 @@ def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str) -> None:
     """Show a plotly figure (full width) and a download button for the data behind it."""
     name = _safe_name(name)
     st.plotly_chart(fig, width="stretch", key=f"dp_plot::{name}")
-    download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)",
-                 key=f"dp_plot_download::{name}")
+    download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
 
 
 def educational_banner(compact: bool = False) -> None:
     """The 'educational/research tool' notice (compact: one caption line, e.g. for the sidebar)."""
     if compact:
-        st.caption("Educational/research tool: floating-point samplers are not hardened for "
-                   "production releases.")
+        st.caption("Educational/research tool: floating-point samplers are not hardened for production releases.")
     else:
         st.warning(BANNER_TEXT, icon=":material/school:")
+
+
+def persist(**defaults: Any) -> None:
+    """Keep widgets' values when the user leaves the page and comes back (Streamlit forgets the state
+    of widgets a run does not draw). Call before drawing them, with each key's default (None: none);
+    then draw the widgets WITHOUT ``value=``/``index=`` (the default lives in the session state).
+    """
+    ss = st.session_state
+    for k, default in defaults.items():
+        store = f"_keep::{k}"
+        if k in ss:
+            ss[store] = ss[k]
+        elif store in ss:
+            ss[k] = ss[store]
+        elif default is not None:
+            ss[k] = default
+
+
+# -- legacy (removed when pages/kng.py moves to run_release) ------------------------------
+def rng_for(key: Hashable) -> np.random.Generator:
+    """Legacy: a Generator determined by ``key`` (public demo data only)."""
+    return P.Randomness("fixed", 0).generator(key)
+
+
+def release(key: Hashable, label: str, compute: Callable[[], Any], cost_of: Callable[[Any], P.PrivacyCost], *,
+            synthetic: bool = False) -> Any:
+    """Legacy entry point of the old KNG page (it gates its releases itself); use :func:`run_release`."""
+    kind = P.SIMULATED if synthetic else P.USER
+    req = P.ReleaseRequest(key=tuple(key) if isinstance(key, tuple) else (key,), label=label, kind=kind,
+                           randomness=P.randomness_for(kind), bounds=None if synthetic else P.BoundsCheck(("?",)))
+    return release_session().run(req, lambda rng: compute(), submitted=True, cost_of=cost_of).result

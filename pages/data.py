@@ -1,13 +1,7 @@
-"""Data: upload or simulate a dataset, choose columns, declare public bounds, see clipping.
-
-The dataset lives in this browser session only (``ui.set_dataset`` → ``st.session_state``);
-no cache, no module-level mutable state. Column names are user input: they are shown through
-``st.dataframe``/widgets or escaped Markdown, never as HTML.
-"""
-import dataclasses
+"""Data: a built-in example, an upload (CSV/xlsx) or a simulation; public bounds and imputation values.
+The dataset lives in this session only (``ui.set_dataset``); no cache. User text is escaped, never HTML."""
 import hashlib
 
-import pandas as pd
 import streamlit as st
 
 from dpcore import data as dpdata
@@ -17,32 +11,26 @@ ss = st.session_state
 esc = dpdata.escape_markdown
 LOAD_ID = "data_load_id"          # bumped when a new dataset is loaded: fresh bound widgets
 UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last upload handled
-MAX_UPLOAD_MB = 50                # = server.maxUploadSize and load_csv's max_bytes
-MAX_SIM_N = 200_000               # per-session memory cap for simulated data
-MAX_SIM_D = 20
+MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
+MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
 
 
-def _new_dataset(ds: dpdata.Dataset) -> None:
+def _new_dataset(ds: dpdata.Dataset | None) -> None:
     ui.set_dataset(ds)
     ss[LOAD_ID] = ss.get(LOAD_ID, 0) + 1
-    ss["data_columns"] = [c for c in ds.numeric_columns if c in ds.bounds] or list(ds.numeric_columns[:1])
+    ss.pop("data_columns", None)
 
 
 def _upload() -> None:
-    up = st.file_uploader("CSV file: comma, semicolon, tab or | separated; UTF-8, UTF-16 or Windows-1252",
-                          type=["csv", "txt", "tsv"], key="data_upload", max_upload_size=MAX_UPLOAD_MB)
-    if up is None:
-        return
-    seen = ss.get(UPLOAD_SEEN)
-    if seen is None or seen[0] != up.file_id:  # a new file: load it once
+    up = st.file_uploader("CSV (comma, semicolon, tab or | separated) or Excel workbook (.xlsx)",
+                          key="data_upload", max_upload_size=MAX_UPLOAD_MB)
+    if up is not None and ss.get(UPLOAD_SEEN, (None,))[0] != up.file_id:  # a new file: load it once
         try:
-            ds = dpdata.load_csv(up.getvalue(), name=up.name, max_bytes=MAX_UPLOAD_MB * 2**20)
-        except ValueError as exc:  # DataError
-            ss[UPLOAD_SEEN] = (up.file_id, str(exc))
-        else:
+            _new_dataset(dpdata.load_file(up.getvalue(), name=up.name, max_bytes=MAX_UPLOAD_MB * 2**20))
             ss[UPLOAD_SEEN] = (up.file_id, None)
-            _new_dataset(ds)
-    if ss[UPLOAD_SEEN][1]:
+        except ValueError as exc:  # DataError: shown, the previous dataset stays
+            ss[UPLOAD_SEEN] = (up.file_id, str(exc))
+    if up is not None and ss[UPLOAD_SEEN][1]:
         ui.show_error(ValueError(ss[UPLOAD_SEEN][1]))
 
 
@@ -54,14 +42,12 @@ def _simulate() -> None:
     widgets = [("n", 1000)] + [(k, v) for k, v in info.defaults.items() if v is not None]
     params = {}
     for col, (name, default) in zip(st.columns(len(widgets)), widgets):
-        with col:
-            if name == "n":
-                n = st.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
-            elif isinstance(default, int):
-                params[name] = st.number_input(name, 2, MAX_SIM_D, default, key=f"data_sim_{kind}_{name}")
-            else:
-                params[name] = st.number_input(name, value=float(default), format="%g",
-                                               key=f"data_sim_{kind}_{name}")
+        if name == "n":
+            n = col.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
+        elif isinstance(default, int):
+            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=f"data_sim_{kind}_{name}")
+        else:
+            params[name] = col.number_input(name, value=float(default), format="%g", key=f"data_sim_{kind}_{name}")
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:
@@ -72,132 +58,100 @@ def _simulate() -> None:
                "simulator's design, not from the sample.")
 
 
-def _fill_from_data(ds: dpdata.Dataset, col: str, lo_key: str, hi_key: str) -> None:
+def _fill_from_data(col: str, keys: tuple[str, str, str]) -> None:
     """Button callback (runs before the widgets are drawn, so it may set their values)."""
     try:
-        values, _ = dpdata.column_values(ds, col, min_rows=1)
-        lo, hi, warning = dpdata.bounds_from_data(values, column=col)
+        ui.set_dataset(ds := ui.get_dataset().with_bounds_from_data(col))
+        (ss[keys[0]], ss[keys[1]]), ss[keys[2]] = ds.bounds[col], None
     except ValueError as exc:
         ss["data_fill_error"] = str(exc)
-        return
-    ss[lo_key], ss[hi_key] = lo, hi
-    ui.mark_leaky_bounds(ds, col, lo, hi, warning)
 
 
-def _bounds_editor(ds: dpdata.Dataset, columns: list[str]) -> dpdata.Dataset:
-    load_id = ss.get(LOAD_ID, 0)
-    allow_leak = st.checkbox("Allow filling bounds from the data (leaks!)", key=f"data_allow_leak_{load_id}")
+def _bounds_row(ds: dpdata.Dataset, col: str, allow_leak: bool) -> dpdata.Dataset:
+    tag = hashlib.sha256(col.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    keys = tuple(f"data_{w}_{ss.get(LOAD_ID, 0)}_{tag}" for w in ("lo", "hi", "imp"))
+    if col in ds.bounds:  # prefill from the dataset (e.g. coming back from another page)
+        (lo, hi), imp = ds.bounds[col], ds.impute_value(col)
+        for key, v in zip(keys, (lo, hi, None if imp == lo + (hi - lo) / 2 else imp)):
+            ss.setdefault(key, v)
+    c_name, c_lo, c_hi, c_imp, c_fill = st.columns([3, 2, 2, 2, 2], vertical_alignment="bottom")
+    c_name.markdown(f"**{esc(col)}**")
+    lo = c_lo.number_input("lower", value=None, key=keys[0], format="%g", placeholder="public lower bound")
+    hi = c_hi.number_input("upper", value=None, key=keys[1], format="%g", placeholder="public upper bound")
+    imp = c_imp.number_input("impute missing with", value=None, key=keys[2], format="%g", placeholder="midpoint")
     if allow_leak:
-        st.warning("Bounds computed from the data are the values of single records (the smallest and "
-                   "the largest). Releases that use them are **not** differentially private. Use this "
-                   "only to explore, never for a real release.", icon=":material/warning:")
-    if "data_fill_error" in ss:
-        ui.show_error(ValueError(ss.pop("data_fill_error")))
-    for col in columns:
-        tag = hashlib.sha256(col.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-        lo_key, hi_key = f"data_lo_{load_id}_{tag}", f"data_hi_{load_id}_{tag}"
-        stored = ds.bounds.get(col)
-        if stored is not None:  # prefill from the dataset (e.g. coming back from another page)
-            ss.setdefault(lo_key, float(stored[0]))
-            ss.setdefault(hi_key, float(stored[1]))
-        c_name, c_lo, c_hi, c_fill = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
-        c_name.markdown(f"**{esc(col)}**")
-        lo = c_lo.number_input("lower", value=None, key=lo_key, format="%g", placeholder="public lower bound")
-        hi = c_hi.number_input("upper", value=None, key=hi_key, format="%g", placeholder="public upper bound")
-        if allow_leak:
-            c_fill.button("Fill from data", key=f"data_fill_{load_id}_{tag}", on_click=_fill_from_data,
-                          args=(ds, col, lo_key, hi_key))
-        if lo is None or hi is None:
-            if stored is not None:  # the user cleared a bound: the column has none any more
-                ds = dataclasses.replace(ds, bounds={c: b for c, b in ds.bounds.items() if c != col})
-                ui.set_dataset(ds)
-            st.caption(f"Enter both bounds for {esc(col)} to use it in a mechanism.")
-            continue
-        if stored is None or (float(stored[0]), float(stored[1])) != (float(lo), float(hi)):
-            try:
-                ds = ds.with_bounds(col, lo, hi)
-            except ValueError as exc:
-                ui.show_error(exc)
-                continue
-            ui.set_dataset(ds)
-        leak = ui.leaky_bounds_warning(ds, col)
-        if leak:
-            st.warning(esc(leak), icon=":material/warning:")
+        c_fill.button("Fill from data", key=f"data_fill_{keys[0]}", on_click=_fill_from_data, args=(col, keys))
+    try:
+        if (new := ds.edit_bounds(col, lo, hi, imp)) is not ds:
+            ui.set_dataset(ds := new)
+    except ValueError as exc:
+        ui.show_error(exc)
+    if col not in ds.bounds:
+        st.caption(f"Enter both bounds for {esc(col)} to use it in a mechanism.")
+    elif warning := dpdata.bounds_warning(ds, col):
+        st.warning(esc(warning), icon=":material/warning:")
     return ds
 
 
-def _clip_reports(ds: dpdata.Dataset, columns: list[str]) -> None:
-    rows = []
-    for col in columns:
-        if col not in ds.bounds:
-            continue
-        try:
-            values, messages = dpdata.column_values(ds, col, min_rows=1)
-            _, rep = dpdata.clip_to_bounds(values, *ds.bounds[col], column=col)
-        except ValueError as exc:
-            ui.show_error(exc)
-            continue
-        for m in messages:
-            st.info(esc(m))
-        rows.append({"column": col, "lower": rep.lower, "upper": rep.upper, "values": rep.n_total,
-                     "below lower": rep.n_below, "above upper": rep.n_above, "clipped": rep.fraction})
-    if rows:
-        st.markdown("**Clipping report**")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                     column_config={"clipped": st.column_config.NumberColumn(format="percent")})
-        st.caption("Values outside the public bounds are clipped to them before any mechanism runs "
-                   "(never dropped, never used to move the bounds). Heavy clipping biases estimates: "
-                   "widen the bounds only for reasons that do not come from this data.")
+def _diagnostics(ds: dpdata.Dataset, columns: list[str]) -> None:
+    try:
+        frame, messages = dpdata.diagnostics_frame(ds, columns)
+    except ValueError as exc:
+        return ui.show_error(exc)
+    if len(frame):
+        with st.container(border=True):
+            st.markdown(f"**{dpdata.NON_PRIVATE_LABEL}** (computed from the data: not private, never released)")
+            st.dataframe(frame, hide_index=True, width="stretch")
+            st.caption((" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
+                        "the imputation value, values clipped to the bounds.").strip())
 
 
 def _show_dataset(ds: dpdata.Dataset) -> None:
-    st.subheader("Current dataset")
-    st.markdown(f"**{esc(ds.name or 'unnamed')}**: {ds.n_rows:,} rows × {ds.frame.shape[1]} columns, "
-                f"{len(ds.numeric_columns)} numeric.")
+    c_head, c_unload = st.columns([5, 1], vertical_alignment="bottom")
+    c_head.subheader(f"Current dataset: {esc(ds.name or 'unnamed')}")
+    if c_unload.button("Unload dataset", key="data_unload", icon=":material/delete:"):
+        _new_dataset(None)
+        st.rerun()
+    st.markdown(f"{ds.n_rows:,} rows × {ds.frame.shape[1]} columns, {len(ds.numeric_columns)} numeric.")
     st.caption(esc(ds.provenance))
     if ds.notes:
         st.info("  \n".join(esc(n) for n in ds.notes), icon=":material/info:")
     st.dataframe(ds.frame.head(200), width="stretch")
-    if ds.n_rows > 200:
-        st.caption(f"First 200 of {ds.n_rows:,} rows.")
-
-    st.subheader("Columns and public bounds")
+    st.caption(f"Preview: the first {min(ds.n_rows, 200)} of {ds.n_rows:,} rows.")
+    st.subheader("Columns, public bounds and imputation values")
     if not ds.numeric_columns:
-        st.error("This dataset has no numeric column, and the mechanisms need numbers. Check the "
-                 "file's separator and decimal mark, or mark missing cells as empty or NA.")
+        st.error("This dataset has no numeric column, and the mechanisms need numbers. Check the file's "
+                 "separator and decimal mark, or mark missing cells as empty or NA.")
         return
-    if "data_columns" in ss:  # keep the user's choice, minus columns this dataset lacks
-        ss["data_columns"] = [c for c in ss["data_columns"] if c in ds.numeric_columns]
-    else:  # first visit, or back from another page: the columns that have bounds
-        ss["data_columns"] = [c for c in ds.numeric_columns if c in ds.bounds] or list(ds.numeric_columns[:1])
+    bounded = list(ds.bounded_columns or ds.numeric_columns[:1])
+    ss["data_columns"] = [c for c in ss.get("data_columns", bounded) if c in ds.numeric_columns]
     columns = st.multiselect("Numeric columns to use", list(ds.numeric_columns), key="data_columns")
     with st.expander("Why must the bounds be public?", expanded=not ds.bounds):
-        st.markdown(
-            "A mechanism's noise is calibrated to its **sensitivity**: how much one person's record "
-            "can move the statistic. Once values are clipped to a range [lower, upper] fixed in "
-            "advance, one record moves a mean by at most (upper − lower)/n, whoever that person is. "
-            "Bounds read off the data (its minimum and maximum) are themselves values of individual "
-            "records: a release calibrated to them reveals the extreme records and voids the "
-            "guarantee. Take bounds from domain knowledge (age in [0, 120]), a codebook or a "
-            "separate public dataset."
-        )
-    ds = _bounds_editor(ds, columns)
-    _clip_reports(ds, columns)
+        st.markdown(dpdata.WHY_PUBLIC_BOUNDS)
+    allow_leak = st.checkbox("Allow filling bounds from the data (leaks!)", key=f"data_allow_leak_{ss.get(LOAD_ID, 0)}")
+    if allow_leak:
+        st.warning("Bounds filled from the data are the values of single records (the smallest and the largest); "
+                   "such columns are marked **from data**, and releases using them are **not** differentially "
+                   "private. Use this only to explore.", icon=":material/warning:")
+    if "data_fill_error" in ss:
+        ui.show_error(ValueError(ss.pop("data_fill_error")))
+    for col in columns:
+        ds = _bounds_row(ds, col, allow_leak)
+    _diagnostics(ds, columns)
 
 
 st.title("Data")
-st.markdown("Load a dataset for this session, by uploading a CSV or simulating one, then choose "
-            "numeric columns and declare their **public bounds**. The data stays in your browser "
-            "session: other users never see it, and it is not written to disk.")
-
-source = st.radio("Source", ["Upload a CSV", "Simulate a dataset"], key="data_source", horizontal=True)
-if source == "Upload a CSV":
-    _upload()
-else:
-    _simulate()
-
-current = ui.get_dataset()
-if current is None:
+st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
+            "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
+st.warning("Refreshing or closing this browser tab ends the session: the dataset is unloaded and the "
+           "privacy ledger starts again.", icon=":material/refresh:")
+st.markdown("**Real examples** (shipped with scikit-learn; public bounds from domain knowledge):")
+for c, (name, info) in zip(st.columns(len(dpdata.BUILTIN_DATASETS)), dpdata.BUILTIN_DATASETS.items()):
+    if c.button(info.label, key=f"data_builtin_{name}", icon=":material/dataset:", width="stretch"):
+        _new_dataset(dpdata.builtin_dataset(name))
+source = st.radio("Or", ["Upload a file", "Simulate a dataset"], key="data_source", horizontal=True)
+(_upload if source == "Upload a file" else _simulate)()
+if (current := ui.get_dataset()) is None:
     st.info("No dataset loaded yet.")
 else:
     _show_dataset(current)

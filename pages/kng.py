@@ -9,7 +9,7 @@ import hashlib
 import streamlit as st
 
 from dpcore import kng
-from dpcore import viz_kng as viz
+from dpcore.viz import kng as viz
 from pages import _components as ui
 
 ss = st.session_state
@@ -101,7 +101,8 @@ with st.form("kng_form"):
     submitted = st.form_submit_button("Release private estimates", type="primary")
     st.caption("Many draws show each mechanism's distribution; a real release would publish one draw (cost ε). "
                "The seed is set in the sidebar.")
-params["constants"] = constants
+if problem in ("quantile", *REG):  # the other problems have no printed constants
+    params["constants"] = constants
 if not (submitted or simulated or ss.get("kng_ran")):
     st.info("Set the parameters and press **Release private estimates** (each release is recorded in the ledger).")
     st.stop()
@@ -111,11 +112,11 @@ seed = ui.current_seed("kng", problem, pdata.names, norm, eps, draws, sweeps)
 scope = (ds.fingerprint(), problem, pdata.names, norm, eps, tuple(sorted((k, repr(v)) for k, v in params.items())),
          int(draws), int(sweeps), seed)
 try:
-    ref = kng.sample(problem, pdata.data, mechanism="nonprivate", epsilon=None, **params)
+    theta_hat = kng.nonprivate_estimate(pdata.data, kng.make(problem, mechanism="kng", epsilon=eps, norm=norm, **params))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
-results = {"nonprivate": ref}
+results = {}
 bar = st.progress(0.0, text="Sampling…")
 for i, m in enumerate(mechs):
     key = (*scope, m)
@@ -125,23 +126,23 @@ for i, m in enumerate(mechs):
         results[m] = ui.release(key, f"{viz.label(m)} {problem} ({d}-D), ε={eps:g} × {draws}",
                                 compute=lambda key=key, m=m: kng.sample(problem, pdata.data, mechanism=m, epsilon=eps,
                                                                         norm=norm, size=int(draws), rng=ui.rng_for(key),
-                                                                        n_sweeps=int(sweeps), progress=progress,
-                                                                        **params),
+                                                                        progress=progress, **params,
+                                                                        **({} if m == "objective_perturbation"
+                                                                           else {"n_sweeps": int(sweeps)})),
                                 cost_of=lambda r: r.cost, synthetic=simulated)
     except ValueError as exc:
         st.error(f"{viz.label(m)}: {exc}", icon=":material/warning:")
     else:
-        if results[m].message:
-            (st.warning if not results[m].released else st.caption)(f"{viz.label(m)}: {results[m].message}")
+        for text in results[m].notes_of("withheld"):
+            st.warning(f"{viz.label(m)}: {text}")
 bar.empty()
 
-theta_hat = ref.nonprivate
 st.subheader("Non-private estimate θ̂ (not private — shown for comparison only)")
 st.dataframe({nm: [float(v)] for nm, v in zip(pdata.names, theta_hat)}, hide_index=True)
-clip_note = ref.message.replace("NOT private: the non-private estimate, for comparison only.", "").strip()
-if clip_note:
-    st.caption(clip_note)
-shown = {m: r for m, r in results.items() if m != "nonprivate"}
+clipped = max((r.diagnostics.values["clipped records"] for r in results.values()), default=0)
+if clipped:
+    st.caption(f"Non-private diagnostic: {clipped} record(s) were clipped to the public bounds.")
+shown = results
 if not any(r.released for r in shown.values()):
     st.stop()
 
@@ -179,4 +180,4 @@ if len(diag):
 with st.expander("Privacy statement", expanded=False):
     for m, r in shown.items():
         st.markdown(f"**{viz.label(m)}** — {r.cost.describe()}")
-        st.caption(r.statement)
+        st.caption(r.calibration.statement())

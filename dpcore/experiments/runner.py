@@ -1,8 +1,8 @@
 """The sweep runner: experiment id → tidy pandas frame, in parallel, depending only on the seed.
 
 Parallelism (design.md): joblib with the loky backend; each task is a fixed group of units
-``(n, rep)`` planned by the experiment (never by the number of workers), and every random number
-of a unit comes from ``seed_sequence_for(seed, n, rep)`` — so ``jobs=1`` and ``jobs=8`` give the
+``(x, rep)`` planned by the experiment (never by the number of workers), and every random number
+of a unit comes from ``seed_sequence_for(seed, key(x), rep)`` — so ``jobs=1`` and ``jobs=8`` give the
 same frame, bit for bit. ``jobs=1`` runs in-process (no worker processes). Through joblib's
 backend mechanism (``joblib.parallel_config(backend="dask")``, ``"ray"``) the same sweep can run
 on a cluster: pass ``backend=`` here.
@@ -14,52 +14,107 @@ continue) the run stops: running worker tasks are aborted, and :class:`Cancelled
 """
 from __future__ import annotations
 
+import math
 import secrets
 import time
 import warnings
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from dpcore._validation import DPValueError, check_choice, check_epsilon, check_int
-from dpcore.experiments._registry import Experiment, RunConfig, Unit, validate_ns
+from dpcore.errors import Cancelled
+from dpcore.experiments.spec import Experiment, RunConfig, Unit, blocks_by_x, validate_xs
 
 Progress = Callable[[int, int], Any]
 
-#: Columns every frame has, in this order (extra experiment columns follow).
-BASE_COLUMNS = ("figure", "method", "n", "rep", "error", "epsilon", "seed")
 MAX_REPS = 100_000
 SEED_MAX = 2**63 - 1
 
 
-from dpcore.errors import Cancelled  # noqa: E402  (one type for every cancelled computation)
+def base_columns(experiment: Experiment) -> tuple[str, ...]:
+    """Columns every frame of ``experiment`` has, in this order (extra columns follow):
+    ``figure, method, <axis>, rep, error, epsilon, seed`` (``epsilon`` only once when it is the axis)."""
+    cols = ["figure", "method", experiment.axis.name, "rep", "error"]
+    if experiment.axis.name != "epsilon":
+        cols.append("epsilon")
+    return tuple(cols + ["seed"])
 
 
 def get_experiment(experiment: str | Experiment) -> Experiment:
     """The registered experiment with this id (or the Experiment itself)."""
     if isinstance(experiment, Experiment):
         return experiment
-    from dpcore.experiments import REGISTRY
+    from dpcore.experiments import registry
 
-    if experiment not in REGISTRY:
+    table = registry()
+    if experiment not in table:
         raise DPValueError(f"experiment = {experiment!r} is unknown; choose one of "
-                           f"{', '.join(sorted(REGISTRY))} (python -m dpcore reproduce --list).")
-    return REGISTRY[experiment]
+                           f"{', '.join(sorted(table))} (python -m dpcore reproduce --list).")
+    return table[experiment]
 
 
-def make_config(experiment: str | Experiment, *, ns: Sequence[int] | None = None, reps: int | None = None,
-                epsilon: float | None = None, seed: int | None = None, methods: Sequence[str] | None = None,
-                **params: Any) -> RunConfig:
+def _coerce_option(exp: Experiment, name: str, value: Any) -> Any:
+    """``value`` as the type of the option's default (an int-valued float is an int; "yes" is not a bool)."""
+    default = exp.options[name]
+    kind = type(default)
+    bad = DPValueError(f"option {name} = {value!r} of experiment {exp.id!r} must be of type {kind.__name__} "
+                       f"(default {default!r}).")
+    if kind is bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise bad
+        return bool(value)
+    if kind is int:
+        if isinstance(value, (bool, np.bool_)):
+            raise bad
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            raise bad from None
+        if not math.isfinite(f) or f != int(f):
+            raise bad
+        return int(f)
+    if kind is float:
+        if isinstance(value, (bool, np.bool_)):
+            raise bad
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise bad from None
+    value = str(value)
+    if name in exp.option_choices:
+        value = check_choice(value, name, exp.option_choices[name])
+    return value
+
+
+def make_config(experiment: str | Experiment, *, xs: Sequence[Any] | None = None, ns: Sequence[int] | None = None,
+                reps: int | None = None, epsilon: float | None = None, seed: int | None = None,
+                methods: Sequence[str] | None = None, **params: Any) -> RunConfig:
     """Validate a sweep's settings (None → the experiment's default) into a frozen RunConfig.
 
+    ``xs`` are the values of the experiment's axis (``ns`` is accepted for an n axis).
     ``seed=None`` draws a fresh 63-bit seed from OS entropy; it is recorded in the frame, so the
     run can be reproduced.
     """
     exp = get_experiment(experiment)
-    ns_t = validate_ns(exp.default_ns if ns is None else ns, exp)
+    if ns is not None:
+        if exp.axis.name != "n":
+            raise DPValueError(f"ns is for experiments that sweep n; {exp.id!r} sweeps {exp.axis.name}: "
+                               f"pass xs=[...] instead.")
+        if xs is not None:
+            raise DPValueError("give either xs or ns, not both.")
+        xs = ns
+    xs_t = validate_xs(exp.axis.values if xs is None else xs, exp.axis)
     reps_i = check_int(exp.default_reps if reps is None else reps, "reps", lo=1, hi=MAX_REPS)
-    eps = check_epsilon(exp.default_epsilon if epsilon is None else epsilon)
+    if exp.default_epsilon is None:
+        if epsilon is not None:
+            raise DPValueError(f"epsilon = {epsilon!r} is not a setting of experiment {exp.id!r}"
+                               + (" (it sweeps ε: give the values as xs)." if exp.axis.name == "epsilon" else "."))
+        eps = None
+    else:
+        eps = check_epsilon(exp.default_epsilon if epsilon is None else epsilon)
     seed_i = secrets.randbits(63) if seed is None else check_int(seed, "seed", lo=0, hi=SEED_MAX)
     if methods is None:
         meth = exp.methods
@@ -70,25 +125,30 @@ def make_config(experiment: str | Experiment, *, ns: Sequence[int] | None = None
         if not chosen:
             raise DPValueError(f"methods is empty; choose among {', '.join(exp.methods)}.")
         meth = tuple(m for m in exp.methods if m in chosen)
-    unknown = sorted(set(params) - set(exp.defaults))
+    unknown = sorted(set(params) - set(exp.options))
     if unknown:
         raise DPValueError(f"option(s) {', '.join(map(repr, unknown))} unknown for experiment {exp.id!r}; "
-                           f"valid options: {', '.join(sorted(exp.defaults)) or 'none'}.")
-    merged = dict(exp.defaults)
-    merged.update({k: v for k, v in params.items() if v is not None})
+                           f"valid options: {', '.join(sorted(exp.options)) or 'none'}.")
+    merged = dict(exp.options)
+    merged.update({k: _coerce_option(exp, k, v) for k, v in params.items() if v is not None})
     if exp.validate is not None:
         merged = exp.validate(merged)
-    return RunConfig(exp.id, ns_t, reps_i, eps, seed_i, meth, exp.methods, MappingProxyType(merged))
+    return RunConfig(exp.id, exp.axis.name, xs_t, reps_i, eps, seed_i, meth, exp.methods,
+                     MappingProxyType(merged), exp.axis.integer)
+
+
+def _plan(exp: Experiment):
+    return exp.plan if exp.plan is not None else blocks_by_x(25)
 
 
 def plan_tasks(experiment: str | Experiment, config: RunConfig) -> list[tuple[Unit, ...]]:
     """The experiment's grouping of the config's units into tasks (checked to cover each unit once)."""
     exp = get_experiment(experiment)
-    tasks = [tuple(t) for t in exp.plan(config) if len(t)]
+    tasks = [tuple(t) for t in _plan(exp)(config) if len(t)]
     units = sorted(u for t in tasks for u in t)
-    expected = sorted((n, r) for n in config.ns for r in range(config.reps))
+    expected = sorted((x, r) for x in config.xs for r in range(config.reps))
     if units != expected:
-        raise RuntimeError(f"experiment {exp.id!r}: its plan does not cover every (n, rep) exactly once.")
+        raise RuntimeError(f"experiment {exp.id!r}: its plan does not cover every ({config.axis}, rep) exactly once.")
     return tasks
 
 
@@ -106,61 +166,74 @@ def _execute(experiment: Experiment, config: RunConfig, units: tuple[Unit, ...])
     else:
         with threadpool_limits(limits=1, user_api="blas"):
             rows = experiment.run_task(config, units)
-    want = set(units)
+    axis = config.axis
+    want = {(config.x_key(x), r) for x, r in units}
     for row in rows:
-        if (int(row["n"]), int(row["rep"])) not in want:
+        if axis not in row or (config.x_key(row[axis]), int(row["rep"])) not in want:
             raise RuntimeError(f"experiment {experiment.id!r} returned a row for unit "
-                               f"({row['n']}, {row['rep']}) outside its task.")
+                               f"({row.get(axis)!r}, {row.get('rep')!r}) outside its task "
+                               f"(rows must carry the axis column {axis!r}).")
     return rows
 
 
 def _assemble(experiment: Experiment, config: RunConfig, rows: Iterable[dict]) -> pd.DataFrame:
+    axis = experiment.axis
     frame = pd.DataFrame(list(rows))
     if frame.empty:
-        frame = pd.DataFrame({c: pd.Series(dtype=float) for c in ("method", "n", "rep", "error")})
+        frame = pd.DataFrame({c: pd.Series(dtype=float) for c in ("method", axis.name, "rep", "error")})
     frame.insert(0, "figure", experiment.id)
-    frame["epsilon"] = config.epsilon
+    if axis.name != "epsilon":
+        frame["epsilon"] = np.nan if config.epsilon is None else config.epsilon
     frame["seed"] = config.seed
     for k, v in config.params.items():
         if k not in frame.columns and k not in experiment.grouping_params and isinstance(v, (int, float, str, bool)):
             frame[k] = v
-    frame["n"] = frame["n"].astype("int64")
+    frame[axis.name] = frame[axis.name].astype("int64" if axis.integer else float)
     frame["rep"] = frame["rep"].astype("int64")
     frame["error"] = frame["error"].astype(float)
     order = {m: i for i, m in enumerate(experiment.methods)}
     frame["_order"] = frame["method"].map(order)
-    frame = frame.sort_values(["_order", "n", "rep"], kind="stable").drop(columns="_order")
-    cols = list(BASE_COLUMNS) + [c for c in frame.columns if c not in BASE_COLUMNS]
+    frame = frame.sort_values(["_order", axis.name, "rep"], kind="stable").drop(columns="_order")
+    base = base_columns(experiment)
+    cols = list(base) + [c for c in frame.columns if c not in base]
     frame = frame[cols].reset_index(drop=True)
     frame.attrs = {
         "experiment": experiment.id,
         "title": experiment.title,
         "caption": experiment.caption,
         "paper_protocol_note": experiment.paper_protocol_note,
-        "ns": list(config.ns),
+        "axis": axis.name,
+        "axis_label": axis.label,
+        "log_x": axis.log,
+        "xs": list(config.xs),
         "reps": config.reps,
         "epsilon": config.epsilon,
         "seed": config.seed,
         "methods": list(config.methods),
         "params": dict(config.params),
         "reference_slope": experiment.reference_slope,
+        "reference_label": experiment.reference_label,
+        "error_label": experiment.error_label,
         "method_labels": {m: experiment.label(m) for m in experiment.methods},
     }
+    if axis.name == "n":
+        frame.attrs["ns"] = list(config.xs)
     return frame
 
 
-def run_experiment(experiment: str | Experiment, *, ns: Sequence[int] | None = None, reps: int | None = None,
-                   epsilon: float | None = None, seed: int | None = None, jobs: int = -1,
-                   progress: Progress | None = None, methods: Sequence[str] | None = None,
-                   backend: str = "loky", **params: Any) -> pd.DataFrame:
-    """Run an error-vs-n sweep and return the tidy frame (one row per method, n, rep).
+def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = None,
+                   ns: Sequence[int] | None = None, reps: int | None = None, epsilon: float | None = None,
+                   seed: int | None = None, jobs: int = -1, progress: Progress | None = None,
+                   methods: Sequence[str] | None = None, backend: str = "loky", **params: Any) -> pd.DataFrame:
+    """Run a sweep and return the tidy frame (one row per method, x, rep).
 
     Parameters
     ----------
     experiment : str or Experiment
         A registered id (``python -m dpcore reproduce --list``) or an Experiment object.
-    ns, reps, epsilon, methods
-        Sample sizes, replicates per n, ε, subset of methods; None → the experiment's defaults.
+    xs, reps, epsilon, methods
+        Values of the experiment's axis, replicates per x, ε, subset of methods; None → the
+        experiment's defaults. ``ns`` is accepted instead of ``xs`` for an n axis.
     seed : int or None
         Root seed; the frame depends only on it (and the settings). None → fresh entropy (recorded
         in the ``seed`` column).
@@ -173,22 +246,23 @@ def run_experiment(experiment: str | Experiment, *, ns: Sequence[int] | None = N
     backend : str
         joblib backend ("loky" by default; "threading", or "dask"/"ray" when registered).
     **params
-        Experiment options (e.g. ``sweeps``, ``constants``); unknown names are rejected.
+        The experiment's options (e.g. ``sweeps``, ``constants``); unknown names are rejected.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``figure, method, n, rep, error, epsilon, seed`` then experiment extras (e.g.
-        ``acceptance``) and scalar options; sorted by (method order, n, rep). ``frame.attrs`` holds
-        the settings, ``elapsed_s`` and the experiment's ``paper_protocol_note``.
+        Columns :func:`base_columns` (``figure, method, <axis>, rep, error, epsilon, seed``), then
+        experiment extras (e.g. ``acceptance``) and scalar options; sorted by (method order, x,
+        rep). ``frame.attrs`` holds the settings, the axis, ``elapsed_s`` and the experiment's
+        ``paper_protocol_note``.
     """
     exp = get_experiment(experiment)
-    config = make_config(exp, ns=ns, reps=reps, epsilon=epsilon, seed=seed, methods=methods, **params)
+    config = make_config(exp, xs=xs, ns=ns, reps=reps, epsilon=epsilon, seed=seed, methods=methods, **params)
     jobs = int(jobs)
     if jobs == 0 or jobs < -1:
         raise DPValueError(f"jobs = {jobs} is invalid; use -1 (all cores), 1 (in-process) or a positive count.")
-    # Largest tasks first (by total n): better load balance across workers; never changes results.
-    tasks = sorted(plan_tasks(exp, config), key=lambda t: -sum(n for n, _ in t))
+    # Largest tasks first (by total x, e.g. total n): better load balance; never changes results.
+    tasks = sorted(plan_tasks(exp, config), key=lambda t: -sum(float(x) for x, _ in t))
     total = len(tasks)
     t0 = time.perf_counter()
     collected: list[dict] = []

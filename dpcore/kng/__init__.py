@@ -1,27 +1,34 @@
-"""KNG, the exponential mechanism and objective perturbation (Reimherr & Awan 2019, spec/kng.md).
+"""KNG, the exponential mechanism and objective perturbation (Reimherr & Awan 2019) — the worked example
+of the one-mechanism template (``docs/architecture.md``).
 
 Public API
 ----------
-sample(problem, data, *, mechanism, epsilon, norm="linf", size=1, rng=None, **params) -> KNGResult
+release(data, config, *, rng) -> KNGRelease      the pure release (config from :mod:`dpcore.kng.configs`)
+sample(problem, data, *, mechanism, epsilon, norm="linf", size=1, rng=None, **params) -> KNGRelease
+nonprivate_estimate(data, config) -> (d,) array   NOT private, a plain value
 log_density(problem, data, thetas, *, mechanism, epsilon, norm="linf", **params) -> (m,) array
 sample_linear_regression_suffstats(XtX, Xty, n, *, mechanism, epsilon, ...) -> BatchResult
 sample_quantile_regression_batch(X, y, *, tau, mechanism, epsilon, ...) -> BatchResult
-nonprivate_quantile_regression(X, y, tau) -> θ̂
-calibrate(problem, mechanism, epsilon, *, d, ...) -> Calibration (sensitivity and density constant)
+PROBLEMS                                          the problem objects (gradient, objective, calibrations, samplers)
 
 Privacy: pure ε-DP per draw for the exact target law, replace-one neighbours (n fixed); MCMC draws
-are approximately private. See :mod:`dpcore.kng._api` and :mod:`dpcore.kng._calibration`.
+are approximately private. See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
 """
-from ._api import (BatchResult, KNGResult, MCMC_NOTE, exact_pieces, log_density, sample,
-                   sample_linear_regression_suffstats, sample_quantile_regression_batch)
+from ._api import (PROBLEMS, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
+                   release, sample)
+from ._batch import BatchResult, sample_linear_regression_suffstats, sample_quantile_regression_batch
 from ._dataset import ProblemData, problem_data, simulated_dataset
-from ._calibration import CONSTANTS, MECHANISMS, PROBLEMS, Calibration, calibrate
+from ._estimators import geometric_median, nonprivate_quantile_regression, ols
 from ._objpert import QPError, l1_constrained_qp, project_l1_ball
-from ._problems import geometric_median, nonprivate_quantile_regression
+from ._release import EXACT_NOTE, MCMC_NOTE, KNGRelease
+from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig, MedianConfig, QuantileConfig,
+                      QuantileRegressionConfig)
 
 __all__ = [
-    "BatchResult", "KNGResult", "MCMC_NOTE", "exact_pieces", "log_density", "sample",
-    "sample_linear_regression_suffstats", "sample_quantile_regression_batch", "CONSTANTS", "MECHANISMS",
-    "PROBLEMS", "Calibration", "calibrate", "QPError", "l1_constrained_qp", "project_l1_ball",
-    "geometric_median", "nonprivate_quantile_regression", "ProblemData", "problem_data", "simulated_dataset",
+    "PROBLEMS", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
+    "release", "sample", "BatchResult", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
+    "ProblemData", "problem_data", "simulated_dataset", "geometric_median", "nonprivate_quantile_regression", "ols",
+    "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",
+    "MECHANISMS", "LinearRegressionConfig", "MeanConfig", "MedianConfig", "QuantileConfig",
+    "QuantileRegressionConfig",
 ]

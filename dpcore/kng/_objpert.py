@@ -90,7 +90,7 @@ def _homotopy(H: np.ndarray, g: np.ndarray, B: float) -> np.ndarray:
         thr = lam * (1.0 - 1e-10)  # excludes the trivial root at the current λ of the index just changed
         with np.errstate(divide="ignore", invalid="ignore"):
             drop = a / w
-        for i, k in enumerate(S):
+        for i in range(len(S)):
             if np.isfinite(drop[i]) and 0.0 < drop[i] < thr and drop[i] > best:
                 best, event = float(drop[i]), ("drop", i)
         inactive = np.setdiff1d(np.arange(d), S)

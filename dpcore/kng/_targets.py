@@ -19,17 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..norms import norm as _norm
+
 #: Smallest n for which the exponential mechanism uses :class:`BoxBandedQuantileRegressionTarget`
 #: (measured: below it the plain O(n) moves are as fast).
 BOX_MIN_N = 2_000
-
-
-def _norm_rows(v: np.ndarray, name: str) -> np.ndarray:
-    if name == "linf":
-        return np.max(np.abs(v), axis=1)
-    if name == "l1":
-        return np.abs(v).sum(axis=1)
-    return np.sqrt(np.einsum("ij,ij->i", v, v))
 
 
 class LinearRegressionTarget:
@@ -53,7 +47,7 @@ class LinearRegressionTarget:
         b = np.broadcast_to(self.b, theta.shape)
         g = np.array(b - np.einsum("cij,cj->ci", A, theta), dtype=float)
         if self.kng:
-            lp = -self.k * _norm_rows(g, self.norm)
+            lp = -self.k * _norm(g, self.norm)
         else:
             # ℓ(θ) = θᵀAθ − 2θᵀb = −θᵀ(b + g) since Aθ = b − g
             lp = self.c * np.einsum("ci,ci->c", theta, b + g)
@@ -63,7 +57,7 @@ class LinearRegressionTarget:
         g, lp = state
         if self.kng:
             gn = g - delta[:, None] * self.A[:, j, :]
-            return -self.k * _norm_rows(gn, self.norm), gn
+            return -self.k * _norm(gn, self.norm), gn
         Ajj = self.diag[:, j]
         lpn = lp - self.c * (delta * (delta * Ajj - 2.0 * g[:, j]))
         return lpn, lpn
@@ -116,7 +110,7 @@ class QuantileRegressionTarget:
         return state, self._lp(G, loss)
 
     def _lp(self, G, loss):
-        return -self.c * (_norm_rows(G, self.norm) if self.kng else loss)
+        return -self.c * (_norm(G, self.norm) if self.kng else loss)
 
     def propose(self, state, theta, j, delta):
         r, le, G, loss = state
@@ -179,7 +173,7 @@ class GeometricMedianTarget:
         with np.errstate(divide="ignore"):
             w = np.where(s > 0, 1.0 / np.sqrt(np.maximum(s, 1e-300)), 0.0)
         G = w @ self.x - theta * w.sum(axis=1)[:, None]
-        return -self.c * _norm_rows(G, self.norm)
+        return -self.c * _norm(G, self.norm)
 
     def init(self, theta):
         th = np.array(theta, dtype=float)

@@ -1,11 +1,87 @@
-"""KNG topic declaration: its mechanisms, audits and figures (read by :mod:`dpcore.registry`)."""
+"""KNG topic declaration: its mechanisms, audits and figures (read by :mod:`dpcore.registry`).
+
+One :class:`~dpcore.mechanism.MechanismSpec` per (problem, mechanism), named
+``"kng/<problem>-<mechanism>"``; each gives a small public example whose huge-ε release equals the
+non-private estimate within ``atol`` (the contract test checks it). The audits are declared in
+:mod:`dpcore.kng.audits`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dpcore.mechanism import MechanismSpec
 from dpcore.registry import Topic
+
+from . import figures
+from ._api import PROBLEMS, nonprivate_estimate, release
+from .audits import AUDITS
+
+
+def _tight_median_data() -> np.ndarray:
+    # even n: ∇ℓ = 0 only on the gap (0.5, 0.5 + 1e-6) between the middle order statistics, where both
+    # KNG and the exponential mechanism concentrate at huge ε (np.median is its midpoint)
+    return np.array([0.0, 0.2, 0.5, 0.5 + 1e-6, 0.8, 1.0])
+
+
+def _tight_quantile_data() -> np.ndarray:
+    # τ = 1/4, n = 8: ∇ℓ = 0 only on the gap (y₍₂₎, y₍₃₎) = (0.3, 0.3 + 1e-6); the inverted-CDF quantile is y₍₂₎
+    return np.array([0.9, 0.1, 0.3, 0.3 + 1e-6, 0.5, 0.6, 0.7, 0.8])
+
+
+def _regression_data(n: int = 100, seed: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    g = np.random.default_rng(seed)
+    X = np.c_[np.ones(n), g.uniform(-1, 1, n)]
+    y = np.clip(0.2 - 0.3 * X[:, 1] + 0.2 * g.normal(size=n), -1, 1)
+    return X, y
+
+
+def _intercept_gap_data() -> tuple[np.ndarray, np.ndarray]:
+    # intercept-only quantile regression, τ = 1/2, n = 4: ∇ℓ = 0 on the gap (0.2, 0.21), where KNG's law
+    # concentrates at huge ε (a 1 % wide gap the coordinate-wise sampler finds and mixes in)
+    return np.ones((4, 1)), np.array([-0.5, 0.2, 0.21, 0.9])
+
+
+EXAMPLES: dict[tuple[str, str], Any] = {
+    ("mean", "kng"): lambda: (np.random.default_rng(1).uniform(-1, 1, (30, 2)), {"radius": 1.5, "norm": "l2"}),
+    ("mean", "exponential"): lambda: (np.random.default_rng(2).uniform(-1, 1, 30), {"bounds": (-1.0, 1.0)}),
+    ("median", "kng"): lambda: (_tight_median_data(), {"bounds": (0.0, 1.0)}),
+    ("median", "exponential"): lambda: (_tight_median_data(), {"bounds": (0.0, 1.0)}),
+    ("quantile", "kng"): lambda: (_tight_quantile_data(), {"bounds": (0.0, 1.0), "tau": 0.25}),
+    ("quantile", "exponential"): lambda: (_tight_quantile_data(), {"bounds": (0.0, 1.0), "tau": 0.25}),
+    ("linear_regression", "kng"): lambda: (_regression_data(), {"n_sweeps": 1500}),
+    ("linear_regression", "exponential"): lambda: (_regression_data(), {"n_sweeps": 1500}),
+    ("linear_regression", "objective_perturbation"): lambda: (_regression_data(), {}),
+    ("quantile_regression", "kng"): lambda: (_intercept_gap_data(), {"tau": 0.5, "n_sweeps": 1500}),
+    ("quantile_regression", "exponential"): lambda: (_regression_data(), {"tau": 0.5, "n_sweeps": 1500}),
+}
+#: Budget under which the release equals the non-private estimate (MCMC must still mix there), and tolerance.
+HUGE = {("linear_regression", "kng"): (1e4, 1e-3), ("linear_regression", "exponential"): (1e6, 1e-3),
+        ("quantile_regression", "kng"): (1e3, 0.02), ("quantile_regression", "exponential"): (1e6, 1e-3)}
+
+
+def _spec(problem: str, mechanism: str) -> MechanismSpec:
+    prob = PROBLEMS[problem]
+    make_example = EXAMPLES[(problem, mechanism)]
+
+    def example():
+        data, params = make_example()
+        return data, {"mechanism": mechanism, "epsilon": 1.0, "size": 4, **params}
+
+    eps, atol = HUGE.get((problem, mechanism), (1e9, 1e-3))
+    label = {"kng": "KNG", "exponential": "exponential mechanism",
+             "objective_perturbation": "objective perturbation"}[mechanism]
+    return MechanismSpec(name=f"kng/{problem}-{mechanism}", title=f"{label}: {prob.title}", config=prob.config,
+                         release=release, nonprivate=nonprivate_estimate, example=example, budget=("epsilon",),
+                         huge={"epsilon": eps}, atol=atol)
+
 
 TOPIC = Topic(
     name="kng",
     title="K-norm gradient mechanism",
     reference="Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism, NeurIPS",
-    mechanisms=(),
-    audits=(),
-    experiments=(),
+    mechanisms=tuple(_spec(p, m) for p in PROBLEMS for m in PROBLEMS[p].config.mechanisms),
+    audits=AUDITS,
+    experiments=figures.EXPERIMENTS,
 )

@@ -1,7 +1,6 @@
-"""Helpers for the AppTest tier: the app's root, its page list (read from app.py), CSV bytes."""
+"""Helpers for the AppTest tier: the app's root, its page list (discovered like app.py does), CSV bytes."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,11 @@ TIMEOUT = 60
 
 
 def app_pages() -> list[str]:
-    """Page files registered in app.py (``st.Page("pages/x.py", ...)``), in order."""
-    text = APP.read_text(encoding="utf-8")
-    pages = re.findall(r"st\.Page\(\s*[\"']([^\"']+\.py)[\"']", text)
-    assert pages, "no st.Page(...) entries found in app.py"
+    """Page files app.py registers (found by pages/_nav.py from their header lines), in menu order."""
+    from pages import _nav
+
+    pages = [e.path for e in _nav.discover()]
+    assert pages, "no pages discovered"
     return pages
 
 
@@ -32,11 +32,12 @@ def app():
 def _navigation_routing(monkeypatch):
     """Run AppTest the way the server runs after its first request: routed by app.py's st.navigation.
 
-    AppTest resets ``PagesManager.uses_pages_directory`` before *every* run, and with a ``pages/``
-    folder next to app.py Streamlit then runs a requested page's file directly, without app.py
-    (no sidebar, no ledger). A real server leaves that mode for good on its first st.navigation
-    call (pages/_components.py forces it on import; see _leave_legacy_pages_mode there), so pin
-    the flag to False after AppTest's reset.
+    The AppTest twin of pages/_streamlit_compat.py: AppTest resets
+    ``PagesManager.uses_pages_directory`` before *every* run, and with a ``pages/`` folder next to
+    app.py Streamlit then runs a requested page's file directly, without app.py (no sidebar, no
+    ledger). A real server leaves that mode for good on its first st.navigation call (the compat
+    module forces it), so pin the flag to False after AppTest's reset.
+    tests/app/test_streamlit_compat.py fails if these internals change.
     """
     from streamlit.runtime.pages_manager import PagesManager
 

@@ -1,11 +1,10 @@
-"""AppTest tier: the app shell (router, sidebar, ledger), the Home and Data pages, bad input and
-isolation between sessions."""
+"""AppTest tier: the app shell (router, sidebar, ledger), the Home page and isolation between sessions
+(the Data page has its own file, tests/app/test_data_page.py)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -67,15 +66,33 @@ def test_every_page_listed_in_app_runs_without_exception(app):
         assert not app.exception, (page, [e.value for e in app.exception])
 
 
-def test_home_explains_topics_banner_and_ledger(app):
+def test_home_explains_banner_ledger_randomness_and_links_the_papers(app):
     app.run()
     text = _texts(app)
-    for phrase in ("not hardened for production releases", "K-norm gradient mechanism",
-                   "exponential mechanism", "objective perturbation", "Sparse histograms",
-                   "density estimation", "Query release", "Private LASSO", "Certified eigenvalue bounds",
-                   "Data", "basic composition", "zCDP", "Clear ledger"):
+    for phrase in ("not hardened for production releases", "Data", "basic composition", "zCDP", "Clear ledger",
+                   "128 bits", "Reproducible demo", "not DP", "teaching view"):
         assert phrase in text, phrase
+    links = " ".join(m.value for m in app.markdown)
+    for url in ("arxiv.org/abs/1905.09436", "arxiv.org/abs/1203.2570", "arxiv.org/abs/1811.03763",
+                "proceedings.neurips.cc/paper_files/paper/2015", "arxiv.org/abs/2503.17252"):
+        assert url in links, url
     assert not app.error
+
+
+def test_home_lists_exactly_the_topics_that_have_pages(app):
+    from pages import _nav
+
+    app.run()
+    topics = _nav.topics()
+    links = [p.proto.label for p in app.get("page_link")]
+    for e in topics:
+        assert e.title in links and e.paper in " ".join(m.value for m in app.markdown)
+    # a topic without a page (none of these has one yet) is not listed
+    text = _texts(app)
+    for absent in ("Private LASSO", "Certified eigenvalue bounds", "Query release"):
+        if not any(absent.lower() in e.title.lower() for e in topics):
+            assert absent not in text.replace("Nearly Optimal Private LASSO", "").replace(
+                "Private Query Release", ""), absent
 
 
 def test_sidebar_ledger_shows_releases_totals_and_clears(app):
@@ -102,157 +119,61 @@ def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     assert len(app.session_state["dp_ledger"]) == 0 and "0 releases" in _texts(app.sidebar)
 
 
-def test_fresh_randomness_disables_the_seed_and_shows_the_seed_used(app):
+def test_ledger_is_redrawn_when_the_page_stops_early(app, monkeypatch):
+    """Issue 9 §2: before, a page that released and then called st.stop() (every draw withheld) left
+    the sidebar at "0 releases" while the ledger's CSV held the release; now the sidebar shows it."""
+    import streamlit as st
+
+    from pages import _components as ui
+
+    def release_then_stop():
+        from dpcore import privacy as P
+
+        req = P.ReleaseRequest(("x",), "KNG median of age — people.csv; ε = 1; 1 draw", P.USER,
+                               P.randomness_for(P.USER), bounds=P.check_bounds({"age": "declared"}))
+        ui.run_release(req, lambda rng: 1.0, submitted=True, cost_of=lambda r: PrivacyCost.pure(1.0))
+        st.stop()  # e.g. every draw withheld
+
+    monkeypatch.setattr(ui, "require_dataset", release_then_stop)
+    app.run()
+    kng = [p for p in app_pages() if p.endswith("kng.py")][0]
+    app.switch_page(kng)
+    app.session_state["kng_source"] = "Dataset from the Data page"
+    app.run()
+    assert not app.exception
+    side = _texts(app.sidebar)
+    assert "1 release counted as DP" in side and "KNG median of age" in side
+
+
+def test_ledger_labels_are_words_and_costs_are_per_draw_times_count(app):
+    app.run()
+    ledger = app.session_state["dp_ledger"]
+    ledger.add("KNG quantile of age — people.csv; ε = 0.5, τ = 0.9, norm ℓ2; 100 draws",
+               PrivacyCost.pure(0.5, count=100), key=("q",))
+    ledger.add("mean of age — people.csv; ε = 1; 1 draw", PrivacyCost.pure(1.0), key=("m",), counted_as_dp=False,
+               reason="not DP: bounds taken from the data (age)")
+    app.run()
+    tables = [d.value for d in app.sidebar.dataframe]
+    assert list(tables[0]["cost"]) == ["100 × ε=0.5"]
+    assert list(tables[1]["why"]) == ["not DP: bounds taken from the data (age)"]
+    side = _texts(app.sidebar)
+    assert "1 release counted as DP, 1 not DP" in side and "ε = **50**" in side
+    assert "ρ = **12.5**" in side  # 100 × 0.5²/2, not (100 × 0.5)²/2 = 1250
+    for table in tables:
+        assert not [w for w in table.to_csv().split() if "_" in w]
+
+
+def test_sidebar_randomness_has_a_demo_seed_and_an_explicit_reproducible_demo(app):
     at = _data_page(app)
-    at.radio(key="data_source").set_value("Simulate a dataset").run()
-    assert not at.number_input(key="dp_seed").disabled
-    at.toggle(key="dp_fresh").set_value(True).run()
-    assert at.number_input(key="dp_seed").disabled
-    used = [c.value for c in at.sidebar.caption if c.value.startswith("Seed(s) used on this page")]
-    assert len(used) == 1
-    seed = int(re.search(r"page: (\d+)", used[0]).group(1))
-    at.button(key="data_sim_go").click().run()
-    assert f"seed = {seed}" in _unescape(_texts(at))  # the dataset's provenance names it
+    assert at.number_input(key="dp_seed").label == "Seed for built-in and simulated data"
+    toggle = at.toggle(key="dp_reproducible")
+    assert toggle.value is False and "not private" in toggle.label
     at.button(key="dp_new_draw").click().run()
     assert not at.exception
+    assert "refresh" in _texts(at.sidebar).lower()  # a page refresh ends the session: said in the sidebar
 
 
-# -- Data page: simulate -----------------------------------------------------------------
-def test_simulate_and_changing_widgets_changes_the_data(app):
-    at = _data_page(app)
-    assert "No dataset loaded yet" in _texts(at)
-    at.radio(key="data_source").set_value("Simulate a dataset").run()
-    at.button(key="data_sim_go").click().run()
-    assert not at.exception and not at.error
-    first = at.dataframe[0].value.copy()
-    assert list(first.columns) == ["x"] and len(first) == 200
-    assert at.session_state["dp_dataset"].n_rows == 1000
-    assert at.session_state["dp_dataset"].bounds["x"] == (-4.0, 4.0)  # design bounds of N(0, 1)
-    # the same seed reproduces the data; another seed changes it
-    at.button(key="data_sim_go").click().run()
-    assert at.dataframe[0].value.equals(first)
-    at.number_input(key="dp_seed").set_value(1).run()
-    at.button(key="data_sim_go").click().run()
-    assert not np.allclose(at.dataframe[0].value["x"], first["x"])
-    # n and the simulator change the dataset
-    at.number_input(key="data_sim_n").set_value(300).run()
-    at.button(key="data_sim_go").click().run()
-    assert at.session_state["dp_dataset"].n_rows == 300
-    at.selectbox(key="data_sim_kind").set_value("linear_regression").run()
-    at.button(key="data_sim_go").click().run()
-    assert not at.exception
-    ds = at.session_state["dp_dataset"]
-    assert "y" in ds.numeric_columns and ds.bounds["x1"] == (-1.0, 1.0)
-    assert "y" in list(at.dataframe[0].value.columns)
-
-
-def test_simulator_parameter_error_is_shown_not_raised(app):
-    at = _data_page(app)
-    at.radio(key="data_source").set_value("Simulate a dataset").run()
-    at.number_input(key="data_sim_normal_scale").set_value(-1.0).run()
-    at.button(key="data_sim_go").click().run()
-    assert not at.exception
-    assert any("scale" in e.value and "must be" in _unescape(e.value) for e in at.error)
-
-
-def test_dataset_survives_switching_pages(app):
-    at = _upload(app.run(), "people.csv", GOOD_CSV)
-    lower = [w for w in at.number_input if w.label == "lower"][0]
-    upper = [w for w in at.number_input if w.label == "upper"][0]
-    lower.set_value(18.0)
-    upper.set_value(60.0)
-    at.run()
-    at.switch_page("pages/home.py").run()
-    at.switch_page("pages/data.py").run()
-    assert not at.exception
-    ds = at.session_state["dp_dataset"]
-    assert ds.name == "people.csv" and ds.bounds["age"] == (18.0, 60.0)
-    assert at.multiselect(key="data_columns").value == ["age"]
-    assert [w.value for w in at.number_input if w.label in ("lower", "upper")] == [18.0, 60.0]
-
-
-# -- Data page: upload ------------------------------------------------------------------
-def test_upload_csv_shows_preview_columns_and_notes(app):
-    at = _upload(app.run(), "people.csv", GOOD_CSV)
-    assert not at.exception and not at.error
-    preview = at.dataframe[0].value
-    assert list(preview.columns) == ["age", "income", "city"] and len(preview) == 5
-    ms = at.multiselect(key="data_columns")
-    assert ms.options == ["age", "income"]  # the text column is not offered
-    assert ms.value == ["age"]
-    info = _unescape(" ".join(i.value for i in at.info))
-    assert "read 5 row(s)" in info and "missing" in info
-    ms.set_value(["age", "income"]).run()
-    assert [w.label for w in at.number_input if w.label in ("lower", "upper")] == ["lower", "upper"] * 2
-
-
-def test_bounds_clip_report_and_invalid_bounds(app):
-    at = _upload(app.run(), "people.csv", GOOD_CSV)
-    lower = [w for w in at.number_input if w.label == "lower"][0]
-    upper = [w for w in at.number_input if w.label == "upper"][0]
-    lower.set_value(30.0)
-    upper.set_value(50.0)
-    at.run()
-    assert not at.exception and not at.error
-    report = at.dataframe[1].value
-    row = report.iloc[0]
-    assert row["column"] == "age" and (row["below lower"], row["above upper"]) == (1, 2)
-    assert row["values"] == 5 and row["clipped"] == pytest.approx(3 / 5)
-    assert at.session_state["dp_dataset"].bounds["age"] == (30.0, 50.0)
-    [w for w in at.number_input if w.label == "lower"][0].set_value(70.0).run()
-    assert not at.exception
-    assert any("must be smaller than upper" in _unescape(e.value) for e in at.error)
-    assert at.session_state["dp_dataset"].bounds["age"] == (30.0, 50.0)  # unchanged
-    [w for w in at.number_input if w.label == "lower"][0].set_value(None).run()
-    assert not at.exception
-    assert "age" not in at.session_state["dp_dataset"].bounds  # a cleared bound is no bound
-    assert len(at.dataframe) == 1  # no clipping report without bounds
-
-
-def test_filling_bounds_from_data_is_opt_in_and_warns(app):
-    at = _upload(app.run(), "people.csv", GOOD_CSV)
-    assert not [b for b in at.button if b.label == "Fill from data"]
-    assert not at.warning
-    [c for c in at.checkbox if "leaks" in c.label][0].check().run()
-    assert any("not** differentially private" in w.value for w in at.warning)
-    [b for b in at.button if b.label == "Fill from data"][0].click().run()
-    assert not at.exception
-    assert at.session_state["dp_dataset"].bounds["age"] == (29.0, 62.0)
-    assert any("voids the privacy guarantee" in _unescape(w.value) for w in at.warning)
-
-
-@pytest.mark.parametrize("name, content, expected", [
-    ("empty.csv", b"", "empty"),
-    ("header.csv", b"a,b\n", "no data rows"),
-    ("image.csv", b"\x89PNG\r\n\x1a\n" + bytes(64), "PNG"),
-    ("book.csv", b"PK\x03\x04" + bytes(64), "ZIP archive"),
-    ("old.csv", bytes.fromhex("D0CF11E0A1B11AE1") + bytes(64), "Excel"),
-    ("nul.csv", b"a,b\n1,\x002\n", "NUL"),
-])
-def test_bad_csv_shows_an_error_not_an_exception(app, name, content, expected):
-    at = _upload(app.run(), name, content)
-    assert not at.exception
-    assert len(at.error) == 1
-    assert expected.lower() in _unescape(at.error[0].value).lower()
-    assert at.session_state["dp_dataset"] is None
-
-
-def test_non_numeric_chosen_column_and_html_names_are_inert(app):
-    csv = b'<b>bold</b>,**name**,[link](http://x)\n1,x,3\n2,y,4\n'
-    at = _upload(app.run(), "html.csv", csv)
-    assert not at.exception and not at.error
-    assert at.multiselect(key="data_columns").options == ["<b>bold</b>", "[link](http://x)"]
-    at.multiselect(key="data_columns").set_value(["<b>bold</b>", "[link](http://x)"]).run()
-    names = [m.value for m in at.markdown if "bold" in m.value or "link" in m.value]
-    assert names and all("<b>" not in m and "](" not in m for m in names)  # escaped Markdown
-
-
-def test_upload_replaces_simulated_data_and_error_keeps_previous_dataset(app):
-    at = _upload(app.run(), "people.csv", GOOD_CSV)
-    at.file_uploader(key="data_upload").set_value(("bad.csv", b"", "text/csv"))
-    at.run()
-    assert len(at.error) == 1
-    assert at.session_state["dp_dataset"].name == "people.csv"  # the old dataset stays
+# Data page tests: tests/app/test_data_page.py
 
 
 # -- isolation and hygiene --------------------------------------------------------------

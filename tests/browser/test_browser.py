@@ -1,6 +1,6 @@
 """Browser tier: a real ``streamlit run app.py`` on 127.0.0.1 driven by Debian's Chromium.
 
-Visits every page registered in app.py, uploads a CSV on the Data page, runs "one release per
+Visits every page app.py discovers, uploads a CSV on the Data page, runs "one release per
 page" generically (clicks the page's primary buttons: by convention a page's main action is
 ``type="primary"``), and fails on any ``stException`` element or uncaught page error.
 Screenshots go to ``tests/browser/screenshots/`` (git-ignored) or ``$DP_SCREENSHOT_DIR``.
@@ -11,7 +11,6 @@ unless REQUIRE_BROWSER=1 (CI), where that is a failure.
 from __future__ import annotations
 
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import pytest
 
@@ -42,22 +41,16 @@ class AppPage(NamedTuple):
 
 
 def _app_pages() -> list[AppPage]:
-    """The st.Page(...) entries of app.py (file, title, URL path), in order."""
-    text = (ROOT / "app.py").read_text(encoding="utf-8")
-    pages = []
-    for m in re.finditer(r"st\.Page\((?P<args>[^)]*)\)", text):
-        args = m.group("args")
-        path = re.match(r"\s*[\"']([^\"']+\.py)[\"']", args).group(1)
-        title = re.search(r"title\s*=\s*[\"']([^\"']+)[\"']", args)
-        url = re.search(r"url_path\s*=\s*[\"']([^\"']+)[\"']", args)
-        default = re.search(r"default\s*=\s*True", args) is not None
-        pages.append(AppPage(path, title.group(1) if title else Path(path).stem,
-                             "" if default else (url.group(1) if url else Path(path).stem)))
-    assert pages, "no st.Page(...) entries in app.py"
+    """The pages app.py registers (discovered by pages/_nav.py from their header lines), in menu order."""
+    sys.path.insert(0, str(ROOT))
+    from pages import _nav
+
+    pages = [AppPage(e.path, e.title, "" if e.default else Path(e.path).stem) for e in _nav.discover()]
+    assert pages, "no pages discovered"
     return pages
 
 
-#: Every page of the app (extend app.py, not this list).
+#: Every page of the app (a page plugs in by its header line, not by editing this list).
 PAGES: list[AppPage] = _app_pages()
 
 
@@ -208,7 +201,7 @@ def test_every_page_upload_and_one_release_per_page(server, page):
     upper.press("Enter")
     wait_idle(page)
     check_page(page, "03_data_uploaded")
-    report = page.get_by_text("Clipping report")
+    report = page.get_by_text("Non-private diagnostics").first
     report.wait_for()
     report.scroll_into_view_if_needed()
     check_page(page, "03b_data_clipping_report")
@@ -228,5 +221,5 @@ def test_simulated_dataset_through_the_browser(server, page):
     wait_idle(page)
     release_once(page)  # "Generate dataset"
     page.get_by_text("simulated normal").first.wait_for()
-    page.get_by_text("Clipping report").wait_for()
+    page.get_by_text("Non-private diagnostics").first.wait_for()
     check_page(page, "05_data_simulated")

@@ -1,4 +1,4 @@
-"""Privacy notions, conversions, composition and the session's privacy ledger.
+"""Privacy notions, costs, conversions and composition.
 
 Notions (all for the neighbouring relation stated in each cost; replace-one unless said):
 
@@ -15,13 +15,18 @@ spec/single_parameter.md §3.1.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Optional
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
-import numpy as np
 from scipy.special import log_ndtr
 
-from ._validation import DPValueError, check_delta, check_epsilon, check_rho, check_positive
+from .._validation import (
+    DPValueError,
+    check_delta,
+    check_epsilon,
+    check_positive,
+    check_rho,
+)
 
 NOTIONS = ("pure", "approx", "zcdp", "ldp")
 _NOTION_LABEL = {"pure": "ε-DP", "approx": "(ε, δ)-DP", "zcdp": "ρ-zCDP", "ldp": "ε-LDP"}
@@ -50,9 +55,9 @@ class PrivacyCost:
     """
 
     notion: str
-    epsilon: Optional[float] = None
+    epsilon: float | None = None
     delta: float = 0.0
-    rho: Optional[float] = None
+    rho: float | None = None
     neighbours: str = "replace-one"
     note: str = ""
     count: int = 1
@@ -78,29 +83,29 @@ class PrivacyCost:
 
     # -- factories ---------------------------------------------------------------
     @classmethod
-    def pure(cls, epsilon: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> "PrivacyCost":
+    def pure(cls, epsilon: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> PrivacyCost:
         return cls("pure", epsilon=float(epsilon), neighbours=neighbours, note=note, count=count)
 
     @classmethod
     def approx(cls, epsilon: float, delta: float, neighbours: str = "replace-one", note: str = "",
-               count: int = 1) -> "PrivacyCost":
+               count: int = 1) -> PrivacyCost:
         return cls("approx", epsilon=float(epsilon), delta=float(delta), neighbours=neighbours, note=note,
                    count=count)
 
     @classmethod
-    def zcdp(cls, rho: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> "PrivacyCost":
+    def zcdp(cls, rho: float, neighbours: str = "replace-one", note: str = "", count: int = 1) -> PrivacyCost:
         return cls("zcdp", rho=float(rho), neighbours=neighbours, note=note, count=count)
 
     @classmethod
-    def ldp(cls, epsilon: float, note: str = "", count: int = 1) -> "PrivacyCost":
+    def ldp(cls, epsilon: float, note: str = "", count: int = 1) -> PrivacyCost:
         return cls("ldp", epsilon=float(epsilon), neighbours="any two inputs of one party", note=note, count=count)
 
-    def times(self, k: int) -> "PrivacyCost":
+    def times(self, k: int) -> PrivacyCost:
         """The cost of releasing ``k`` times as many independent draws."""
         return replace(self, count=self.count * int(k))
 
     @property
-    def total_epsilon(self) -> Optional[float]:
+    def total_epsilon(self) -> float | None:
         """count·ε (basic composition of the draws); None for a zCDP cost."""
         return None if self.epsilon is None else self.count * float(self.epsilon)
 
@@ -110,7 +115,7 @@ class PrivacyCost:
         return min(self.count * float(self.delta), 1.0)
 
     # -- conversions -------------------------------------------------------------
-    def as_zcdp_rho(self) -> Optional[float]:
+    def as_zcdp_rho(self) -> float | None:
         """ρ implied by this cost: ε-DP ⇒ ε²/2-zCDP; None for (ε, δ)-DP with δ > 0 (no zCDP bound)."""
         if self.notion == "zcdp":
             return self.count * float(self.rho)
@@ -272,7 +277,7 @@ def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) ->
     return PrivacyCost.approx(eps, min(delta, 1.0 - 1e-16), neighbours=neighbours)
 
 
-def compose_zcdp(costs: Iterable[PrivacyCost]) -> Optional[PrivacyCost]:
+def compose_zcdp(costs: Iterable[PrivacyCost]) -> PrivacyCost | None:
     """zCDP composition: ρ's add (ε-DP counts as ε²/2). None if an (ε, δ>0) entry has no zCDP bound."""
     costs = list(costs)
     if not costs:
@@ -303,82 +308,3 @@ def compose_advanced(epsilon: float, delta: float, k: int, delta_prime: float) -
 def _common_neighbours(costs: list[PrivacyCost]) -> str:
     rel = {c.neighbours for c in costs}
     return rel.pop() if len(rel) == 1 else "mixed: " + ", ".join(sorted(rel))
-
-
-# -- ledger ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class LedgerEntry:
-    label: str
-    cost: PrivacyCost
-    key: Optional[tuple] = None
-
-
-@dataclass(frozen=True)
-class LedgerTotals:
-    """Totals of a ledger under basic and zCDP composition."""
-
-    n_releases: int
-    basic_epsilon: float
-    basic_delta: float
-    zcdp_rho: Optional[float]
-    zcdp_epsilon: Optional[float]
-    delta: float
-
-
-@dataclass
-class PrivacyLedger:
-    """The releases made in one user session and their privacy costs.
-
-    Mutable on purpose: one instance lives in each Streamlit session's ``st.session_state``
-    (never at module level). Re-running a release with the same key is not counted twice.
-    """
-
-    entries: list[LedgerEntry] = field(default_factory=list)
-
-    def add(self, label: str, cost: PrivacyCost, key: Optional[tuple] = None) -> bool:
-        """Record a release; return False (and record nothing) if ``key`` was recorded before."""
-        if not isinstance(cost, PrivacyCost):
-            raise DPValueError(f"cost must be a PrivacyCost; got {type(cost).__name__}.")
-        if key is not None and any(e.key == key for e in self.entries):
-            return False
-        self.entries.append(LedgerEntry(str(label), cost, key))
-        return True
-
-    def clear(self) -> None:
-        self.entries.clear()
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def totals(self, delta: float = 1e-6) -> LedgerTotals:
-        """Basic composition (zCDP entries converted at ``delta`` each) and zCDP composition."""
-        delta = check_delta(delta)
-        if not self.entries:
-            return LedgerTotals(0, 0.0, 0.0, 0.0, 0.0, delta)
-        costs = [e.cost for e in self.entries]
-        basic = compose_basic(costs, delta_for_zcdp=delta)
-        z = compose_zcdp(costs)
-        rho = None if z is None else z.rho
-        eps_z = None if rho is None else zcdp_to_approx(rho, delta)
-        return LedgerTotals(len(costs), float(basic.epsilon), float(basic.delta), rho, eps_z, delta)
-
-    def to_frame(self):
-        """The entries as a pandas DataFrame (label, notion, ε, δ, ρ, neighbours, note)."""
-        import pandas as pd
-
-        rows = [
-            {
-                "release": e.label,
-                "guarantee": _NOTION_LABEL[e.cost.notion],
-                "draws": e.cost.count,
-                "epsilon per draw": e.cost.epsilon,
-                "delta per draw": e.cost.delta,
-                "rho per draw": e.cost.rho,
-                "rho (zCDP, all draws)": e.cost.as_zcdp_rho(),
-                "neighbours": e.cost.neighbours,
-                "note": e.cost.note,
-            }
-            for e in self.entries
-        ]
-        return pd.DataFrame(rows, columns=["release", "guarantee", "draws", "epsilon per draw", "delta per draw",
-                                           "rho per draw", "rho (zCDP, all draws)", "neighbours", "note"])

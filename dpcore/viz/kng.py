@@ -1,8 +1,10 @@
 """Plotly figures and tables for the KNG explorer (no streamlit).
 
-Every figure builder returns ``(figure, frame)``: the frame holds the numbers drawn, for a CSV
-download. Densities are computed from the data with :func:`dpcore.kng.log_density` — they are for
-teaching (what the mechanism samples from), not part of any release.
+``results`` map a mechanism's short name ("kng", "exponential", "objective_perturbation") to its
+:class:`dpcore.kng.KNGRelease`. Every figure builder returns ``(figure, frame)``: the frame holds
+the numbers drawn, for a CSV download. Densities are computed from the data with
+:func:`dpcore.kng.log_density` — they are for teaching (what the mechanism samples from), not part
+of any release. Labels and colours come from :mod:`dpcore.viz.style`.
 """
 from __future__ import annotations
 
@@ -13,57 +15,56 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dpcore import kng
+from dpcore.viz.style import COLOURS, LAYOUT, label
 
-LABELS = {"kng": "KNG", "exponential": "Exponential mechanism", "objective_perturbation": "Objective perturbation",
-          "nonprivate": "Non-private"}
-COLOURS = {"kng": "#0072B2", "exponential": "#D55E00", "objective_perturbation": "#009E73", "nonprivate": "#000000"}
-_LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=60, b=50))
+_LAYOUT = dict(LAYOUT)
+NONPRIVATE_COLOUR = COLOURS["nonprivate"]
 
-
-def label(mechanism: str) -> str:
-    return LABELS.get(mechanism, mechanism)
+__all__ = ["label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
+           "density_2d", "figure_1d", "figure_2d", "pairs_figure"]
 
 
-def _released(results: Mapping[str, "kng.KNGResult"]) -> dict:
-    return {m: r for m, r in results.items() if r.released and m != "nonprivate"}
+def _released(results: Mapping[str, "kng.KNGRelease"]) -> dict:
+    return {m: r for m, r in results.items() if r.released}
 
 
 # ----------------------------------------------------------------------------- tables
-def draws_frame(results: Mapping[str, "kng.KNGResult"], names: Sequence[str]) -> pd.DataFrame:
+def draws_frame(results: Mapping[str, "kng.KNGRelease"], names: Sequence[str]) -> pd.DataFrame:
     """Tidy table of the released draws: mechanism, draw, one column per coordinate."""
     rows = []
     for m, r in _released(results).items():
-        f = pd.DataFrame(r.samples, columns=list(names))
+        f = pd.DataFrame(r.value, columns=list(names))
         f.insert(0, "draw", np.arange(1, len(f) + 1))
         f.insert(0, "mechanism", label(m))
         rows.append(f)
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=["mechanism", "draw", *names])
 
 
-def comparison_frame(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray) -> pd.DataFrame:
-    """One row per mechanism: cost, sampler, error of the draws to the non-private estimate, spread."""
+def comparison_frame(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray) -> pd.DataFrame:
+    """One row per mechanism: cost, sampler, error of the draws to the non-private estimate, spread.
+
+    The error columns compare with the non-private estimate: a teaching view, computed from the data.
+    """
     rows = []
     for m, r in results.items():
-        if m == "nonprivate":
-            continue
-        row = {"mechanism": label(m), "epsilon per draw": r.epsilon, "draws": r.size,
-               "total epsilon": r.cost.epsilon if r.cost else np.nan,
-               "sampler": "exact" if r.exact else "MCMC (approx.)", "released": r.released,
-               "sensitivity": r.sensitivity, "density constant": r.density_constant}
+        row = {"mechanism": label(m), "epsilon per draw": r.cost.epsilon, "draws": r.size,
+               "total epsilon": r.cost.total_epsilon,
+               "sampler": "exact" if r.diagnostics.mcmc is None else "MCMC (approx.)", "released": r.released,
+               "sensitivity": r.calibration.sensitivity, "density constant": r.calibration.constant}
         if r.released:
-            err = np.linalg.norm(r.samples - nonprivate, axis=1)
+            err = np.linalg.norm(r.value - nonprivate, axis=1)
             row["mean error ‖θ̃ − θ̂‖₂"] = float(err.mean())
             row["median error"] = float(np.median(err))
-            row["spread (RMS sd)"] = float(np.sqrt(np.mean(r.samples.var(axis=0)))) if r.size > 1 else np.nan
+            row["spread (RMS sd)"] = float(np.sqrt(np.mean(r.value.var(axis=0)))) if r.size > 1 else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def diagnostics_frame(results: Mapping[str, "kng.KNGResult"]) -> pd.DataFrame:
+def diagnostics_frame(results: Mapping[str, "kng.KNGRelease"]) -> pd.DataFrame:
     """Non-private MCMC diagnostics, one row per MCMC-sampled mechanism."""
     rows = []
     for m, r in results.items():
-        d = r.diagnostics
+        d = r.diagnostics.mcmc
         if d is None:
             continue
         rows.append({"mechanism": label(m), "chains": d.n_chains, "sweeps": d.n_sweeps, "burn-in": d.burn_in,
@@ -73,10 +74,10 @@ def diagnostics_frame(results: Mapping[str, "kng.KNGResult"]) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- densities
-def plot_window(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, pad: float = 0.5,
+def plot_window(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, pad: float = 0.5,
                 lower: np.ndarray | None = None, upper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per-coordinate plotting range covering the released draws and θ̂, widened by ``pad`` × range."""
-    pts = [np.atleast_2d(nonprivate)] + [r.samples for r in _released(results).values()]
+    pts = [np.atleast_2d(nonprivate)] + [r.value for r in _released(results).values()]
     allp = np.vstack(pts)
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     width = np.maximum(hi - lo, 1e-9 * (1.0 + np.abs(allp).max(axis=0)))
@@ -125,19 +126,19 @@ def density_2d(problem: str, data: Any, mechanism: str, *, epsilon: float, norm:
 
 
 # ----------------------------------------------------------------------------- figures
-def figure_1d(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, name: str,
+def figure_1d(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, name: str,
               densities: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None, title: str = ""):
     """Histograms of the draws (density scale), the mechanisms' densities and the non-private estimate."""
     fig = go.Figure()
     frames = []
     for m, r in _released(results).items():
-        fig.add_trace(go.Histogram(x=r.samples[:, 0], histnorm="probability density", name=f"{label(m)}: draws",
+        fig.add_trace(go.Histogram(x=r.value[:, 0], histnorm="probability density", name=f"{label(m)}: draws",
                                    marker_color=COLOURS.get(m), opacity=0.45, nbinsx=min(60, max(10, r.size // 5))))
     for m, (grid, pdf) in (densities or {}).items():
         fig.add_trace(go.Scatter(x=grid, y=pdf, mode="lines", name=f"{label(m)}: density",
                                  line=dict(color=COLOURS.get(m), width=2)))
         frames.append(pd.DataFrame({"mechanism": label(m), name: grid, "density": pdf}))
-    fig.add_vline(x=float(nonprivate[0]), line=dict(color="#000000", dash="dash"),
+    fig.add_vline(x=float(nonprivate[0]), line=dict(color=NONPRIVATE_COLOUR, dash="dash"),
                   annotation_text="non-private θ̂", annotation_position="top")
     fig.update_layout(title=title or f"Private draws of {name}", xaxis_title=name, yaxis_title="density",
                       barmode="overlay", **_LAYOUT)
@@ -146,7 +147,7 @@ def figure_1d(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, na
     return fig, frame
 
 
-def figure_2d(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, names: Sequence[str],
+def figure_2d(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, names: Sequence[str],
               coords: tuple[int, int], contour=None, contour_mechanism: str = "kng", title: str = ""):
     """Scatter of the draws over two coordinates, the non-private estimate and (optionally) a density contour."""
     i, j = coords
@@ -158,10 +159,10 @@ def figure_2d(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, na
                                  hovertemplate=f"{names[i]}=%{{x:.4g}}<br>{names[j]}=%{{y:.4g}}<br>density=%{{z:.3g}}"
                                                "<extra></extra>"))
     for m, r in _released(results).items():
-        fig.add_trace(go.Scatter(x=r.samples[:, i], y=r.samples[:, j], mode="markers", name=f"{label(m)}: draws",
+        fig.add_trace(go.Scatter(x=r.value[:, i], y=r.value[:, j], mode="markers", name=f"{label(m)}: draws",
                                  marker=dict(color=COLOURS.get(m), size=6, opacity=0.7, line=dict(width=0.5, color="white"))))
     fig.add_trace(go.Scatter(x=[nonprivate[i]], y=[nonprivate[j]], mode="markers", name="non-private θ̂",
-                             marker=dict(color="#000000", symbol="x", size=12)))
+                             marker=dict(color=NONPRIVATE_COLOUR, symbol="x", size=12)))
     fig.update_layout(title=title or f"Private draws: {names[j]} against {names[i]}", xaxis_title=names[i],
                       yaxis_title=names[j], **_LAYOUT)
     frame = draws_frame(results, names)
@@ -175,12 +176,12 @@ def figure_2d(results: Mapping[str, "kng.KNGResult"], nonprivate: np.ndarray, na
     return fig, frame
 
 
-def pairs_figure(results: Mapping[str, "kng.KNGResult"], names: Sequence[str], max_dims: int = 6):
+def pairs_figure(results: Mapping[str, "kng.KNGRelease"], names: Sequence[str], max_dims: int = 6):
     """Scatter matrix of the draws (first ``max_dims`` coordinates), coloured by mechanism."""
     frame = draws_frame(results, names)
     dims = list(names)[:max_dims]
     fig = go.Figure()
-    for m, r in _released(results).items():
+    for m in _released(results):
         sub = frame[frame["mechanism"] == label(m)]
         fig.add_trace(go.Splom(dimensions=[dict(label=c, values=sub[c]) for c in dims], name=label(m),
                                marker=dict(color=COLOURS.get(m), size=4, opacity=0.6), diagonal_visible=False,

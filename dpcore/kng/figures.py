@@ -1,10 +1,13 @@
-"""Error-vs-n experiments of Reimherr & Awan (2019), "KNG: The K-Norm Gradient Mechanism".
+"""Error-vs-n figures of Reimherr & Awan (2019), "KNG: The K-Norm Gradient Mechanism".
+
+Declared in :data:`EXPERIMENTS` (read by ``dpcore/kng/declare.py``; run them with
+``python -m dpcore reproduce ID``):
 
 * ``kng-linear`` — Figure 1 (§4.3): linear regression, d = 12, n = 1e2 … 1e7.
 * ``kng-quantile-regression`` — Figure 2 (§4.5.1): median regression, d = 2, n = 10 … 1e5.
 * ``kng-median``, ``kng-mean`` — small experiments with the exact (non-MCMC) samplers.
 
-Protocol of the paper's Algorithm 1 (spec kng.md §5): X_{i1} = 1, X_{ij} ~ U(−1, 1), e ~ N(0, 1),
+Protocol of the paper's Algorithm 1 (:mod:`dpcore.kng.designs`): X_{i1} = 1, X_{ij} ~ U(−1, 1), e ~ N(0, 1),
 Y = Xθ* + e; R = max|Y_i|; fit every estimator on (X, Y/R); multiply the estimates by R;
 error = ‖θ̂ − θ*‖₂. R is computed from the data and is *not* privatised — that is the paper's
 simulation protocol; a real release must scale by a public bound instead. MCMC chains start at
@@ -13,7 +16,7 @@ adapts its step sizes during burn-in), and only the last state of each chain is 
 
 Figure 1 never materialises a design matrix: each replicate's data are generated in chunks and
 reduced to sufficient statistics (XᵀX, Xᵀy, max|y|) by
-:func:`dpcore.data.regression_suffstats_chunked`; KNG, the exponential mechanism and objective
+:func:`dpcore.kng.designs.regression_suffstats_chunked`; KNG, the exponential mechanism and objective
 perturbation need only those. Figure 2 (quantile regression has no sufficient statistics) holds
 the full data of one block of ≤ 25 replicates at one n.
 """
@@ -22,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore._validation import DPValueError, check_choice, check_int, check_positive, check_probability_level
-from dpcore.experiments._registry import (Experiment, RunConfig, Unit, blocks_across_ns, blocks_by_n, register,
-                                          unit_rngs)
+from dpcore.experiments import Axis, Experiment, RunConfig, blocks_across_x, blocks_by_x, unit_rngs
+from dpcore.experiments.spec import Unit
 
 R_PROTOCOL_NOTE = (
     "Paper protocol (Algorithm 1): the response is scaled by R = max|Y|, computed from the data and "
@@ -32,14 +35,21 @@ R_PROTOCOL_NOTE = (
     "fixed before seeing the data, and start its chains at a data-independent point."
 )
 
-LABELS = {
-    "nonprivate": "Non-private",
-    "kng": "KNG",
-    "exponential": "Exponential mechanism",
-    "objective_perturbation": "Objective perturbation",
+CONSTANTS = ("paper", "calibrated")
+N_LABEL = "sample size n (records)"
+ERROR_LABEL = "mean error ‖θ̂ − θ*‖₂"
+OPTION_HELP = {
+    "sweeps": "MCMC sweeps per chain (one sweep updates every coordinate once)",
+    "B": "radius of the parameter space Θ = {‖θ‖₁ ≤ B}",
+    "constants": "'paper': the paper's printed constants (reproduces its figure); 'calibrated': exact sensitivities",
+    "chunk": "rows generated at a time when reducing data to sufficient statistics (memory only)",
+    "block": "replicates per parallel task (grouping only: never changes the results)",
+    "tau": "quantile level τ",
 }
 
-CONSTANTS = ("paper", "calibrated")
+
+def _help(*names: str) -> dict:
+    return {k: OPTION_HELP[k] for k in names}
 
 
 # ------------------------------------------------------------------------------------- helpers
@@ -47,7 +57,7 @@ def chain_starts(estimates: np.ndarray, B: float) -> np.ndarray:
     """Paper protocol: MCMC starts at the non-private estimates projected into {‖θ‖₁ ≤ B}.
 
     Shrunk by a relative 1e-9 so that projected rows lie strictly inside despite rounding (an MCMC
-    start must satisfy the constraint). Data-dependent: allowed in simulations only (spec kng.md §4).
+    start must satisfy the constraint). Data-dependent: allowed in simulations only.
     """
     from dpcore import kng
 
@@ -103,10 +113,10 @@ def _validate_linear(p: dict) -> dict:
 
 def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     """Figure 1 task: sufficient statistics per unit, then every method batched over the units."""
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
     from dpcore import kng
 
-    theta_star = np.asarray(dpdata.figure1_theta(), dtype=float)
+    theta_star = np.asarray(designs.figure1_theta(), dtype=float)
     B, sweeps, consts = config.params["B"], config.params["sweeps"], config.params["constants"]
     m = len(units)
     d = theta_star.size
@@ -117,7 +127,7 @@ def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     for i, (n, rep) in enumerate(units):
         g = unit_rngs(config, n, rep)
         rngs.append(g)
-        st = dpdata.regression_suffstats_chunked(n, theta_star, rng=g["data"], chunk=config.params["chunk"])
+        st = designs.regression_suffstats_chunked(n, theta_star, rng=g["data"], chunk=config.params["chunk"])
         XtX[i], Xty[i], R[i] = st.XtX, st.Xty, st.max_abs_y
     Xty_s = Xty / R[:, None]                                   # paper protocol: Y' = Y / R
     ns = np.array([n for n, _ in units], dtype=np.int64)
@@ -138,34 +148,39 @@ def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
 
 
 def _linear_plan(config: RunConfig):
-    return blocks_across_ns(config.params["block"])(config)
+    return blocks_across_x(config.params["block"])(config)
 
 
-KNG_LINEAR = register(Experiment(
+KNG_LINEAR = Experiment(
     id="kng-linear",
     title="KNG Figure 1: linear regression, error vs n",
     description=("Reimherr & Awan (2019) Figure 1: d = 12, θ* = (0, −1, −1+2/11, …, 1−2/11), ε = 1, B = 1, "
                  "ℓ∞-norm KNG, exponential mechanism and objective perturbation vs non-private OLS; "
-                 "MCMC: one-at-a-time Metropolis, 10 000 sweeps."),
-    caption=("log10 of the mean ‖θ̂ − θ*‖₂ over replicates against log10 n. OLS has slope −1/2; the "
-             "exponential mechanism is parallel and higher (its noise is O(1/√n)); KNG and objective "
-             "perturbation approach the OLS line from above (their noise is O(1/n))."),
+                 "MCMC: one-at-a-time Metropolis, 10 000 sweeps. MCMC draws are only approximately ε-DP; the "
+                 "rhat, ess and mixed columns of the CSV are MCMC diagnostics computed from the (simulated) "
+                 "data: non-private."),
+    caption=("What theory predicts (Reimherr & Awan 2019, §4.3): OLS error falls like n^−1/2; the exponential "
+             "mechanism adds noise of order 1/√n, so for large n its curve runs parallel above OLS; KNG and "
+             "objective perturbation add noise of order 1/n and approach the OLS line. With few MCMC sweeps "
+             "or small n the fitted slopes can differ from these rates."),
     paper_protocol_note=R_PROTOCOL_NOTE,
     methods=("nonprivate", "kng", "exponential", "objective_perturbation"),
-    default_ns=tuple(10**k for k in range(2, 8)),
+    axis=Axis("n", N_LABEL, values=tuple(10**k for k in range(2, 8)), lo=20, hi=10**8),
     default_reps=100,
     default_epsilon=1.0,
     run_task=run_linear_task,
     plan=_linear_plan,
-    defaults={"sweeps": 10_000, "B": 1.0, "constants": "paper", "chunk": 50_000, "block": 25},
-    quick={"ns": (100, 1000, 10_000, 100_000), "reps": 12, "sweeps": 1_000},
-    min_n=20,
-    max_n=10**8,
+    options={"sweeps": 10_000, "B": 1.0, "constants": "paper", "chunk": 50_000, "block": 25},
+    option_help=_help("sweeps", "B", "constants", "chunk", "block"),
+    option_choices={"constants": CONSTANTS},
+    quick={"x": (100, 1000, 10_000, 100_000), "reps": 12, "sweeps": 1_000},
+    reference_label="n^−1/2",
+    error_label=ERROR_LABEL,
     validate=_validate_linear,
-    method_labels=LABELS,
     grouping_params=("block",),
-    app_limits={"max_n": 1_000_000, "max_reps": 50, "max_sweeps": 2_000},
-))
+    app_limits={"max_x": 1_000_000, "max_reps": 50, "max_sweeps": 2_000},
+    app_options=("sweeps", "constants"),
+)
 
 
 # ---------------------------------------------------------------------------- Figure 2
@@ -174,17 +189,17 @@ def _validate_qr(p: dict) -> dict:
     p["tau"] = check_probability_level(p["tau"], "tau")
     if p["constants"] == "paper" and p["tau"] > 0.5:
         raise DPValueError(f"tau = {p['tau']} > 1/2 with constants='paper': the paper's sensitivity 2(1−τ) is "
-                           "not private there (spec kng.md §3); use constants='calibrated'.")
+                           "not private there (it holds for τ ≤ 1/2 only); use constants='calibrated'.")
     p["block"] = min(p["block"], 25)
     return p
 
 
 def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     """Figure 2 task: full data of a block of replicates at one n; methods batched over them."""
-    from dpcore import data as dpdata
+    from dpcore.kng import designs
     from dpcore import kng
 
-    theta_star = np.asarray(dpdata.figure2_theta(), dtype=float)
+    theta_star = np.asarray(designs.figure2_theta(), dtype=float)
     p = config.params
     ns = {n for n, _ in units}
     if len(ns) != 1:
@@ -198,9 +213,9 @@ def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> 
     for i, (_, rep) in enumerate(units):
         g = unit_rngs(config, n, rep)
         rngs.append(g)
-        Xi, yi = dpdata.simulate_regression(n, theta_star, rng=g["data"])
+        Xi, yi = designs.simulate_regression(n, theta_star, rng=g["data"])
         X[i] = Xi
-        Y[i], R[i] = dpdata.paper_rescale(yi)
+        Y[i], R[i] = designs.paper_rescale(yi)
     nonpriv = np.asarray(kng.nonprivate_quantile_regression(X, Y, p["tau"]), dtype=float).reshape(m, d)
     rows: list[dict] = []
     if "nonprivate" in config.methods:
@@ -219,33 +234,38 @@ def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> 
 
 
 def _qr_plan(config: RunConfig):
-    return blocks_by_n(config.params["block"])(config)
+    return blocks_by_x(config.params["block"])(config)
 
 
-KNG_QUANTILE_REGRESSION = register(Experiment(
+KNG_QUANTILE_REGRESSION = Experiment(
     id="kng-quantile-regression",
     title="KNG Figure 2: quantile (median) regression, error vs n",
     description=("Reimherr & Awan (2019) Figure 2: τ = 1/2, d = 2, θ* = (0, −1), ε = 1, B = 1, ℓ∞ norm, "
                  "C_X = 1; KNG and the exponential mechanism (1 000 MCMC sweeps) vs non-private "
-                 "quantile regression."),
-    caption=("log10 of the mean ‖θ̂ − θ*‖₂ against log10 n. KNG approaches the non-private line; the "
-             "exponential mechanism stays parallel above it."),
+                 "quantile regression. MCMC draws are only approximately ε-DP; the rhat, ess and mixed columns of "
+                 "the CSV are MCMC "
+                 "diagnostics computed from the (simulated) data: non-private."),
+    caption=("What theory predicts (Reimherr & Awan 2019, §4.5.1): KNG's noise is of order 1/n, so it approaches "
+             "the non-private line; the exponential mechanism's is of order 1/√n, so for large n it runs "
+             "parallel above it."),
     paper_protocol_note=R_PROTOCOL_NOTE,
     methods=("nonprivate", "kng", "exponential"),
-    default_ns=tuple(10**k for k in range(1, 6)),
+    axis=Axis("n", N_LABEL, values=tuple(10**k for k in range(1, 6)), lo=5, hi=1_000_000),
     default_reps=100,
     default_epsilon=1.0,
     run_task=run_quantile_regression_task,
     plan=_qr_plan,
-    defaults={"sweeps": 1_000, "B": 1.0, "tau": 0.5, "constants": "paper", "block": 25},
-    quick={"ns": (10, 100, 1000), "reps": 20, "sweeps": 500},
-    min_n=5,
-    max_n=1_000_000,
+    options={"sweeps": 1_000, "B": 1.0, "tau": 0.5, "constants": "paper", "block": 25},
+    option_help=_help("sweeps", "B", "tau", "constants", "block"),
+    option_choices={"constants": CONSTANTS},
+    quick={"x": (10, 100, 1000), "reps": 20, "sweeps": 500},
+    reference_label="n^−1/2",
+    error_label=ERROR_LABEL,
     validate=_validate_qr,
-    method_labels=LABELS,
     grouping_params=("block",),
-    app_limits={"max_n": 10_000, "max_reps": 50, "max_sweeps": 1_000},
-))
+    app_limits={"max_x": 10_000, "max_reps": 50, "max_sweeps": 1_000},
+    app_options=("sweeps", "constants"),
+)
 
 
 # --------------------------------------------------------------- exact-sampler experiments
@@ -292,55 +312,58 @@ def run_mean_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
 
 
 def _exact_plan(config: RunConfig):
-    return blocks_by_n(config.params["block"])(config)
+    return blocks_by_x(config.params["block"])(config)
 
 
-KNG_MEDIAN = register(Experiment(
+KNG_MEDIAN = Experiment(
     id="kng-median",
     title="KNG vs exponential mechanism: median, error vs n (exact samplers)",
     description=("Median of n draws from N(0, 1) with public bounds [−4, 4] (values outside are clipped). "
                  "KNG: density ∝ exp(−(ε/4)|#{x<θ} − #{x>θ}|) (Δ = 2); exponential mechanism: "
                  "∝ exp(−ε Σ|xᵢ − θ| / (2·8)). Both sampled exactly (piecewise densities), no MCMC."),
-    caption=("log10 of the mean |θ̂ − median| against log10 n. KNG's noise is O(1/n), so it merges with the "
-             "sample median; the exponential mechanism's noise is O(1/√n): a parallel line above."),
+    caption=("What theory predicts: KNG's noise is of order 1/n, so it merges with the sample median; the "
+             "exponential mechanism's noise is of order 1/√n, so for large n it runs parallel above."),
     paper_protocol_note="",
     methods=("nonprivate", "kng", "exponential"),
-    default_ns=tuple(10**k for k in range(1, 6)),
+    axis=Axis("n", N_LABEL, values=tuple(10**k for k in range(1, 6)), lo=5, hi=10**7),
     default_reps=100,
     default_epsilon=1.0,
     run_task=run_median_task,
     plan=_exact_plan,
-    defaults={"block": 25},
-    quick={"ns": (10, 100, 1000, 10_000, 100_000), "reps": 30},
-    min_n=5,
-    max_n=10**7,
+    options={"block": 25},
+    option_help=_help("block"),
+    quick={"x": (10, 100, 1000, 10_000, 100_000), "reps": 30},
+    reference_label="n^−1/2",
+    error_label="mean error |θ̂ − median|",
     validate=_validate_exact,
-    method_labels=LABELS,
     grouping_params=("block",),
-    app_limits={"max_n": 100_000, "max_reps": 100},
-))
+    app_limits={"max_x": 100_000, "max_reps": 100},
+)
 
-KNG_MEAN = register(Experiment(
+KNG_MEAN = Experiment(
     id="kng-mean",
     title="KNG vs exponential mechanism: mean, error vs n (exact samplers)",
     description=("Mean of n draws from U(−1, 1), public radius |x| ≤ 1. KNG for the squared loss is the "
                  "Laplace/K-norm mechanism centred at x̄ (noise O(1/n)); the exponential mechanism on the "
                  "squared loss is a Gaussian around x̄ with variance ∝ 1/(εn) (noise O(1/√n))."),
-    caption=("log10 of the mean |θ̂ − 0| against log10 n: KNG merges with the sample mean, the exponential "
-             "mechanism runs parallel above it."),
+    caption=("What theory predicts: KNG's noise is of order 1/n, so it merges with the sample mean; the "
+             "exponential mechanism's is of order 1/√n, so for large n it runs parallel above."),
     paper_protocol_note="",
     methods=("nonprivate", "kng", "exponential"),
-    default_ns=tuple(10**k for k in range(1, 6)),
+    axis=Axis("n", N_LABEL, values=tuple(10**k for k in range(1, 6)), lo=2, hi=10**7),
     default_reps=100,
     default_epsilon=1.0,
     run_task=run_mean_task,
     plan=_exact_plan,
-    defaults={"block": 25},
-    quick={"ns": (10, 100, 1000, 10_000, 100_000), "reps": 30},
-    min_n=2,
-    max_n=10**7,
+    options={"block": 25},
+    option_help=_help("block"),
+    quick={"x": (10, 100, 1000, 10_000, 100_000), "reps": 30},
+    reference_label="n^−1/2",
+    error_label="mean error |θ̂ − 0|",
     validate=_validate_exact,
-    method_labels=LABELS,
     grouping_params=("block",),
-    app_limits={"max_n": 1_000_000, "max_reps": 100},
-))
+    app_limits={"max_x": 1_000_000, "max_reps": 100},
+)
+
+#: The KNG topic's figures, in display order (declared in dpcore/kng/declare.py).
+EXPERIMENTS = (KNG_LINEAR, KNG_QUANTILE_REGRESSION, KNG_MEDIAN, KNG_MEAN)

@@ -12,16 +12,17 @@ import pytest
 from scipy import stats
 
 from dpcore import kng
-from dpcore.kng import _api, _exact, _problems
+from dpcore.kng import _exact
+from dpcore.kng._location import exact_law
+from tests.kng._helpers import mcmc_raw, prep, reg2
 
 pytestmark = pytest.mark.stat
 P_MIN = 1e-6
 
 
 def _prep(problem, data, mech, eps=1.0, norm="linf", **kw):
-    p = dict(tau=kw.get("tau", 0.5), B=kw.get("B", 1.0), constants="calibrated")
-    P = _problems.prepare(problem, data, mech, norm=norm, **kw)
-    return P, _api._calibrate(P, mech, eps, norm, p)
+    prob, P, cal, cfg = prep(problem, data, mech, eps, norm=norm, **kw)
+    return (prob, P, cfg), cal
 
 
 # ----------------------------------------------------------------------------- exact 1-D samplers
@@ -44,9 +45,9 @@ def test_quantile_api_uses_calibrated_law():
     r = kng.sample("quantile", y, mechanism="kng", epsilon=0.5, tau=0.7, bounds=(-3, 3), size=20_000, rng=4)
     ys = np.sort(np.clip(y, -3, 3))
     law = _exact.quantile_kng_pieces(ys, -3, 3, 0.7, 0.25)  # c = ε/(2Δ), Δ = 1
-    assert stats.kstest(r.samples[:, 0], law.cdf).pvalue > P_MIN
+    assert stats.kstest(r.value[:, 0], law.cdf).pvalue > P_MIN
     paper_like = _exact.quantile_kng_pieces(ys, -3, 3, 0.7, 0.5 / (4 * 0.3))  # eq. (3) constant
-    assert stats.kstest(r.samples[:, 0], paper_like.cdf).pvalue < P_MIN
+    assert stats.kstest(r.value[:, 0], paper_like.cdf).pvalue < P_MIN
 
 
 @pytest.mark.parametrize("problem,tau", [("quantile", 0.2), ("median", 0.5)])
@@ -55,18 +56,18 @@ def test_exponential_mechanism_1d_exact_sampler_ks(problem, tau):
     kw = {"tau": tau} if problem == "quantile" else {}
     r = kng.sample(problem, y, mechanism="exponential", epsilon=1.0, bounds=(-3, 3), size=20_000, rng=6, **kw)
     P, cal = _prep(problem, y, "exponential", bounds=(-3, 3), **kw)
-    law = kng.exact_pieces(P, cal, "exponential")
-    assert stats.kstest(r.samples[:, 0], law.cdf).pvalue > P_MIN
+    law = exact_law(P[1], cal)
+    assert stats.kstest(r.value[:, 0], law.cdf).pvalue > P_MIN
     # the density is exp(−c·ℓ) with ℓ = Σ|x−θ| for the median: check one value against the formula
     t = np.array([0.3])
-    direct = -cal.density_constant * (np.abs(np.clip(y, -3, 3) - t).sum() if problem == "median" else
+    direct = -cal.constant * (np.abs(np.clip(y, -3, 3) - t).sum() if problem == "median" else
                                       np.sum((y - t) * (tau - (y - t <= 0))))
     assert law.logpdf(t)[0] - direct == pytest.approx(law.logpdf(np.array([-0.4]))[0] - (
-        -cal.density_constant * (np.abs(np.clip(y, -3, 3) + 0.4).sum() if problem == "median" else
+        -cal.constant * (np.abs(np.clip(y, -3, 3) + 0.4).sum() if problem == "median" else
                                  np.sum((y + 0.4) * (tau - (y + 0.4 <= 0))))), abs=1e-9)
     wrong = _exact.quantile_exponential_pieces(np.sort(np.clip(y, -3, 3)), -3, 3, tau,
-                                               cal.density_constant * (2 if problem == "median" else 1) * 1.5)
-    assert stats.kstest(r.samples[:, 0], wrong.cdf).pvalue < P_MIN
+                                               cal.constant * (2 if problem == "median" else 1) * 1.5)
+    assert stats.kstest(r.value[:, 0], wrong.cdf).pvalue < P_MIN
 
 
 @pytest.mark.parametrize("norm", ["l1", "l2", "linf"])
@@ -74,7 +75,7 @@ def test_mean_kng_radius_is_gamma(norm):
     n, r, eps, d = 50, 2.0, 0.7, 3
     x = np.random.default_rng(7).uniform(-0.5, 0.5, (n, d))
     res = kng.sample("mean", x, mechanism="kng", epsilon=eps, radius=r, norm=norm, size=20_000, rng=8)
-    z = res.samples - x.mean(axis=0)
+    z = res.value - x.mean(axis=0)
     rad = {"l1": np.abs(z).sum(1), "l2": np.linalg.norm(z, axis=1), "linf": np.abs(z).max(1)}[norm]
     rate = n * eps / (2 * r)  # Remark 4.1 on R^d: exp(−(nε/(2r))‖θ − x̄‖_K)
     assert stats.kstest(rad, stats.gamma(d, scale=1 / rate).cdf).pvalue > P_MIN
@@ -85,21 +86,25 @@ def test_mean_exponential_exact_truncated_normal():
     n, r, eps = 20, 1.0, 1.0
     x = np.random.default_rng(9).uniform(0.5, 1.0, n)  # x̄ near the boundary of Θ = [−1, 1]
     res = kng.sample("mean", x, mechanism="exponential", epsilon=eps, radius=r, size=20_000, rng=10)
-    assert res.exact
+    assert res.diagnostics.mcmc is None  # exact sampler
     c = eps / (2 * (2 * r) ** 2)
     sd = 1 / math.sqrt(2 * c * n)
     m = x.mean()
     law = stats.truncnorm((-1 - m) / sd, (1 - m) / sd, loc=m, scale=sd)
-    assert stats.kstest(res.samples[:, 0], law.cdf).pvalue > P_MIN
+    assert stats.kstest(res.value[:, 0], law.cdf).pvalue > P_MIN
     wrong = stats.truncnorm((-1 - m) / (0.7 * sd), (1 - m) / (0.7 * sd), loc=m, scale=0.7 * sd)
-    assert stats.kstest(res.samples[:, 0], wrong.cdf).pvalue < P_MIN
+    assert stats.kstest(res.value[:, 0], wrong.cdf).pvalue < P_MIN
 
 
 # ----------------------------------------------------------------------------- MCMC vs exact (1-D)
 def _mcmc_raw(P, cal, mech, chains, sweeps, seed):
-    draws, diag, exact = _api._draw_mcmc(P, cal, mech, chains, np.random.default_rng(seed), sweeps, None, None)
-    assert not exact
-    return draws, diag
+    prob, prepared, cfg = P
+    return mcmc_raw(prob, prepared, cal, cfg, chains, sweeps, seed)
+
+
+def _logpdf(P, cal):
+    prob, prepared, _ = P
+    return lambda t: prob.log_density(prepared, cal, t)
 
 
 @pytest.mark.parametrize("problem,mech,kw", [
@@ -110,7 +115,7 @@ def _mcmc_raw(P, cal, mech, chains, sweeps, seed):
 def test_mcmc_matches_exact_1d_law(problem, mech, kw):
     y = np.random.default_rng(11).normal(size=150)
     P, cal = _prep(problem, y, mech, bounds=(-3, 3), **kw)
-    law = kng.exact_pieces(P, cal, mech)
+    law = exact_law(P[1], cal)
     draws, diag = _mcmc_raw(P, cal, mech, 2000, 300, 12)
     assert stats.kstest(draws[:, 0], law.cdf).pvalue > P_MIN
     assert 0.3 < diag.acceptance < 0.6 and diag.max_rhat < 1.1 and diag.min_ess > 1000
@@ -119,7 +124,7 @@ def test_mcmc_matches_exact_1d_law(problem, mech, kw):
     # the public API path: sampler="mcmc" releases the chains' last states
     r = kng.sample(problem, y, mechanism=mech, epsilon=1.0, bounds=(-3, 3), size=300, rng=13, sampler="mcmc",
                    n_sweeps=1000, **kw)
-    assert r.released and not r.exact and stats.kstest(r.samples[:, 0], law.cdf).pvalue > P_MIN
+    assert r.released and r.diagnostics.mcmc is not None and stats.kstest(r.value[:, 0], law.cdf).pvalue > P_MIN
 
 
 # ----------------------------------------------------------------------------- MCMC vs grid (2-D)
@@ -146,11 +151,7 @@ def _check_2d(draws, cdfs, expect_pass=True):
         assert min(ps) < P_MIN, ps
 
 
-def _reg2(n, seed):
-    rng = np.random.default_rng(seed)
-    X = np.c_[np.ones(n), rng.uniform(-1, 1, n)]
-    y = np.clip(0.2 - 0.4 * X[:, 1] + 0.3 * rng.normal(size=n), -1, 1)
-    return X, y
+_reg2 = reg2
 
 
 @pytest.mark.parametrize("problem,mech,norm", [
@@ -164,7 +165,7 @@ def test_regression_mcmc_matches_grid_density(problem, mech, norm):
     X, y = _reg2(40, 14)
     kw = {"tau": 0.5} if problem == "quantile_regression" else {}
     P, cal = _prep(problem, (X, y), mech, norm=norm, **kw)
-    cdfs = _grid_marginal_cdfs(lambda t: _api._logpdf(P, cal, mech, t), -1.0, 1.0)
+    cdfs = _grid_marginal_cdfs(_logpdf(P, cal), -1.0, 1.0)
     draws, diag = _mcmc_raw(P, cal, mech, 2000, 400, 15)
     _check_2d(draws, cdfs)
     assert 0.3 < diag.acceptance < 0.6 and diag.max_rhat < 1.1
@@ -175,7 +176,7 @@ def test_regression_mcmc_matches_grid_density(problem, mech, norm):
 def test_geometric_median_mcmc_matches_grid_density():
     x = np.random.default_rng(16).normal(size=(30, 2)) * 0.5
     P, cal = _prep("median", x, "kng", norm="l2", bounds=(-1.5, 1.5))
-    cdfs = _grid_marginal_cdfs(lambda t: _api._logpdf(P, cal, "kng", t), -1.5, 1.5, m=401)
+    cdfs = _grid_marginal_cdfs(_logpdf(P, cal), -1.5, 1.5, m=401)
     draws, diag = _mcmc_raw(P, cal, "kng", 2000, 300, 17)
     _check_2d(draws, cdfs)
     few, _ = _mcmc_raw(P, cal, "kng", 2000, 3, 17)
@@ -186,7 +187,7 @@ def test_batched_suffstats_sampler_matches_grid_density():
     """The simulation entry point (one chain per replicate, replicates = copies of one dataset)."""
     X, y = _reg2(40, 18)
     P, cal = _prep("linear_regression", (X, y), "kng")
-    cdfs = _grid_marginal_cdfs(lambda t: _api._logpdf(P, cal, "kng", t), -1.0, 1.0)
+    cdfs = _grid_marginal_cdfs(_logpdf(P, cal), -1.0, 1.0)
     R = 2000
     res = kng.sample_linear_regression_suffstats(np.broadcast_to(X.T @ X, (R, 2, 2)), np.broadcast_to(X.T @ y, (R, 2)),
                                                  40, mechanism="kng", epsilon=1.0, n_sweeps=400, rng=19)
@@ -198,7 +199,7 @@ def test_long_chains_rhat_and_ess():
     """The release path with a few long chains: split R-hat < 1.01, large ESS, acceptance ≈ 0.44."""
     X, y = _reg2(200, 20)
     r = kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1.0, size=16, rng=21, n_sweeps=4000)
-    d = r.diagnostics
+    d = r.diagnostics.mcmc
     assert r.released and d.max_rhat < 1.01 and d.min_ess > 1000 and abs(d.acceptance - 0.44) < 0.06
 
 
@@ -208,12 +209,12 @@ def test_banded_quantile_regression_kng_matches_grid_density():
 
     X, y = _reg2(1200, 22)
     P, cal = _prep("quantile_regression", (X, y), "kng", tau=0.5)
-    assert isinstance(_targets.quantile_regression_target(P.data["X"][None], P.data["y"][None], 0.5, "kng",
-                                                          cal.density_constant, "linf"),
+    assert isinstance(_targets.quantile_regression_target(P[1].data["X"][None], P[1].data["y"][None], 0.5, "kng",
+                                                          cal.constant, "linf"),
                       _targets.BandedQuantileRegressionTarget)
-    th = P.nonprivate
+    th = P[1].nonprivate
     h, m = (0.08, 0.25), 241
-    grid_lp = lambda t: _api._logpdf(P, cal, "kng", t)  # noqa: E731
+    grid_lp = _logpdf(P, cal)  # noqa: E731
     edges = [np.linspace(th[k] - h[k], th[k] + h[k], m + 1) for k in range(2)]
     ctr = [0.5 * (e[1:] + e[:-1]) for e in edges]
     T1, T2 = np.meshgrid(*ctr, indexing="ij")
@@ -235,15 +236,15 @@ def test_box_banded_quantile_regression_exponential_matches_grid_density():
 
     X, y = _reg2(2400, 24)
     P, cal = _prep("quantile_regression", (X, y), "exponential", tau=0.5)
-    assert isinstance(_targets.quantile_regression_target(P.data["X"][None], P.data["y"][None], 0.5, "exponential",
-                                                          cal.density_constant, "linf"),
+    assert isinstance(_targets.quantile_regression_target(P[1].data["X"][None], P[1].data["y"][None], 0.5, "exponential",
+                                                          cal.constant, "linf"),
                       _targets.BoxBandedQuantileRegressionTarget)
-    th = P.nonprivate
+    th = P[1].nonprivate
     h, m = (0.2, 0.4), 241
     edges = [np.linspace(th[k] - h[k], th[k] + h[k], m + 1) for k in range(2)]
     ctr = [0.5 * (e[1:] + e[:-1]) for e in edges]
     T1, T2 = np.meshgrid(*ctr, indexing="ij")
-    lp = _api._logpdf(P, cal, "exponential", np.column_stack([T1.ravel(), T2.ravel()])).reshape(m, m)
+    lp = _logpdf(P, cal)(np.column_stack([T1.ravel(), T2.ravel()])).reshape(m, m)
     assert lp[[0, -1], :].max() < lp.max() - 30 and lp[:, [0, -1]].max() < lp.max() - 30  # window holds the mass
     w = np.exp(lp - lp.max())
     w /= w.sum()

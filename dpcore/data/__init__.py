@@ -1,0 +1,54 @@
+"""Data for the explorer: datasets and their public bounds, reading files, the columns a mechanism
+sees, simulated and built-in demo data, and safe output.
+
+* :mod:`~dpcore.data.dataset` — :class:`Dataset`: a table, its declared **public** bounds per column,
+  the public imputation value for missing cells (default: the midpoint) and where the bounds came
+  from (``"declared"``, or ``"from data"``: then releases using them are not DP).
+* :mod:`~dpcore.data.readers` — :func:`load_csv`, :func:`load_excel` (.xlsx via openpyxl) and
+  :func:`load_file` (either, by content): bad files raise :class:`DataError` naming the line/column,
+  the value and the fix; what loading did is recorded in :attr:`Dataset.notes`.
+* :mod:`~dpcore.data.columns` — the release path's :func:`public_column` / :func:`public_columns`
+  (n = number of rows always; missing cells imputed, values clipped; the counts of both only in a
+  separate NON-PRIVATE :class:`ColumnDiagnostics`), plus :func:`column_values`, :func:`clip_to_bounds`,
+  :func:`bounds_from_data` and :func:`bounds_warning` for exploring.
+* :mod:`~dpcore.data.simulate` — univariate laws and the KNG paper's regression designs as datasets
+  (bounds from the design); :mod:`~dpcore.data.builtin` — diabetes, breast cancer and wine from
+  scikit-learn with bounds from domain knowledge.
+* :mod:`~dpcore.data.export` — :func:`to_safe_csv` (CSV-injection-safe) and :func:`escape_markdown`.
+
+Everything is pure (no global state); every random function takes ``rng``.
+"""
+from ..errors import DataError
+from ._cells import NA_TOKENS
+from .builtin import BUILTIN_DATASETS, BuiltinInfo, PublicBound, builtin_dataset
+from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, ClipReport, ColumnDiagnostics,
+                      PublicColumn, PublicColumns, bounds_from_data, bounds_warning, clip_to_bounds, column_values,
+                      diagnostics_frame, public_column, public_columns)
+from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, DATA_KINDS, Dataset
+from .export import escape_markdown, to_safe_csv
+from .readers import MAX_EXCEL_CELLS, is_excel_workbook, load_csv, load_excel, load_file
+from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, REGRESSION_KINDS, SIMULATORS, UNIVARIATE_KINDS,
+                       SimulatorInfo, simulate_dataset, simulate_univariate)
+
+# isort: off
+# moved to dpcore.kng.designs (the KNG paper's Algorithm 1); re-exported so existing callers keep working.
+# Last on purpose: importing it runs dpcore/kng/__init__, which may itself import from dpcore.data.
+from ..kng.designs import (FIGURE1_D, MAX_REGRESSION_D, MAX_SIM_CELLS, MAX_SUFFSTATS_N, MAX_THETA_D,  # noqa: E402
+                           RegressionSuffStats, algorithm1_theta, figure1_theta, figure2_theta, paper_rescale,
+                           regression_suffstats_chunked, simulate_regression)
+# isort: on
+
+__all__ = [
+    "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
+    "load_csv", "load_excel", "load_file", "is_excel_workbook", "NA_TOKENS", "MAX_EXCEL_CELLS",
+    "public_column", "public_columns", "PublicColumn", "PublicColumns", "ColumnDiagnostics", "NON_PRIVATE_LABEL",
+    "diagnostics_frame", "WHY_PUBLIC_BOUNDS",
+    "column_values", "ClipReport", "clip_to_bounds", "bounds_from_data", "bounds_warning", "EXTREME_MAGNITUDE",
+    "UNIVARIATE_KINDS", "REGRESSION_KINDS", "SimulatorInfo", "SIMULATORS", "simulate_univariate", "simulate_dataset",
+    "MAX_UNIVARIATE_N", "MAX_DATASET_ROWS", "BUILTIN_DATASETS", "BuiltinInfo", "PublicBound", "builtin_dataset",
+    "to_safe_csv", "escape_markdown",
+    # moved to dpcore.kng.designs
+    "FIGURE1_D", "MAX_SIM_CELLS", "MAX_SUFFSTATS_N", "MAX_REGRESSION_D", "MAX_THETA_D", "algorithm1_theta",
+    "figure1_theta", "figure2_theta", "simulate_regression", "RegressionSuffStats", "regression_suffstats_chunked",
+    "paper_rescale",
+]

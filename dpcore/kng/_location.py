@@ -1,0 +1,294 @@
+"""The mean, the median (geometric median for d ≥ 2) and the quantile (Reimherr & Awan 2019, §4.1, §4.4, §4.5).
+
+Gradients (the quantity inside ‖·‖_K):
+
+==================== ===============================================================
+mean                 ∇ℓ = 2n(θ − x̄)                         (ℓ = Σ‖x_i − θ‖₂²)
+median, d = 1        ∇ℓ = #{x_i < θ} − #{x_i > θ}             (ℓ = Σ|x_i − θ|)
+geometric median     ∇ℓ = −Σ (x_i − θ)/‖x_i − θ‖₂            (ℓ = Σ‖x_i − θ‖₂)
+quantile             ∇ℓ = #{y_i ≤ θ} − τn                     (ℓ = Σρ_τ(y_i − θ))
+==================== ===============================================================
+
+Each ``calibrate_<mechanism>`` derives its sensitivity next to the constant.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._validation import DPValueError
+from ..mechanism import Calibration
+from ..noise import knorm_noise
+from ..norms import norm
+from ._estimators import geometric_median
+from ._exact import quantile_exponential_pieces, quantile_loss_at, sample_quantile_kng, sample_truncated_normal
+from ._problem import (K, Prepared, Problem, ball_to_l2, box, chunks, project_to_kball, records,
+                       sphere_to_norm)
+from ._targets import GeometricMedianTarget
+from .configs import MeanConfig, MedianConfig, QuantileConfig
+
+
+def _clipped_rows(xc: np.ndarray, x: np.ndarray) -> int:
+    return int(np.sum(np.any(xc != x, axis=1)))
+
+
+# ----------------------------------------------------------------------------- mean
+class Mean(Problem):
+    """Mean of records in a public K-ball (``radius``, ``center``) or box (``bounds``), §4.1."""
+
+    name, title, config, section = "mean", "mean", MeanConfig, "§4.1"
+
+    @staticmethod
+    def ball(cfg: MeanConfig, d: int) -> tuple[np.ndarray, float]:
+        """(centre, radius) of the public K-ball of the records (the smallest one around ``bounds``' box)."""
+        if cfg.radius is None:
+            lo, hi = box(cfg.bounds, d)
+            return (lo + hi) / 2.0, float(norm(((hi - lo) / 2.0)[None, :], cfg.norm)[0])
+        c = np.zeros(d) if cfg.center is None else np.broadcast_to(np.asarray(cfg.center, dtype=float), (d,)).copy()
+        return c, cfg.radius
+
+    def prepare(self, data: Any, cfg: MeanConfig) -> Prepared:
+        x = records(data, self.name)
+        n, d = x.shape
+        c, r = self.ball(cfg, d)
+        xc = project_to_kball(x - c, r, cfg.norm) + c
+        P = Prepared(n, d, lambda: xc.mean(axis=0), _clipped_rows(xc, x), centre=c.copy(),
+                     data={"xbar": xc.mean(axis=0), "x": xc, "radius": r, "center": c})
+        if cfg.mechanism == "exponential":
+            P.kball = (c, r, cfg.norm)
+        return P
+
+    def gradient(self, P, th):
+        return 2.0 * P.n * (th - P.data["xbar"])
+
+    def objective(self, P, th):
+        diff = th - P.data["xbar"]
+        return P.n * np.sum(diff * diff, axis=1)
+
+    def calibrate_kng(self, cfg: MeanConfig, d: int) -> Calibration:
+        # ‖∇ℓ(D) − ∇ℓ(D')‖_K = 2‖x_1 − x_1'‖_K ≤ 4r. Location family on R^d ⇒ Remark 4.1: c = ε/Δ,
+        # i.e. f ∝ exp(−(nε/(2r))‖θ − x̄‖_K), the K-norm mechanism for x̄ (sensitivity 2r/n).
+        radius = self.ball(cfg, d)[1]
+        delta = 4.0 * radius
+        k = K(cfg.norm)
+        return self.calibration(
+            cfg, sensitivity=delta, constant=cfg.epsilon / delta, reference="Thm 3.1 and Remark 4.1 (§4.1)",
+            derivation=(f"‖∇ℓ(θ;D) − ∇ℓ(θ;D′)‖_{k} = 2‖x₁ − x₁′‖_{k} ≤ 4r = {delta:g} (records in the {k}-ball of "
+                        f"radius r = {radius:g}). The density is a location family on all of R^d, so by Remark 4.1 "
+                        "its normaliser is data-free and ε/Δ may replace ε/(2Δ): "
+                        f"f ∝ exp(−(nε/(2r))‖θ − x̄‖_{k}), the K-norm mechanism for x̄."))
+
+    def calibrate_exponential(self, cfg: MeanConfig, d: int) -> Calibration:
+        # Θ = data ball; 0 ≤ ‖x − θ‖₂² ≤ (2r·M)², M = sup{‖u‖₂ : ‖u‖_K ≤ 1}.
+        radius = self.ball(cfg, d)[1]
+        M = ball_to_l2(d, cfg.norm)
+        delta = (2.0 * radius * M) ** 2
+        return self.calibration(
+            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Prop. 2.2 (§4.1)",
+            derivation=(f"ℓ = Σ‖x_i − θ‖₂² on Θ = data {K(cfg.norm)}-ball (radius r = {radius:g}); each term lies "
+                        f"in [0, (2r·{M:.4g})²], so Δ_ℓ = {delta:.4g}; c = ε/(2Δ_ℓ)."))
+
+    def exact_sampler(self, cfg, d):
+        if cfg.mechanism == "kng":
+            return self._draw_kng
+        return self._draw_exponential if (d == 1 or cfg.norm == "linf") else None
+
+    @staticmethod
+    def _draw_kng(P, cal, size, g):
+        # f ∝ exp(−c‖∇ℓ‖) = exp(−2nc‖θ − x̄‖_K): the K-norm mechanism, exact (Gamma radius × uniform ball)
+        return P.data["xbar"] + knorm_noise(P.d, 2.0 * P.n * cal.constant, cal.params["norm"], size, g)
+
+    @staticmethod
+    def _draw_exponential(P, cal, size, g):
+        # N(x̄, 1/(2nc)) truncated to the ball = box (1-D or ℓ∞)
+        ctr, r = P.data["center"], P.data["radius"]
+        return sample_truncated_normal(P.data["xbar"], 1.0 / math.sqrt(2.0 * P.n * cal.constant), ctr - r, ctr + r,
+                                       size, g)
+
+    def target_width(self, P, cal, cfg):
+        return 2.4 / math.sqrt(2.0 * cal.constant * P.n)  # the exact Gaussian sd of the target
+
+    def mcmc_box(self, P):
+        if P.kball is not None:  # exponential mechanism: Θ = K-ball ⊂ box of half-width r
+            ctr, r, _ = P.kball
+            return ctr - r, ctr + r
+        return P.lower, P.upper
+
+    def step_cap(self, P):
+        return float(P.data["radius"])
+
+
+# ----------------------------------------------------------------------------- median / geometric median
+class Median(Problem):
+    """Median of one column (exact samplers) or geometric median of d ≥ 2 columns (MCMC), §4.4."""
+
+    name, title, config, section = "median", "median", MedianConfig, "§4.4"
+
+    def prepare(self, data: Any, cfg: MedianConfig) -> Prepared:
+        x = records(data, self.name)
+        n, d = x.shape
+        lo, hi = box(cfg.bounds, d)
+        xc = np.clip(x, lo, hi)
+        k = _clipped_rows(xc, x)
+        if d == 1:
+            y = xc[:, 0]
+            return Prepared(n, 1, lambda: np.median(y), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
+                            width=float(hi[0] - lo[0]), data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+        return Prepared(n, d, lambda: geometric_median(xc), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
+                        width=float(np.linalg.norm(hi - lo)), data={"x": xc})
+
+    def gradient(self, P, th):
+        if P.d == 1:
+            y = P.sorted_y()
+            t = th[:, 0]
+            le = np.searchsorted(y, t, side="right")
+            lt = np.searchsorted(y, t, side="left")
+            return (lt - (P.n - le))[:, None].astype(float)
+        out = np.empty_like(th)
+        for s in chunks(th.shape[0], P.n * P.d):
+            diff = P.data["x"][None, :, :] - th[s, None, :]
+            nr = np.sqrt(np.sum(diff * diff, axis=2, keepdims=True))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                u = np.where(nr > 0, diff / nr, 0.0)
+            out[s] = -u.sum(axis=1)
+        return out
+
+    def objective(self, P, th):
+        if P.d == 1:
+            return 2.0 * quantile_loss_at(P.sorted_y(), th[:, 0], 0.5)  # Σ|x − θ| = 2Σρ_{1/2}
+        out = np.empty(th.shape[0])
+        for s in chunks(th.shape[0], P.n * P.d):
+            diff = P.data["x"][None, :, :] - th[s, None, :]
+            out[s] = np.sqrt(np.sum(diff * diff, axis=2)).sum(axis=1)
+        return out
+
+    @staticmethod
+    def width(cfg, d: int) -> float:
+        """Public data diameter: hi − lo in 1-D, the box diagonal ‖hi − lo‖₂ for the geometric median."""
+        lo, hi = box(cfg.bounds, d)
+        return float(hi[0] - lo[0]) if d == 1 else float(np.linalg.norm(hi - lo))
+
+    def calibrate_kng(self, cfg: MedianConfig, d: int) -> Calibration:
+        eps = cfg.epsilon
+        if d == 1:
+            # #{x<θ} − #{x>θ}: one replaced record moves the count difference by at most 2.
+            return self.calibration(
+                cfg, sensitivity=2.0, constant=eps / 4.0, reference="Thm 3.1 (§4.4)",
+                derivation=("∇ℓ(θ) = #{x_i < θ} − #{x_i > θ}; replacing one record changes it by at most 2, so "
+                            "Δ = 2 and f ∝ exp(−(ε/4)|#{x_i<θ} − #{x_i>θ}|) on the public interval (§4.4)."))
+        delta = 2.0 * sphere_to_norm(d, cfg.norm)
+        k = K(cfg.norm)
+        return self.calibration(
+            cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1 (§4.4)",
+            derivation=(f"∇ℓ(θ) = −Σ u_i(θ) with unit vectors u_i = (x_i − θ)/‖x_i − θ‖₂; ‖u₁ − u₁′‖_{k} ≤ "
+                        f"2·sup{{‖u‖_{k} : ‖u‖₂ = 1}} = {delta:.4g} = Δ (§4.4); no bound on the data is needed, "
+                        "Θ is the public box."))
+
+    def calibrate_exponential(self, cfg: MedianConfig, d: int) -> Calibration:
+        delta = self.width(cfg, d)
+        if d == 1:
+            text = (f"ℓ = Σ|x_i − θ| with data clipped to [lo, hi]; ||x − θ| − |x′ − θ|| ≤ |x − x′| ≤ hi − lo = "
+                    f"{delta:g} = Δ_ℓ; c = ε/(2Δ_ℓ).")
+        else:
+            text = (f"ℓ = Σ‖x_i − θ‖₂ with data clipped to the public box; by the triangle inequality "
+                    f"|‖x − θ‖₂ − ‖x′ − θ‖₂| ≤ ‖x − x′‖₂ ≤ box diagonal = {delta:.4g} = Δ_ℓ.")
+        return self.calibration(cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta),
+                                reference="Prop. 2.2 (§4.4)", derivation=text)
+
+    def exact_sampler(self, cfg, d):
+        if d != 1:
+            return None
+        return _draw_quantile_kng if cfg.mechanism == "kng" else _draw_quantile_exponential
+
+    def incremental_target(self, P, cal, cfg):
+        if P.d == 1:
+            return None
+        return GeometricMedianTarget(P.data["x"], cfg.mechanism, cal.constant, cfg.norm)
+
+    def mcmc_work(self, P, chains):
+        return chains * P.n * P.d if P.d > 1 else 0
+
+
+# ----------------------------------------------------------------------------- quantile
+class Quantile(Problem):
+    """τ-quantile of one column on a public interval (Smith's private quantile for KNG), §4.5."""
+
+    name, title, config, section = "quantile", "quantile", QuantileConfig, "§4.5"
+
+    def prepare(self, data: Any, cfg: QuantileConfig) -> Prepared:
+        x = records(data, self.name)
+        n, d = x.shape
+        if d != 1:
+            raise DPValueError(f"problem='quantile' is 1-D: give one column of data; got {d} columns.")
+        lo, hi = box(cfg.bounds, 1)
+        xc = np.clip(x, lo, hi)
+        y = xc[:, 0]
+        tau = cfg.tau
+        return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), _clipped_rows(xc, x), lower=lo,
+                        upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
+                        data={"y": y, "lo": float(lo[0]), "hi": float(hi[0])})
+
+    def gradient(self, P, th):
+        le = np.searchsorted(P.sorted_y(), th[:, 0], side="right")
+        return (le - P.tau * P.n)[:, None].astype(float)
+
+    def objective(self, P, th):
+        return quantile_loss_at(P.sorted_y(), th[:, 0], P.tau)
+
+    def calibrate_kng(self, cfg: QuantileConfig, d: int) -> Calibration:
+        eps, tau = cfg.epsilon, cfg.tau
+        if cfg.constants == "paper":  # τ > 1/2 is refused by the config
+            delta = 2.0 * (1.0 - tau)
+            how = "equal to the tight Δ = 1" if tau == 0.5 else "more noise than the tight Δ = 1"
+            return self.calibration(
+                cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1, §4.5 eq. (3)",
+                derivation=f"paper's eq. (3): Δ = 2(1−τ) = {delta:g} ≥ 1 for τ ≤ 1/2 (valid, {how}).",
+                loose=tau < 0.5)
+        return self.calibration(
+            cfg, sensitivity=1.0, constant=eps / 2.0, reference="Thm 3.1, §4.5 (Smith 2011)",
+            derivation=("∇ℓ(θ) = Σ(1{y_i ≤ θ} − τ) = #{y_i ≤ θ} − τn; each term is 1−τ or −τ, so replacing one "
+                        "record changes ∇ℓ by at most 1: Δ = 1 and f ∝ exp(−(ε/2)|#{y_i ≤ θ} − τn|) on [lo, hi] — "
+                        "Smith's (2011) private quantile (the paper's eq. (3) uses 2(1−τ), not private for "
+                        "τ > 1/2)."))
+
+    def calibrate_exponential(self, cfg: QuantileConfig, d: int) -> Calibration:
+        paper = cfg.constants == "paper"
+        m = max(cfg.tau, 1.0 - cfg.tau)
+        lo, hi = box(cfg.bounds, 1)
+        delta = (2.0 if paper else 1.0) * m * float(hi[0] - lo[0])
+        return self.calibration(
+            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Prop. 2.2 (§4.5)",
+            derivation=(f"ℓ = Σρ_τ(y_i − θ), data clipped to [lo, hi]; 0 ≤ ρ_τ(y − θ) ≤ max(τ, 1−τ)(hi − lo), so "
+                        f"Δ_ℓ = {'2·' if paper else ''}max(τ,1−τ)(hi − lo) = {delta:.4g}"
+                        f"{' (paper-style factor 2: more noise than needed)' if paper else ''}."),
+            loose=paper)
+
+    def exact_sampler(self, cfg, d):
+        return _draw_quantile_kng if cfg.mechanism == "kng" else _draw_quantile_exponential
+
+
+# ----------------------------------------------------------------------------- exact 1-D laws
+def _quantile_constant(P: Prepared, cal: Calibration) -> float:
+    # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: c_quantile = 2c
+    return 2.0 * cal.constant if cal.mechanism.startswith("kng/median") else cal.constant
+
+
+def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+    return sample_quantile_kng(P.data["y"], P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal), size,
+                               g)[:, None]
+
+
+def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g) -> np.ndarray:
+    pieces = quantile_exponential_pieces(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
+    return pieces.sample(size, g)[:, None]
+
+
+def exact_law(P: Prepared, cal: Calibration) -> Any:
+    """The exact 1-D law (``Pieces``) of the median/quantile mechanisms (tests and plots)."""
+    from ._exact import quantile_kng_pieces
+
+    f = quantile_kng_pieces if cal.mechanism.endswith("-kng") else quantile_exponential_pieces
+    return f(P.sorted_y(), P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal))
+

@@ -1,0 +1,194 @@
+"""Linear and quantile regression on Θ = {‖θ‖₁ ≤ B} (Reimherr & Awan 2019, §4.2–4.3, §4.5, §7).
+
+The data are divided by the public bounds (|x_ij| ≤ x_bound_j, |y| ≤ y_bound) and clipped to
+‖x‖∞ ≤ 1, |y| ≤ 1 (clipping counted, never silent); the estimates are multiplied back
+(post-processing). Gradients (the quantity inside ‖·‖_K):
+
+==================== ===============================================================
+linear regression    ∇ℓ = −2(Xᵀy − XᵀXθ)                     (ℓ = Σ(y_i − x_iᵀθ)²)
+quantile regression  ∇ℓ = Σ x_i (1{y_i ≤ x_iᵀθ} − τ)          (ℓ = Σρ_τ(y_i − x_iᵀθ))
+==================== ===============================================================
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._rng import spawn
+from .._validation import DPValueError, check_finite_array
+from ..mechanism import Calibration
+from ..noise import knorm_noise
+from ._estimators import nonprivate_quantile_regression, ols
+from ._objpert import l1_constrained_qp
+from ._problem import K, Prepared, Problem, chunks, cube_to_norm, project_to_kball
+from ._targets import LinearRegressionTarget, quantile_regression_target
+from .configs import LinearRegressionConfig, QuantileRegressionConfig
+
+
+def regression_data(data: Any, cfg: Any, problem: str, clip_y: bool, C_X: Any = None) -> tuple:
+    """Validated (X, y) divided by the public bounds and clipped: (Xc, yc, clipped count, scale_out)."""
+    if not (isinstance(data, (tuple, list)) and len(data) == 2):
+        raise DPValueError(f"problem={problem!r} takes data=(X, y): X of shape (n, d) and y of shape (n,).")
+    X = check_finite_array(data[0], "X", ndim=(1, 2), min_rows=1)
+    if X.ndim == 1:
+        X = X[:, None]
+    y = check_finite_array(data[1], "y", ndim=(1,), min_rows=1)
+    n, d = X.shape
+    if y.shape[0] != n:
+        raise DPValueError(f"X has {n} rows but y has {y.shape[0]}; they must describe the same records.")
+    xb = np.broadcast_to(np.asarray(cfg.x_bound, dtype=float), (d,)).copy()
+    Xs, ys = X / xb, y / cfg.y_bound
+    Xc = np.clip(Xs, -1.0, 1.0)
+    yc = np.clip(ys, -1.0, 1.0) if clip_y else ys
+    if C_X is not None:
+        Xc = project_to_kball(Xc, C_X, cfg.norm)
+    k = int(np.sum(np.any(Xc != Xs, axis=1) | (yc != ys)))
+    return Xc, yc, k, cfg.y_bound / xb
+
+
+# ----------------------------------------------------------------------------- linear regression
+class LinearRegression(Problem):
+    """Least squares: KNG, the exponential mechanism and objective perturbation (§4.2–4.3, §7.1–7.2)."""
+
+    name, title, config, section = "linear_regression", "linear regression", LinearRegressionConfig, "§4.3"
+
+    def prepare(self, data: Any, cfg: LinearRegressionConfig) -> Prepared:
+        Xc, yc, k, scale_out = regression_data(data, cfg, self.name, clip_y=True)
+        n, d = Xc.shape
+        A, b = Xc.T @ Xc, Xc.T @ yc
+        return Prepared(n, d, lambda: ols(A, b), k, l1_radius=cfg.B, centre=np.zeros(d), scale_out=scale_out,
+                        data={"A": A, "b": b, "X": Xc, "y": yc})
+
+    def gradient(self, P, th):
+        return -2.0 * (P.data["b"][None, :] - th @ P.data["A"])
+
+    def objective(self, P, th):
+        return np.einsum("mi,ij,mj->m", th, P.data["A"], th) - 2.0 * th @ P.data["b"]
+
+    def calibrate_kng(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
+        eps, B, k = cfg.epsilon, cfg.B, K(cfg.norm)
+        kap = cube_to_norm(d, cfg.norm)
+        delta = 4.0 * (1.0 + B) * kap
+        if cfg.constants == "paper":  # ℓ∞ only (checked by the config)
+            # eq. (1): ε/(8(1+B)) in front of ‖Σ(y_i − x_iᵀθ)x_i‖∞ = ‖∇ℓ‖∞/2  ⇒  c = ε/(16(1+B)).
+            return self.calibration(
+                cfg, sensitivity=delta, constant=eps / (4.0 * delta), reference="Thm 3.1, §4.3 eq. (1)", loose=True,
+                derivation=("paper's eq. (1): exp(−ε/(8(1+B))·‖Σ(y_i − x_iᵀθ)x_i‖∞), i.e. half the calibrated "
+                            f"constant (Δ = 4(1+B) = {delta:g}; valid, twice the noise needed)."))
+        tail = " = exp(−ε/(4(1+B))‖Σ(y_i − x_iᵀθ)x_i‖∞)." if cfg.norm == "linf" else "."
+        return self.calibration(
+            cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1, §4.3",
+            derivation=(f"∇ℓ = −2Σ(y_i − x_iᵀθ)x_i; with |y| ≤ 1, ‖x‖∞ ≤ 1, ‖θ‖₁ ≤ B each residual is at most "
+                        f"1 + B and ‖x‖_{k} ≤ {kap:.4g}, so Δ = 4(1+B)·{kap:.4g} = {delta:.4g}; "
+                        f"f ∝ exp(−ε/(2Δ)‖∇ℓ‖_{k})" + tail))
+
+    def calibrate_exponential(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
+        dl = (1.0 + cfg.B) ** 2
+        return self.calibration(
+            cfg, sensitivity=dl, constant=cfg.epsilon / (2.0 * dl), reference="Prop. 2.2, §7.1",
+            derivation=(f"ℓ = Σ(y_i − x_iᵀθ)²; each term lies in [0, (1+B)²], so Δ_ℓ = (1+B)² = {dl:g} (§7.1); "
+                        "f ∝ exp(−ε/(2(1+B)²)ℓ) on the ℓ1 ball of radius B."))
+
+    def calibrate_objective_perturbation(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
+        eps = cfg.epsilon
+        kap = cube_to_norm(d, cfg.norm)
+        delta = 4.0 * (1.0 + cfg.B) * kap
+        x = eps / 2.0
+        gamma = 2.0 * d / math.expm1(x) if x < 700.0 else 2.0 * d * math.exp(-x)  # no overflow at huge ε
+        return self.calibration(
+            cfg, sensitivity=delta, constant=eps / (2.0 * delta), gamma=gamma,
+            reference="§7.2 (Awan & Slavković's K-norm objective perturbation; Kifer, Smith & Thakurta 2012)",
+            derivation=(f"objective perturbation (§7.2): gradient sensitivity Δ = 4(1+B)·{kap:.4g} = {delta:.4g}, "
+                        f"noise b ∝ exp(−ε/(2Δ)‖b‖_{K(cfg.norm)}), per-record Hessian eigenvalue ≤ 2d, "
+                        f"γ = 2d/(e^(ε/2) − 1) = {gamma:.4g}; the exact constrained minimiser is released."))
+
+    def exact_sampler(self, cfg, d):
+        return self._draw_objective_perturbation if cfg.mechanism == "objective_perturbation" else None
+
+    @staticmethod
+    def _draw_objective_perturbation(P, cal, size, g):
+        return objective_perturbation(P.data["A"][None], P.data["b"][None], cal, P.l1_radius, spawn(g, size))
+
+    def incremental_target(self, P, cal, cfg):
+        return LinearRegressionTarget(P.data["A"][None], P.data["b"][None], cfg.mechanism, cal.constant, cfg.norm)
+
+
+def objective_perturbation(A: np.ndarray, b: np.ndarray, cal: Calibration, B: float, gens) -> np.ndarray:
+    """One release per generator: θ = argmin_{‖θ‖₁≤B} θᵀAθ − 2θᵀb + (γ/2)θᵀθ + θᵀβ, β ∝ exp(−c‖β‖_K).
+
+    A (R or 1, d, d), b (R or 1, d); gens: R generators (replicate/draw r uses gens[r] only).
+    """
+    d = b.shape[-1]
+    R = len(gens)
+    A = np.broadcast_to(A, (R, d, d))
+    b = np.broadcast_to(b, (R, d))
+    out = np.empty((R, d))
+    eye = np.eye(d)
+    gamma, name = cal.params["gamma"], cal.params["norm"]
+    for r in range(R):
+        noise = knorm_noise(d, cal.constant, name, 1, gens[r])[0]
+        out[r] = l1_constrained_qp(2.0 * A[r] + gamma * eye, 2.0 * b[r] - noise, B)
+    return out
+
+
+# ----------------------------------------------------------------------------- quantile regression
+class QuantileRegression(Problem):
+    """τ-quantile regression: KNG and the exponential mechanism (§4.5; not strongly convex: no objective
+    perturbation)."""
+
+    name, title, config, section = "quantile_regression", "quantile regression", QuantileRegressionConfig, "§4.5"
+
+    def prepare(self, data: Any, cfg: QuantileRegressionConfig) -> Prepared:
+        kng = cfg.mechanism == "kng"
+        Xc, yc, k, scale_out = regression_data(data, cfg, self.name, clip_y=not kng,
+                                               C_X=cfg.C_X if kng else None)
+        n, d = Xc.shape
+        tau = cfg.tau
+        return Prepared(n, d, lambda: nonprivate_quantile_regression(Xc, yc, tau), k, l1_radius=cfg.B,
+                        centre=np.zeros(d), scale_out=scale_out, tau=tau, data={"X": Xc, "y": yc})
+
+    def gradient(self, P, th):
+        out = np.empty_like(th)
+        X, y = P.data["X"], P.data["y"]
+        for s in chunks(th.shape[0], P.n):
+            ind = (y[None, :] <= th[s] @ X.T).astype(float) - P.tau
+            out[s] = ind @ X
+        return out
+
+    def objective(self, P, th):
+        out = np.empty(th.shape[0])
+        X, y = P.data["X"], P.data["y"]
+        for s in chunks(th.shape[0], P.n):
+            r = y[None, :] - th[s] @ X.T
+            out[s] = np.sum(r * (P.tau - (r <= 0)), axis=1)
+        return out
+
+    def calibrate_kng(self, cfg: QuantileRegressionConfig, d: int) -> Calibration:
+        tau, k = cfg.tau, K(cfg.norm)
+        C_X = cube_to_norm(d, cfg.norm) if cfg.C_X is None else cfg.C_X
+        m = 1.0 - tau if cfg.constants == "paper" else max(tau, 1.0 - tau)  # paper: τ > 1/2 refused by the config
+        delta = 2.0 * m * C_X
+        return self.calibration(
+            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Thm 3.1, §4.5 eq. (2)",
+            derivation=(f"∇ℓ = Σx_i(1{{y_i ≤ x_iᵀθ}} − τ); each term has {k}-norm ≤ max(τ,1−τ)·C_X, and a replaced "
+                        f"record can flip x(1−τ) to −x′τ etc., so Δ = 2·max(τ,1−τ)·C_X = {delta:.4g} (C_X = {C_X:g} "
+                        f"bounds ‖x‖_{k}; the paper prints 2(1−τ)C_X, equal for τ ≤ 1/2 and not private for "
+                        "τ > 1/2)."))
+
+    def calibrate_exponential(self, cfg: QuantileRegressionConfig, d: int) -> Calibration:
+        paper = cfg.constants == "paper"
+        dl = (2.0 if paper else 1.0) * max(cfg.tau, 1.0 - cfg.tau) * (1.0 + cfg.B)
+        return self.calibration(
+            cfg, sensitivity=dl, constant=cfg.epsilon / (2.0 * dl), reference="Prop. 2.2, §4.5", loose=paper,
+            derivation=(f"ℓ = Σρ_τ(y_i − x_iᵀθ) ≥ 0 with |y − xᵀθ| ≤ 1 + B, so |ρ_τ(r) − ρ_τ(r′)| ≤ "
+                        f"max(τ,1−τ)(1+B); Δ_ℓ = {'2·' if paper else ''}max(τ,1−τ)(1+B) = {dl:.4g}"
+                        f"{' (the paper’s factor 2: more noise than needed)' if paper else ''}."))
+
+    def incremental_target(self, P, cal, cfg):
+        return quantile_regression_target(P.data["X"][None], P.data["y"][None], P.tau, cfg.mechanism, cal.constant,
+                                          cfg.norm)
+
+    def mcmc_work(self, P, chains):
+        return chains * P.n

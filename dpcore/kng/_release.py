@@ -1,0 +1,180 @@
+"""``release(data, config, *, rng)``: one private release of any KNG problem and mechanism.
+
+Privacy statement (every private mechanism here; Reimherr & Awan 2019):
+
+* Guarantee: pure ε-DP per draw **for the exact target law** (KNG: Thm 3.1; exponential
+  mechanism: Prop. 2.2; objective perturbation: §7.2, exact constrained minimiser). Exact
+  samplers (the mean, the 1-D median and quantile, objective perturbation's QP) release draws
+  from that law; MCMC draws (geometric median, regressions, the exponential mechanism for the
+  mean in ℓ1/ℓ2 with d ≥ 2) are only approximately distributed as the target: "ε-DP for the
+  exact target; the MCMC draw is approximately private" (a sampler within total variation η of
+  the target for every dataset gives (ε, (1 + e^ε)η)-DP, and η is not certified).
+* Neighbouring relation: replace one record; n is fixed and public.
+* Sensitivities: next to each problem's ``calibrate_<mechanism>`` (:mod:`dpcore.kng._location`,
+  :mod:`dpcore.kng._regression`).
+* Cost: ``size`` independent draws at ε each: ``Release.cost == calibration.cost(size)``.
+
+MCMC rules: each released draw is the last state of its own chain; chains start at the centre
+of Θ (data-independent) with proposal scales from public quantities (n, ε, Δ, the public bounds)
+and adapt during burn-in. When fewer than 4 draws are requested, extra chains are run on the same
+data *for the diagnostics only*: their states are discarded, never released. The diagnostics
+(acceptance, split R-hat, ESS) are computed from the private data: they are non-private and kept
+in :class:`dpcore.mechanism.Diagnostics`, never in the release. When they show the chains have not
+mixed (max R-hat > 1.05 or min ESS < 100) the draw is withheld (``released=False``, values NaN, a
+note of kind "withheld" naming the criterion that failed); the cost is still charged, because the
+chains ran on the data and the refusal itself depends on them.
+
+Work budget (checked before any work): chains × sweeps × (records touched per density
+evaluation) must stay under :data:`MAX_WORK`; a refusal names the product and the cap.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .._rng import RNGLike, as_generator, spawn
+from .._validation import DPValueError
+from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs
+from ..mechanism import Calibration, Diagnostics, Note, Release
+from ._problem import Prepared, Problem
+
+#: Largest number of MCMC chains per call (one per released draw).
+MAX_CHAINS = 5_000
+#: Cap on the values held per MCMC step for targets that touch every record per evaluation: chains × n × d.
+MAX_MCMC_WORK = 30_000_000
+#: Release rule for MCMC draws.
+RHAT_MAX, ESS_MIN = 1.05, 100.0
+#: Chains run at least (extra ones for the diagnostics only).
+MIN_CHAINS = 4
+
+MCMC_NOTE = "ε-DP for the exact target; the MCMC draw is approximately private"
+EXACT_NOTE = "exact sampler: ε-DP"
+
+Override = Optional[Callable[[Calibration], Calibration]]
+Progress = Optional[Callable[[int, int], Any]]
+
+
+class KNGRelease(Release):
+    """A :class:`dpcore.mechanism.Release` of a KNG mechanism; ``value`` holds (size, d) draws in the
+    caller's units (NaN when withheld)."""
+
+    @property
+    def samples(self) -> np.ndarray:
+        """The draws (the release's ``value``), shape (size, d)."""
+        return self.value
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a release will do, decided from public inputs only (before touching the sampler)."""
+
+    problem: Problem
+    prepared: Prepared
+    calibration: Calibration
+    exact: Optional[Callable[..., np.ndarray]]
+
+
+def plan(problem: Problem, data: Any, cfg: Any, override: Override = None) -> Plan:
+    """Prepare the data, choose the sampler and calibrate (``override`` replaces the calibration, for audits)."""
+    P = problem.prepare(data, cfg)
+    draw = problem.exact_sampler(cfg, P.d)
+    if cfg.sampler == "exact" and draw is None:
+        raise DPValueError(f"no exact sampler for problem={problem.name!r} with mechanism={cfg.mechanism!r} "
+                           f"(d = {P.d}); use sampler='auto' or 'mcmc'.")
+    if cfg.sampler == "mcmc":
+        draw = None
+    note = EXACT_NOTE if draw is not None else MCMC_NOTE
+    if cfg.mechanism == "objective_perturbation":
+        note += " (exact constrained minimiser)"
+    cal = problem.calibrate(cfg, P.d).replace(note=note)
+    if override is not None:
+        cal = override(cal)
+    return Plan(problem, P, cal, draw)
+
+
+def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, override: Override = None,
+            progress: Progress = None) -> KNGRelease:
+    """Draw ``cfg.size`` private estimates of ``problem`` on ``data`` (see the module docstring)."""
+    pl = plan(problem, data, cfg, override)
+    P, cal = pl.prepared, pl.calibration
+    values = {"non-private estimate": P.nonprivate * P.scale, "clipped records": P.clipped}
+    g = as_generator(rng)
+    notes = [Note("info", EXACT_NOTE) if pl.exact is not None else Note("approximate", MCMC_NOTE)]
+    diag = None
+    if pl.exact is not None:
+        draws = pl.exact(P, cal, cfg.size, g)
+    else:
+        draws, diag = draw_mcmc(problem, P, cal, cfg, cfg.size, g, progress)
+        if cfg.size < MIN_CHAINS:
+            notes.append(Note("info", f"{MIN_CHAINS - cfg.size} extra chain(s) ran for the diagnostics only; "
+                                      "their states are discarded."))
+    released = diag is None or diag.mixed(RHAT_MAX, ESS_MIN)
+    if not released:
+        notes.append(Note("withheld", withheld_text(diag)))
+        draws = np.full_like(draws, np.nan)
+    return KNGRelease(mechanism=cal.mechanism, value=draws * P.scale, cost=cal.cost(cfg.size), calibration=cal,
+                     released=released, notes=tuple(notes), diagnostics=Diagnostics(mcmc=diag, values=values),
+                     config=cfg)
+
+
+
+def withheld_text(diag: MCMCDiagnostics) -> str:
+    """The withholding note: which release criterion failed (the values themselves are non-private)."""
+    failed = []
+    if not diag.max_rhat <= RHAT_MAX:
+        failed.append(f"R-hat > {RHAT_MAX}")
+    if not diag.min_ess >= ESS_MIN:
+        failed.append(f"ESS < {ESS_MIN:g}")
+    return (f"Draw withheld: the MCMC chains have not mixed ({' and '.join(failed)}); increase the number of "
+            "sweeps. The cost is still charged: the chains ran on the data.")
+
+
+def initial_step_rule(width, cap):
+    """min(cap, max(width, cap/10)), elementwise.
+
+    The target's width is about 2Δ·w/(εn) (KNG) or √(2Δ_ℓ·w/(εn)) (exponential), w the public data
+    scale; the chains start at the centre of Θ, possibly far from the mode, where a random walk
+    with steps of that width would crawl (on a cone, half the moves go downhill whatever the step,
+    so the adaptation barely grows a too-small step). Starting at no less than a tenth of Θ's
+    size and letting the burn-in adaptation shrink the steps (fast: ×1/17 per batch when
+    nothing is accepted) reaches the mode at n = 10 and at n = 1e7 alike.
+    """
+    return np.minimum(cap, np.maximum(width, 0.1 * cap))
+
+
+def thinning(post: int, chains: int, d: int, keep: int) -> int:
+    """Thinning that keeps about ``keep`` post-burn-in states per chain and ≤ 2e7 stored values."""
+    return max(1, post // keep, math.ceil(post * chains * d / 2e7))
+
+
+def check_chains(problem: Problem, P: Prepared, size: int) -> int:
+    """The number of chains (≥ :data:`MIN_CHAINS`), refusing too many up front."""
+    if size > MAX_CHAINS:
+        raise DPValueError(f"size = {size} MCMC draws (one chain each) exceeds the limit {MAX_CHAINS}; "
+                           "request fewer draws.")
+    C = max(size, MIN_CHAINS)
+    work = problem.mcmc_work(P, C)
+    if work > MAX_MCMC_WORK:
+        raise DPValueError(f"this MCMC would hold {work:,} values per step (chains × records); the limit is "
+                           f"{MAX_MCMC_WORK:,}: request fewer draws or use fewer records.")
+    return C
+
+
+def draw_mcmc(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, size: int, g: np.random.Generator,
+              progress: Progress = None) -> tuple[np.ndarray, MCMCDiagnostics]:
+    """``size`` chains' last states (scaled units) and the non-private diagnostics of all chains run."""
+    C = check_chains(problem, P, size)
+    gens = spawn(g, C)
+    init = np.tile(P.centre, (C, 1))
+    step = initial_step_rule(problem.target_width(P, cal, cfg), problem.step_cap(P))
+    inc = problem.incremental_target(P, cal, cfg)
+    logp = None if inc is not None else (lambda th: problem.log_density(P, cal, th))
+    lower, upper = problem.mcmc_box(P)
+    n_sweeps, burn = cfg.sweeps, cfg.burn
+    res = metropolis_within_gibbs(logp, init, n_sweeps=n_sweeps, rng=gens, step_size=step, burn_in=burn,
+                                  lower=lower, upper=upper, l1_radius=P.l1_radius, incremental=inc,
+                                  thin=thinning(n_sweeps - burn, C, P.d, 1000), keep_trace=False, progress=progress)
+    return res.final[:size].copy(), res.diagnostics

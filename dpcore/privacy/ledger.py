@@ -1,0 +1,151 @@
+"""The session's privacy ledger: what was released, its cost, and whether that cost is ε-DP.
+
+One :class:`PrivacyLedger` lives in each user session (never at module level). An entry is either
+*counted as DP* (its cost enters the totals) or not: a release whose randomness was a seed fixed
+on purpose ("reproducible demo": anyone who knows the seed recomputes the noise), or whose bounds
+were taken from the data, or a non-private teaching view. Those are listed with the reason and
+kept out of the totals — a total that included them would claim a guarantee they do not have.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .._validation import DPValueError, check_delta
+from .accounting import (
+    _NOTION_LABEL,
+    PrivacyCost,
+    compose_basic,
+    compose_zcdp,
+    zcdp_to_approx,
+)
+
+__all__ = ["LedgerEntry", "LedgerTotals", "PrivacyLedger"]
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One release in the ledger.
+
+    Attributes
+    ----------
+    label : str
+        What was released, in words (data, column(s), mechanism, ε, τ, norm, draws).
+    cost : PrivacyCost
+        Its cost (per-draw numbers × count).
+    key : tuple or None
+        The release key (a rerun of the same key is not recorded twice).
+    counted_as_dp : bool
+        False when the release is not DP as run (see ``reason``); its cost is then left out of the
+        totals and shown apart.
+    reason : str
+        Why it is not counted as DP (empty when it is).
+    """
+
+    label: str
+    cost: PrivacyCost
+    key: tuple | None = None
+    counted_as_dp: bool = True
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class LedgerTotals:
+    """Totals of a ledger's DP-counted entries under basic and zCDP composition.
+
+    ``n_releases`` counts the entries counted as DP; ``n_not_dp`` the others (not in any total).
+    """
+
+    n_releases: int
+    basic_epsilon: float
+    basic_delta: float
+    zcdp_rho: float | None
+    zcdp_epsilon: float | None
+    delta: float
+    n_not_dp: int = 0
+
+
+@dataclass
+class PrivacyLedger:
+    """The releases made in one user session and their privacy costs.
+
+    Mutable on purpose: one instance lives in each Streamlit session's ``st.session_state``
+    (never at module level). Re-running a release with the same key is not counted twice.
+
+    >>> ledger = PrivacyLedger()
+    >>> ledger.add("mean of age", PrivacyCost.pure(1.0, count=100), key=("a",))
+    True
+    >>> ledger.add("median of age", PrivacyCost.pure(1.0), key=("b",), counted_as_dp=False,
+    ...            reason="not DP: bounds taken from the data")
+    True
+    >>> t = ledger.totals()
+    >>> (t.n_releases, t.basic_epsilon, t.zcdp_rho, t.n_not_dp)
+    (1, 100.0, 50.0, 1)
+    """
+
+    entries: list[LedgerEntry] = field(default_factory=list)
+
+    def add(self, label: str, cost: PrivacyCost, key: tuple | None = None, *, counted_as_dp: bool = True,
+            reason: str = "") -> bool:
+        """Record a release; return False (and record nothing) if ``key`` was recorded before."""
+        if not isinstance(cost, PrivacyCost):
+            raise DPValueError(f"cost must be a PrivacyCost; got {type(cost).__name__}.")
+        if not counted_as_dp and not reason:
+            raise DPValueError("an entry not counted as DP needs a reason (shown in the ledger).")
+        if key is not None and any(e.key == key for e in self.entries):
+            return False
+        self.entries.append(LedgerEntry(str(label), cost, key, bool(counted_as_dp), str(reason)))
+        return True
+
+    def clear(self) -> None:
+        self.entries.clear()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def counted(self) -> list[LedgerEntry]:
+        """Entries whose cost is counted as DP."""
+        return [e for e in self.entries if e.counted_as_dp]
+
+    @property
+    def not_counted(self) -> list[LedgerEntry]:
+        """Entries that are not DP as run (listed apart, in no total)."""
+        return [e for e in self.entries if not e.counted_as_dp]
+
+    def totals(self, delta: float = 1e-6) -> LedgerTotals:
+        """Basic composition (zCDP entries converted at ``delta`` each) and zCDP composition of the
+        entries counted as DP; the others are only counted (``n_not_dp``)."""
+        delta = check_delta(delta)
+        costs = [e.cost for e in self.counted]
+        n_not = len(self.entries) - len(costs)
+        if not costs:
+            return LedgerTotals(0, 0.0, 0.0, 0.0, 0.0, delta, n_not)
+        basic = compose_basic(costs, delta_for_zcdp=delta)
+        z = compose_zcdp(costs)
+        rho = None if z is None else z.rho
+        eps_z = None if rho is None else zcdp_to_approx(rho, delta)
+        return LedgerTotals(len(costs), float(basic.epsilon), float(basic.delta), rho, eps_z, delta, n_not)
+
+    def to_frame(self):
+        """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws)."""
+        import pandas as pd
+
+        columns = ["release", "counted as DP", "not DP because", "guarantee", "draws", "ε per draw",
+                   "δ per draw", "ρ per draw", "ρ (zCDP, all draws)", "neighbours", "note"]
+        rows = [
+            {
+                "release": e.label,
+                "counted as DP": "yes" if e.counted_as_dp else "no",
+                "not DP because": e.reason,
+                "guarantee": _NOTION_LABEL[e.cost.notion],
+                "draws": e.cost.count,
+                "ε per draw": e.cost.epsilon,
+                "δ per draw": e.cost.delta,
+                "ρ per draw": e.cost.rho,
+                "ρ (zCDP, all draws)": e.cost.as_zcdp_rho(),
+                "neighbours": e.cost.neighbours,
+                "note": e.cost.note,
+            }
+            for e in self.entries
+        ]
+        return pd.DataFrame(rows, columns=columns)

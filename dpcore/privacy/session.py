@@ -1,0 +1,457 @@
+"""Release rules of an interactive session: keys, the release cache, what is charged, the seeds.
+
+A page (Streamlit or any other front end) never decides these itself; it builds a
+:class:`ReleaseRequest` and calls :meth:`ReleaseSession.run` once. The rules:
+
+* **Randomness.** A release on a user's data draws 128 bits of OS entropy
+  (``np.random.SeedSequence()`` with no argument); the entropy is never kept or shown, so nobody
+  can recompute the noise. A fixed seed on a user's data is only an explicit *reproducible demo*:
+  anyone who knows the seed recomputes the release under every candidate dataset and finds the
+  true one, so its ledger entry says "not private against anyone who knows the seed" and its cost
+  is **not** counted as ε-DP. Simulated and built-in demo data keep fixed seeds (reproducible
+  teaching; no person's record is involved, so nothing is charged).
+* **Bounds.** Every column a release uses must have bounds; bounds taken from the data make the
+  release "not DP: bounds taken from the data" (recorded apart, never counted as ε-DP).
+* **Explicit submit.** On a user's data a release is computed only when the caller says it was
+  submitted (a button/form); any other rerun gets the cached result of the same key, or the
+  status ``"needs submit"``. Demo data are computed at once (free).
+* **Charging.** A new key on a user's data is recorded in the ledger once; a rerun of the same key
+  returns the cached result and records nothing. A release that raised (bad parameters, a work cap,
+  :class:`~dpcore.errors.Cancelled`) is neither cached nor recorded: nothing was shown.
+
+Everything here is plain Python (no Streamlit); a session object lives in the front end's
+per-user state, never at module level.
+
+>>> s = ReleaseSession()
+>>> req = ReleaseRequest(key=("data-fingerprint", "demo mean", 1.0), label="mean of x, ε = 1",
+...                      kind=USER, randomness=randomness_for(USER), bounds=check_bounds({"x": "declared"}))
+>>> s.run(req, lambda rng: 0.5, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=False).status
+'needs submit'
+>>> s.run(req, lambda rng: 0.5, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=True).status
+'released'
+>>> s.run(req, lambda rng: 0.7, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=False).result
+0.5
+>>> len(s.ledger)
+1
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DPValueError
+from .accounting import PrivacyCost
+from .ledger import PrivacyLedger
+
+__all__ = [
+    "BUILTIN",
+    "DATA_KINDS",
+    "ENTROPY_BITS",
+    "NOT_DP_BOUNDS",
+    "NOT_PRIVATE_SEED",
+    "SIMULATED",
+    "TEACHING_VIEW",
+    "USER",
+    "BoundsCheck",
+    "Charge",
+    "Outcome",
+    "Randomness",
+    "ReleaseRequest",
+    "ReleaseSession",
+    "bound_sources",
+    "canonical_key",
+    "charge_rule",
+    "check_bounds",
+    "data_kind",
+    "randomness_for",
+    "release_label",
+]
+
+USER, BUILTIN, SIMULATED = "user", "built-in", "simulated"
+#: What a dataset can be: a user's data (upload) or public demo data (built-in real example, simulation).
+DATA_KINDS = (USER, BUILTIN, SIMULATED)
+#: Bits of OS entropy behind every release on a user's data (what ``SeedSequence()`` draws).
+ENTROPY_BITS = 128
+NOT_PRIVATE_SEED = "not private against anyone who knows the seed"
+NOT_DP_BOUNDS = "not DP: bounds taken from the data"
+TEACHING_VIEW = "non-private teaching view: computed from the data and shown as is"
+
+
+# -- what the data are -------------------------------------------------------------------
+def data_kind(dataset: Any) -> str:
+    """``"user"``, ``"built-in"`` or ``"simulated"`` for a dataset.
+
+    A dataset is public demo data only if it says so: ``origin`` (``dpcore.data.Dataset``:
+    ``"simulated"`` or ``"builtin"``) or ``kind`` with one of :data:`DATA_KINDS`. Anything else is
+    a user's data (the safe default).
+
+    >>> class D: origin = "builtin"
+    >>> data_kind(D()), data_kind(object())
+    ('built-in', 'user')
+    """
+    for attr in ("origin", "kind"):
+        value = getattr(dataset, attr, None)
+        if value == "builtin":
+            return BUILTIN
+        if isinstance(value, str) and value in DATA_KINDS:
+            return value
+    return USER
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in DATA_KINDS:
+        raise DPValueError(f"data kind = {kind!r} is unknown; use one of {DATA_KINDS}.")
+    return kind
+
+
+# -- randomness ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Randomness:
+    """How a release's noise is seeded.
+
+    Attributes
+    ----------
+    mode : {"fresh", "reproducible demo", "fixed"}
+        ``"fresh"``: 128 bits of OS entropy per release, never kept (user data, the default).
+        ``"reproducible demo"``: a seed fixed on purpose on a user's data (not private against
+        anyone who knows it). ``"fixed"``: the seed of public demo data.
+    seed : int or None
+        The seed (None for fresh randomness).
+    """
+
+    mode: str
+    seed: int | None = None
+
+    def __post_init__(self):
+        if self.mode not in ("fresh", "reproducible demo", "fixed"):
+            raise DPValueError(f"randomness mode = {self.mode!r} is unknown.")
+        if (self.mode == "fresh") != (self.seed is None):
+            raise DPValueError("fresh randomness has no seed; a fixed or demo seed needs one.")
+        if self.seed is not None:
+            if isinstance(self.seed, bool) or int(self.seed) != self.seed or self.seed < 0:
+                raise DPValueError(f"seed = {self.seed!r} must be a whole number >= 0.")
+            object.__setattr__(self, "seed", int(self.seed))
+
+    @property
+    def key_part(self) -> tuple:
+        """What the randomness adds to a release key (never the fresh entropy)."""
+        return (self.mode,) if self.seed is None else (self.mode, self.seed)
+
+    def generator(self, key: Hashable) -> np.random.Generator:
+        """The Generator for the release ``key``.
+
+        Fresh: ``default_rng(SeedSequence())`` — 128 bits of OS entropy, independent of ``key``.
+        Fixed seeds: a stream determined by the seed *and* the whole key, so two releases that
+        share a seed but differ in a parameter do not share their noise (f + b₁Z and f + b₂Z
+        would reveal f).
+        """
+        if self.mode == "fresh":
+            return np.random.default_rng(np.random.SeedSequence())
+        digest = hashlib.sha256(repr((self.seed, canonical_key(key))).encode("utf-8")).digest()
+        return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest[:16], "little")))
+
+
+def randomness_for(kind: str, *, seed: int = 0, reproducible_demo: bool = False) -> Randomness:
+    """The randomness rule: fresh OS entropy on a user's data unless a reproducible demo is
+    chosen explicitly; the fixed ``seed`` on public demo data.
+
+    >>> randomness_for(USER).mode, randomness_for(USER, seed=3, reproducible_demo=True).mode
+    ('fresh', 'reproducible demo')
+    >>> randomness_for(SIMULATED, seed=3)
+    Randomness(mode='fixed', seed=3)
+    """
+    if _check_kind(kind) == USER:
+        return Randomness("reproducible demo", seed) if reproducible_demo else Randomness("fresh")
+    return Randomness("fixed", seed)
+
+
+# -- bounds ----------------------------------------------------------------------------
+def bound_sources(dataset: Any, columns: Sequence[str]) -> dict[str, str | None]:
+    """Where each column's bounds came from: ``"declared"``, ``"from data"`` or None (no bounds).
+
+    Uses ``dataset.bound_source(column)`` when the dataset records it; otherwise a column with
+    bounds counts as declared.
+    """
+    getter = getattr(dataset, "bound_source", None)
+    bounds = getattr(dataset, "bounds", {})
+    out: dict[str, str | None] = {}
+    for c in columns:
+        if c not in bounds:
+            out[str(c)] = None
+        elif callable(getter):
+            out[str(c)] = getter(c)
+        else:
+            out[str(c)] = "declared"
+    return out
+
+
+@dataclass(frozen=True)
+class BoundsCheck:
+    """The bounds of the columns a release uses. ``dp`` is False if any came from the data."""
+
+    columns: tuple[str, ...]
+    from_data: tuple[str, ...] = ()
+
+    @property
+    def dp(self) -> bool:
+        return not self.from_data
+
+    @property
+    def reason(self) -> str:
+        if self.dp:
+            return ""
+        return f"{NOT_DP_BOUNDS} ({', '.join(self.from_data)})"
+
+
+def check_bounds(sources: Mapping[str, str | None]) -> BoundsCheck:
+    """Check every column a release uses (``{column: bound source}``, see :func:`bound_sources`).
+
+    Raises
+    ------
+    DPValueError
+        If a column has no bounds (naming it and the fix), or an unknown source.
+
+    >>> check_bounds({"age": "declared", "bmi": "from data"}).reason
+    'not DP: bounds taken from the data (bmi)'
+    """
+    if not sources:
+        raise DPValueError("a release must name the columns it uses (none given).")
+    missing = [c for c, s in sources.items() if s is None]
+    if missing:
+        raise DPValueError(f"column(s) {', '.join(map(repr, missing))} have no bounds; declare public bounds "
+                           "on the Data page (a range fixed without looking at the data).")
+    unknown = {c: s for c, s in sources.items() if s not in ("declared", "from data")}
+    if unknown:
+        raise DPValueError(f"bound source(s) {unknown!r} unknown; use 'declared' or 'from data'.")
+    return BoundsCheck(tuple(sources), tuple(c for c, s in sources.items() if s == "from data"))
+
+
+# -- charging --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Charge:
+    """What the ledger records for a new release.
+
+    ``charged``: it gets a ledger entry (user data only). ``counted_as_dp``: its cost enters the
+    totals. ``reason``: why not (shown in the ledger and beside the release).
+    """
+
+    charged: bool
+    counted_as_dp: bool
+    reason: str = ""
+
+
+def charge_rule(kind: str, randomness: Randomness, bounds: BoundsCheck | None = None, *,
+                teaching: bool = False) -> Charge:
+    """The charging rule for a new release.
+
+    >>> charge_rule(USER, randomness_for(USER)).counted_as_dp
+    True
+    >>> charge_rule(USER, randomness_for(USER, seed=7, reproducible_demo=True)).reason
+    'reproducible demo with seed 7: not private against anyone who knows the seed'
+    >>> charge_rule(SIMULATED, randomness_for(SIMULATED)).charged
+    False
+    """
+    if _check_kind(kind) != USER:
+        return Charge(False, False, f"{kind} demo data: no person's record, not charged")
+    if kind == USER and randomness.mode == "fixed":
+        raise DPValueError("a user's data cannot use a plain fixed seed; use fresh randomness or an explicit "
+                           "reproducible demo.")
+    reasons = []
+    if teaching:
+        reasons.append(TEACHING_VIEW)
+    if bounds is not None and not bounds.dp:
+        reasons.append(bounds.reason)
+    if randomness.mode == "reproducible demo":
+        reasons.append(f"reproducible demo with seed {randomness.seed}: {NOT_PRIVATE_SEED}")
+    return Charge(True, not reasons, "; ".join(reasons))
+
+
+# -- keys ------------------------------------------------------------------------------
+def canonical_key(obj: Any) -> Any:
+    """Plain-Python, repr-stable, hashable form of a key (numpy scalars → numbers, arrays and
+    frames → digests, dataclasses → field tuples, -0.0 → 0.0).
+
+    >>> canonical_key((np.float64(1.5), [1, 2], {"b": 1, "a": -0.0}))
+    (1.5, (1, 2), (("'a'", 0.0), ("'b'", 1)))
+    """
+    if isinstance(obj, np.generic):
+        return canonical_key(obj.item())
+    if isinstance(obj, (list, tuple)):
+        return tuple(canonical_key(o) for o in obj)
+    if isinstance(obj, Mapping):
+        return tuple(sorted((repr(canonical_key(k)), canonical_key(v)) for k, v in obj.items()))
+    if isinstance(obj, (set, frozenset)):
+        return tuple(sorted(repr(canonical_key(o)) for o in obj))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return (type(obj).__name__,) + tuple(
+            (f.name, canonical_key(getattr(obj, f.name))) for f in dataclasses.fields(obj))
+    if isinstance(obj, np.ndarray):
+        return ("ndarray", str(obj.dtype), obj.shape,
+                hashlib.sha256(np.ascontiguousarray(obj).tobytes()).hexdigest())
+    if isinstance(obj, (pd.DataFrame, pd.Series)):
+        digest = hashlib.sha256(pd.util.hash_pandas_object(obj, index=True).to_numpy().tobytes()).hexdigest()
+        cols = tuple(map(str, obj.columns)) if isinstance(obj, pd.DataFrame) else (str(obj.name),)
+        return (type(obj).__name__, obj.shape, cols, digest)
+    if isinstance(obj, float) and obj == 0.0:
+        return 0.0
+    return obj
+
+
+def release_label(what: str, *, data: str, columns: Sequence[str] = (), epsilon: float | None = None,
+                  draws: int = 1, details: Mapping[str, Any] | None = None) -> str:
+    """A ledger label in words: what, on which data and column(s), ε, further parameters, draws.
+
+    >>> release_label("KNG median", data="diabetes (built-in)", columns=["bmi"], epsilon=1,
+    ...               draws=1, details={"τ": 0.5, "norm": "ℓ2"})
+    'KNG median of bmi — diabetes (built-in); ε = 1, τ = 0.5, norm ℓ2; 1 draw'
+    """
+    head = f"{what} of {', '.join(map(str, columns))}" if columns else str(what)
+    parts = [] if epsilon is None else [f"ε = {float(epsilon):g}"]
+    for k, v in (details or {}).items():
+        if isinstance(v, float):
+            parts.append(f"{k} = {v:g}")
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            parts.append(f"{k} = {int(v)}")
+        else:
+            parts.append(f"{k} {v}")
+    tail = f"{int(draws)} draw" + ("" if int(draws) == 1 else "s")
+    return f"{head} — {data}; " + ", ".join(parts) + ("; " if parts else "") + tail
+
+
+# -- the session -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReleaseRequest:
+    """One release a page asks for.
+
+    Attributes
+    ----------
+    key : tuple
+        The public identity of the release: data fingerprint, mechanism, every parameter (not the
+        seed: that comes from ``randomness``).
+    label : str
+        The ledger label in words (see :func:`release_label`).
+    kind : str
+        The data's kind (:func:`data_kind`).
+    randomness : Randomness
+        From :func:`randomness_for`.
+    bounds : BoundsCheck or None
+        From :func:`check_bounds` over every column used (required on a user's data).
+    teaching : bool
+        A non-private teaching view on the data (recorded, not counted as DP).
+    """
+
+    key: tuple
+    label: str
+    kind: str
+    randomness: Randomness
+    bounds: BoundsCheck | None = None
+    teaching: bool = False
+
+    def __post_init__(self):
+        _check_kind(self.kind)
+        if self.kind == USER and self.bounds is None:
+            raise DPValueError("a release on a user's data must check its columns' bounds (bounds=check_bounds(...)).")
+
+    @property
+    def charge(self) -> Charge:
+        return charge_rule(self.kind, self.randomness, self.bounds, teaching=self.teaching)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to :meth:`ReleaseSession.run`.
+
+    ``status``: ``"released"`` (computed now; charged per ``charge``), ``"cached"`` (the same
+    release as before, nothing charged) or ``"needs submit"`` (user data, no click yet: nothing
+    computed). ``result`` is None for ``"needs submit"``.
+    """
+
+    status: str
+    result: Any
+    charge: Charge
+
+    @property
+    def ready(self) -> bool:
+        return self.status != "needs submit"
+
+
+class ReleaseSession:
+    """One user's release cache (bounded, most recent kept) and privacy ledger.
+
+    Mutable, one per user session (a Streamlit app keeps it in ``st.session_state``).
+
+    Parameters
+    ----------
+    max_cached : int
+        Releases kept for redisplay. An evicted release on a user's data is not recomputed on a
+        rerun: it needs a new submit and is charged again (honest: it is a new draw).
+    """
+
+    def __init__(self, max_cached: int = 32):
+        if int(max_cached) < 1:
+            raise DPValueError(f"max_cached = {max_cached!r} must be >= 1.")
+        self.max_cached = int(max_cached)
+        self.ledger = PrivacyLedger()
+        self._cache: OrderedDict = OrderedDict()
+        self._draw = 0
+
+    def full_key(self, request: ReleaseRequest) -> tuple:
+        """The cache/ledger key: public identity, randomness, teaching flag and (fresh only) the draw number."""
+        extra = (self._draw,) if request.randomness.mode == "fresh" else ()
+        key = canonical_key((request.key, request.kind, request.randomness.key_part, request.teaching, extra))
+        hash(key)  # a TypeError here means the key holds an unhashable value
+        return key
+
+    def new_draw(self) -> None:
+        """The next fresh release of every key is a new draw (needs a submit; charged)."""
+        self._draw += 1
+
+    def cached(self, request: ReleaseRequest) -> Any:
+        """The cached result of this request, or None."""
+        return self._cache.get(self.full_key(request))
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def run(self, request: ReleaseRequest, compute: Callable[[np.random.Generator], Any], *,
+            submitted: bool, cost_of: Callable[[Any], PrivacyCost] = lambda r: r.cost) -> Outcome:
+        """Return the cached release, compute it (charging per the rules), or say a submit is needed.
+
+        Parameters
+        ----------
+        request : ReleaseRequest
+        compute : callable
+            ``compute(rng)`` does the ONE dpcore call with the Generator it is given.
+        submitted : bool
+            True only on the run right after the user's explicit click.
+        cost_of : callable
+            The result's :class:`PrivacyCost` (default ``result.cost``).
+
+        Raises
+        ------
+        Whatever ``compute`` raises (DPValueError, Cancelled, ...): nothing is cached or recorded.
+        """
+        charge = request.charge
+        key = self.full_key(request)
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return Outcome("cached", self._cache[key], charge)
+        if request.kind == USER and not submitted:
+            return Outcome("needs submit", None, charge)
+        result = compute(request.randomness.generator(key))
+        cost = cost_of(result)
+        if not isinstance(cost, PrivacyCost):
+            raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
+        if charge.charged:
+            self.ledger.add(request.label, cost, key=key, counted_as_dp=charge.counted_as_dp, reason=charge.reason)
+        self._cache[key] = result
+        while len(self._cache) > self.max_cached:
+            self._cache.popitem(last=False)
+        return Outcome("released", result, charge)
