@@ -13,6 +13,7 @@ from dpcore.registry import Topic
 from . import algorithms as A
 from . import audits as U
 from . import baselines as Bl
+from . import figures
 from .designs import robust_regression
 
 REFERENCE = ("Asi, Duchi & Talwar (2025), On Privately Estimating a Single Parameter, arXiv:2503.17252; "
@@ -170,5 +171,5 @@ TOPIC = Topic(
     reference=REFERENCE,
     mechanisms=MECHANISMS,
     audits=AUDITS,
-    experiments=(),
+    experiments=figures.EXPERIMENTS,
 )
