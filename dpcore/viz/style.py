@@ -15,6 +15,15 @@ LABELS = MappingProxyType({
     "kng": "KNG",
     "exponential": "Exponential mechanism",
     "objective_perturbation": "Objective perturbation",
+    # single_parameter (Asi, Duchi & Talwar 2025)
+    "alg5": "Algorithm 5 (propose-test-release)",
+    "oracle": "Local-sensitivity oracle (NOT private)",
+    "output_perturbation": "Output perturbation (ridge)",
+    "noisy_gd": "Noisy gradient descent",
+    "lambda_min": "true λ_min (non-private)",
+    "lambda_max": "true λ_max (non-private)",
+    "lam_hat": "certified λ̂ ≤ λ_min",
+    "Lam_hat": "certified Λ̂ ≥ λ_max",
 })
 
 COLOURS = MappingProxyType({
@@ -22,6 +31,14 @@ COLOURS = MappingProxyType({
     "kng": "#0072B2",
     "exponential": "#D55E00",
     "objective_perturbation": "#009E73",
+    "alg5": "#0072B2",
+    "oracle": "#000000",
+    "output_perturbation": "#CC79A7",
+    "noisy_gd": "#E69F00",
+    "lambda_min": "#000000",
+    "lambda_max": "#555555",
+    "lam_hat": "#0072B2",
+    "Lam_hat": "#D55E00",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).
