@@ -30,6 +30,9 @@ def simulated_dataset(n: int, d: int, *, theta_norm: float = 1.0, noise: str = "
     frame["y"] = y
     frame.index.name = "row"
     bounds = {c: (-1.0, 1.0) for c in cols}
+    # y is unrestricted for the robust loss (the gradient set does not depend on y): a huge public range,
+    # used only by the imputation rule of the data package
+    bounds["y"] = (-1e12, 1e12)
     return Dataset(frame, tuple(cols) + ("y",), bounds,
                    f"simulated robust regression: n = {n}, d = {d}, xᵢ uniform on the unit sphere, {noise} noise, "
                    f"θ* = {np.round(theta, 3).tolist()}", name="simulated robust regression", kind="simulated")
