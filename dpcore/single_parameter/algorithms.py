@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -41,9 +41,8 @@ from .._validation import (check_choice, check_delta, check_epsilon, check_finit
                            check_positive)
 from ..errors import DataError, DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
-from ..privacy import PrivacyCost, analytic_gaussian_sigma
+from ..privacy import analytic_gaussian_sigma
 from .fit import Fit, fit, is_separable
-from .losses import get_loss
 from .recursion import Ladder, alg4, alg6l, generic_ladder, lower_ladder, upper_count
 from .stability import Constants, constants_for, eps_var
 

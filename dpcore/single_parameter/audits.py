@@ -14,7 +14,6 @@ Samplers have the signature of :class:`dpcore.audit.Audit`; mutants act through 
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 

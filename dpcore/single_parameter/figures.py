@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from dpcore._validation import DPValueError, check_choice, check_delta, check_int, check_positive
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs

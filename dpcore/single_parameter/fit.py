@@ -73,7 +73,7 @@ def fit(loss: Loss | str, X, y, *, rho: float = 0.0, tol: float = 1e-10, max_ite
     g = gradient(loss, X, y, theta, rho)
     scale = max(1.0, float(np.sqrt(np.mean(np.sum(X * X, axis=1)))))
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007  (it is reported in Fit.iterations)
         H = hessian(loss, X, y, theta, rho)
         try:
             Lc = np.linalg.cholesky(H)

@@ -10,7 +10,6 @@ from dpcore.mechanism import make_config
 from dpcore.single_parameter import algorithms as A
 from dpcore.single_parameter import audits as U
 from dpcore.single_parameter.designs import breast_cancer, census_like, robust_regression
-from dpcore.single_parameter.losses import ROBUST
 from dpcore.single_parameter.recursion import upper_count
 
 SEEDS = 4000
