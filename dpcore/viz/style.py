@@ -24,6 +24,16 @@ LABELS = MappingProxyType({
     "lambda_max": "true λ_max (non-private)",
     "lam_hat": "certified λ̂ ≤ λ_min",
     "Lam_hat": "certified Λ̂ ≥ λ_max",
+    # query release (Błasiok, Bun, Nikolov & Steinke 2019)
+    "gaussian": "Gaussian only",
+    "projection": "Projection",
+    "coarse": "Coarse projection",
+    "chaining": "Chaining",
+    "pmw": "PMW (MWEM form)",
+    "local-average": "Local: raw average",
+    "local-projection": "Local projection",
+    "local-coarse": "Local coarse projection",
+    "local-chaining": "Local chaining",
 })
 
 COLOURS = MappingProxyType({
@@ -39,6 +49,15 @@ COLOURS = MappingProxyType({
     "lambda_max": "#555555",
     "lam_hat": "#0072B2",
     "Lam_hat": "#D55E00",
+    "gaussian": "#999999",
+    "projection": "#0072B2",
+    "coarse": "#D55E00",
+    "chaining": "#009E73",
+    "pmw": "#CC79A7",
+    "local-average": "#999999",
+    "local-projection": "#56B4E9",
+    "local-coarse": "#E69F00",
+    "local-chaining": "#F0E442",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).

@@ -1,0 +1,104 @@
+"""AppTest of pages/query_release.py: defaults, ρ changes the output, the universe cap message, the release
+of marginals on a Data-page dataset through the release path (click, ledger, rerun not charged), routing."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import app_pages
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "query_release.py")
+SUBMIT = "FormSubmitter:qr_form-Run simulation"
+
+pytestmark = pytest.mark.app
+
+
+def _ok(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _run(**state) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["qr_nmax"] = 100
+    at.session_state["qr_reps"] = 2
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    _ok(at)
+    return at
+
+
+def _charts(at: AppTest) -> list:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _ledger(at: AppTest):
+    from pages import _components as ui
+    return at.session_state[ui.LEDGER_KEY]
+
+
+def test_defaults_and_rho_changes_the_output():
+    at = _run()
+    charts = _charts(at)
+    assert len(charts) == 5
+    assert charts[0]["layout"]["xaxis"]["type"] == "log" and charts[0]["layout"]["yaxis"]["type"] == "log"
+    names = {t["name"] for t in charts[0]["data"]}
+    assert {"Gaussian only", "Projection", "Coarse projection", "Chaining", "Local projection"} <= names
+    assert at.get("download_button"), "figures must be downloadable as CSV"
+    before = at.session_state["qr_result"][1].errors["rms"].to_numpy()
+    at.number_input(key="qr_rho").set_value(5.0)
+    at.button(key=SUBMIT).click().run()
+    _ok(at)
+    after = at.session_state["qr_result"][1].errors["rms"].to_numpy()
+    assert not np.allclose(before, after)
+    assert _ledger(at).totals().n_releases == 0          # simulations are not releases
+
+
+def test_universe_cap_message():
+    at = _run(qr_d=14, qr_w=3)
+    msgs = [e.value.replace("\\", "") for e in at.error]
+    assert any("cap" in m and "16,384" in m and "20,000,000" in m for m in msgs), msgs
+
+
+def test_cone_and_thresholds_run():
+    for kind in ("cone", "thresholds"):
+        at = _run(qr_kind=kind)
+        assert len(at.get("plotly_chart")) == 5
+
+
+def test_release_on_data_page_dataset_needs_a_click_and_is_charged_once():
+    from dpcore import data as dpdata
+    from pages import _components as ui
+
+    g = np.random.default_rng(0)
+    frame = pd.DataFrame({"age": g.uniform(20, 60, 200), "colour": g.choice(["red", "blue", "green"], 200)})
+    ds = dpdata.Dataset(frame, ("age",), {"age": (0.0, 100.0)}, "test data")
+    at = _run(**{ui.DATASET_KEY: ds, "qr_cols": ["age", "colour"], "qr_t_age": 40.0, "qr_c_colour": "red"})
+    assert _ledger(at).totals().n_releases == 0
+    at.button(key="qr_go").click().run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 1
+    table = at.dataframe[0].value
+    assert len(table) == 4 and table["released answer"].notna().all()   # C(2,2)·2² queries
+    assert table["query"].iloc[1] == "age=1,colour=0"
+    at.run()
+    assert _ledger(at).totals().n_releases == 1           # a rerun shows the cached release
+
+
+def test_routed_through_app():
+    if "pages/query_release.py" not in app_pages():
+        pytest.skip("pages/query_release.py is not discovered")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/query_release.py")
+    at.session_state["qr_nmax"] = 100
+    at.session_state["qr_reps"] = 2
+    at.run()
+    _ok(at)
+    assert len(at.get("plotly_chart")) == 5
