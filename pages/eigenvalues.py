@@ -102,7 +102,7 @@ with tab_rel:
             m3.metric("certification floor λ_c (public)", f"{dv['certification floor λ_c (public)']:.4g}")
             if "⟨v, θ̂⟩ (non-private)" in dv:
                 ls = dv["oracle local sensitivity LS_v (non-private)"]
-                osd = P.analytic_gaussian_sigma(eps, delta) * ls
+                osd = dv["oracle noise sd σ(ε, δ)·LS_v (non-private)"]
                 st.caption(f"⟨v, θ̂⟩ = {dv['⟨v, θ̂⟩ (non-private)']:.6g}; oracle local sensitivity LS_v = {ls:.4g}; "
                            f"the oracle (NOT private) would add noise sd σ(ε, δ)·LS_v = {osd:.4g}.")
                 if np.isfinite(r.value):

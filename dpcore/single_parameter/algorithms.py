@@ -566,6 +566,7 @@ def release_functional(data, cfg: FunctionalConfig, *, rng: RNGLike = None) -> R
     if an.fit is not None:
         S = local_sensitivity(an, v)
         extra = {"oracle local sensitivity LS_v (non-private)": S,
+                 "oracle noise sd σ(ε, δ)·LS_v (non-private)": analytic_gaussian_sigma(cfg.epsilon, cfg.delta) * S,
                  "⟨v, θ̂⟩ (non-private)": float(v @ an.fit.theta)}
     if out["passed"][0]:
         sd = cal.constant * (1 + an.nu * float(out["taub"][0])) * extra["oracle local sensitivity LS_v (non-private)"]
