@@ -1,0 +1,47 @@
+"""The eigen-bounds and single-parameter figures (declared experiments)."""
+import numpy as np
+import pytest
+
+from dpcore.experiments import registry, run_experiment
+from dpcore.single_parameter.figures import eigen_bounds_unit, single_parameter_unit
+
+
+def test_figures_are_registered():
+    reg = registry()
+    assert {"eigen-bounds", "single-parameter"} <= set(reg)
+
+
+def test_eigen_bounds_unit_falls_with_n_over_d():
+    g = np.random.default_rng
+    small = [eigen_bounds_unit(2000, 5, epsilon=1.0, delta=1e-5, noise="t3", theta_norm=1.0,
+                               rng_data=g(s), rng_noise=g(100 + s))["error"] for s in range(3)]
+    big = [eigen_bounds_unit(20_000, 5, epsilon=1.0, delta=1e-5, noise="t3", theta_norm=1.0,
+                             rng_data=g(s), rng_noise=g(100 + s))["error"] for s in range(3)]
+    assert 0 < np.mean(big) < 0.06 < np.mean(small) < 1          # a few % at n = 20 000, d = 5
+
+
+def test_eigen_bounds_quick_run_is_deterministic():
+    a = run_experiment("eigen-bounds", xs=(200,), reps=2, seed=1, jobs=1)
+    b = run_experiment("eigen-bounds", xs=(200,), reps=2, seed=1, jobs=1, methods=("d=10",))
+    assert set(a["method"]) == {"d=5", "d=10", "d=20"}
+    np.testing.assert_array_equal(a[a.method == "d=10"]["error"].to_numpy(), b["error"].to_numpy())
+    assert (a["covered"] == 1).all()
+
+
+def test_single_parameter_unit_rows():
+    rngs = {k: np.random.default_rng(i) for i, k in enumerate(
+        ("data", "alg5", "oracle", "objective_perturbation", "output_perturbation", "noisy_gd"))}
+    rows = single_parameter_unit(50_000, 3, epsilon=1.0, delta=1e-5, noise="t3", theta_norm=1.0, rho_scale=1.0,
+                                 steps=50, rngs=rngs)
+    by = {r["method"]: r for r in rows}
+    assert by["alg5"]["abstained"] == 0 and by["alg5"]["error"] < 0.05
+    rngs = {k: np.random.default_rng(i) for i, k in enumerate(rngs)}
+    rows = single_parameter_unit(500, 3, epsilon=1.0, delta=1e-5, noise="t3", theta_norm=1.0, rho_scale=1.0,
+                                 steps=50, rngs=rngs, methods=("alg5",))
+    assert rows[0]["abstained"] == 1 and np.isfinite(rows[0]["error"])    # ⊥ → objective-perturbation fallback
+
+
+def test_bad_option_is_refused():
+    from dpcore.errors import DPValueError
+    with pytest.raises(DPValueError, match="d"):
+        run_experiment("single-parameter", xs=(1000,), reps=1, jobs=1, d=0)
