@@ -25,7 +25,8 @@ def test_cli_list():
     assert code == 0
     lines = out.strip().splitlines()
     assert [ln.split()[0] for ln in lines] == list(registry())
-    assert all(len(ln.split(maxsplit=1)) == 2 and ln.endswith("[x: n]") for ln in lines)
+    assert all(len(ln.split(maxsplit=1)) == 2 and ln.endswith(f"[x: {registry()[ln.split()[0]].axis.name}]")
+               for ln in lines)
 
 
 def test_cli_reproduce_writes_csv_html_and_summary(tmp_path):
