@@ -1,5 +1,6 @@
 """Data: a built-in example, an upload (CSV/xlsx) or a simulation; public bounds and imputation values.
 The dataset lives in this session only (``ui.set_dataset``); no cache. User text is escaped, never HTML."""
+# nav: title="Data" icon=":material/table_chart:" order=10
 import hashlib
 
 import streamlit as st
