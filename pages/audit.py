@@ -67,8 +67,10 @@ try:
     pair = X.apply_table(A, table)
     settings = (aid, bool(mutant), preset, X.pair_table(A, pair).to_json(), float(eps), float(delta), int(n), seed)
     if clicked:
+        bar = slot.empty()
         run = X.run(A, n=n, mutant=mutant, epsilon=eps, delta=delta, datasets=pair, rng=seed, chunks=10,
-                    progress=ui.progress(slot.empty(), "samples drawn per dataset"))
+                    progress=ui.progress(bar, "samples drawn per dataset"))
+        bar.empty()
         st.session_state[RESULT_KEY] = (settings, X.summarize(run, datasets=pair))  # one assignment: old or new
 except ValueError as exc:
     ui.show_error(exc)
