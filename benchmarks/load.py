@@ -120,7 +120,8 @@ class Session:
                 self.session_id = fm.new_session.initialize.session_id or self.session_id
                 self.widgets = {}
                 self.texts = []
-            elif kind == "navigation":
+            elif kind == "navigation":  # the latest list wins (the first run may list the legacy pages/ folder)
+                self.pages = {}
                 for p in fm.navigation.app_pages:
                     self.pages[p.url_pathname] = p.page_script_hash
                 if fm.navigation.page_script_hash:
@@ -223,6 +224,18 @@ async def scenario(s: Session, eps_step: str = "1.5"):
         await s.close()
 
 
+async def visit_every_page(s: Session) -> list[str]:
+    """Open the app, then every page of its navigation once (no interaction); the pages visited."""
+    await s.connect()
+    try:
+        await s.rerun("open Home")
+        for path in list(s.pages):
+            await s.rerun(f"page /{path}", page=path)
+        return list(s.pages)
+    finally:
+        await s.close()
+
+
 # -- server and memory ------------------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as sock:
@@ -304,6 +317,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per step (a slower step is an error)")
     ap.add_argument("--url", help="an already running server on 127.0.0.1 (memory is then not measured)")
     ap.add_argument("--check", action="store_true", help="exit 1 on any error (CI smoke run)")
+    ap.add_argument("--every-page", action="store_true",
+                    help="only visit every page of the navigation once (a smoke probe, e.g. of the Docker image)")
     ap.add_argument("--settle", type=float, default=6.0, help="seconds to wait before reading the memory after")
     args = ap.parse_args(argv)
     if not 1 <= args.sessions <= MAX_SESSIONS:
@@ -317,6 +332,24 @@ def main(argv=None) -> int:
         port = free_port()
         proc = start_server(port)
         pid, base = proc.pid, f"http://127.0.0.1:{port}"
+    if args.every_page:
+        try:
+            wait_healthy(base, proc)
+            s = Session(base, xsrf_cookie(base), args.timeout)
+            try:
+                pages = asyncio.run(visit_every_page(s))
+            except (StepError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+                pages, s.problems = [], s.problems + [f"{type(exc).__name__}: {exc}"]
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
+        print(f"pages visited: {len(pages)} ({', '.join('/' + p for p in pages)}); "
+              + "; ".join(f"{st} {t:.2f} s" for st, t in s.latencies))
+        print(f"errors: {len(s.problems)}")
+        for e in s.problems:
+            print("  -", e)
+        return 1 if s.problems or not pages else 0
     try:
         wait_healthy(base, proc)
         cookie = xsrf_cookie(base)
