@@ -54,7 +54,7 @@ from ..privacy import zcdp_delta
 
 __all__ = ["LassoConfig", "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "PATHS", "DTYPES", "MAX_STEPS", "MAX_P",
            "score_sensitivity", "theorem25_steps", "per_step_epsilon", "calibrate", "paper_noise_scale",
-           "paper_total_epsilon",
+           "paper_total_epsilon", "accounting",
            "REFERENCE", "MECHANISM"]
 
 SELECTIONS = ("exponential", "laplace")
@@ -208,3 +208,16 @@ def calibrate(cfg: LassoConfig, n: int, p: int) -> Calibration:
                 "composition": cfg.composition, "gumbel_sign": -1.0, "n": n, "p": p,
                 "rho0": e0 ** 2 / (8.0 if cfg.selection == "exponential" else 2.0),
                 "steps_source": "set by the user" if cfg.steps is not None else "Theorem 2.5"})
+
+
+def accounting(cal: Calibration) -> list[tuple[str, str]]:
+    """The public accounting of a calibration as (quantity, value) rows (shown beside a release)."""
+    q = cal.params
+    return [("score sensitivity Δ_s = 4r(r + 1)/n", f"{cal.sensitivity:.4g}"),
+            ("steps T", f"{q['steps']} ({q['steps_source']})"),
+            ("per-step mechanism", "exponential mechanism (Gumbel-max)" if q["selection"] == "exponential"
+             else "report-noisy-min, Laplace"),
+            ("per-step ε₀", f"{q['eps0']:.4g}"),
+            ("per-step noise scale b = 2Δ_s/ε₀", f"{cal.constant:.4g}"),
+            ("composition", q["route"]),
+            ("total guarantee", f"(ε, δ) = ({cal.epsilon:g}, {cal.delta:g})-DP, {cal.neighbours} neighbours")]

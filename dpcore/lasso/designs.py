@@ -19,7 +19,7 @@ from ..data import Dataset, public_columns
 from ..errors import DataError, DPValueError
 from .calibration import MAX_P
 
-__all__ = ["sparse_regression", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
+__all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
            "CLIP_WARN_FRACTION", "diabetes_dataset"]
 
 #: Largest n·p the simulator builds (memory: 8 bytes a cell).
@@ -48,6 +48,30 @@ def sparse_regression(n: int, p: int, s: int = 5, *, radius: float = 1.0, signal
         theta[idx] = np.where(g.random(s) < 0.5, -1.0, 1.0) * signal * radius / s
     y = np.clip(X @ theta + noise * g.standard_normal(n), -1.0, 1.0)
     return X, y, theta
+
+
+def sparse_regression_suffstats(n: int, p: int, s: int = 5, *, radius: float = 1.0, signal: float = 0.8,
+                                noise: float = 0.1, rng: RNGLike = None, chunk: int = 20_000
+                                ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """(XᵀX, Xᵀy, yᵀy, θ*) of a :func:`sparse_regression` dataset (x uniform on [−1, 1]^p), generated in
+    chunks of rows so X is never held whole (figures at n up to 10⁶ with p ≤ 1000)."""
+    n = check_int(n, "n", lo=2)
+    p = check_int(p, "p", lo=1, hi=5000)
+    s = check_int(s, "s (non-zeros)", lo=0, hi=p)
+    g = as_generator(rng)
+    theta = np.zeros(p)
+    if s:
+        idx = g.choice(p, size=s, replace=False)
+        theta[idx] = np.where(g.random(s) < 0.5, -1.0, 1.0) * signal * radius / s
+    G, b, yy = np.zeros((p, p)), np.zeros(p), 0.0
+    for start in range(0, n, chunk):
+        m = min(chunk, n - start)
+        X = g.uniform(-1, 1, (m, p))
+        y = np.clip(X @ theta + noise * g.standard_normal(m), -1.0, 1.0)
+        G += X.T @ X
+        b += X.T @ y
+        yy += float(y @ y)
+    return G, b, yy, theta
 
 
 def simulated_dataset(n: int, p: int, s: int = 5, *, radius: float = 1.0, rng: RNGLike = None

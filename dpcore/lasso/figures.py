@@ -18,9 +18,9 @@ from dpcore._validation import check_choice, check_delta, check_int, check_posit
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs
 
 from .calibration import COMPOSITIONS, LassoConfig, calibrate
-from .designs import sparse_regression
-from .private_fw import sample_run
-from .solver import constrained_optimum, frank_wolfe, loss
+from .designs import sparse_regression, sparse_regression_suffstats
+from .private_fw import make_chooser
+from .solver import constrained_optimum, frank_wolfe, gram_loss, loss
 
 __all__ = ["EXPERIMENTS", "LASSO", "LASSO_P", "excess_risk_unit", "P_VALUES", "lower_bound_curve"]
 
@@ -37,19 +37,36 @@ def lower_bound_curve(n, c: float = 1.0):
 
 def excess_risk_unit(n: int, p: int, *, epsilon: float, delta: float, radius: float, s: int, composition: str,
                      selections=("exponential",), nonprivate: bool = True, rng_data, rng_noise) -> dict:
-    """One dataset (n, p) and one private run per selection: the excess risks, T, the optimum."""
-    X, y, _ = sparse_regression(n, p, s, radius=radius, rng=rng_data)
-    opt = constrained_optimum(X, y, radius, tol=OPT_TOL)
+    """One dataset (n, p) and one private run per selection: the excess risks, T, the optimum. When n > p
+    and p ≤ 1000 the data are generated as sufficient statistics (XᵀX, Xᵀy, yᵀy) chunk by chunk and every
+    run takes the Gram path (same law, X never held whole); otherwise X is built and the direct path runs."""
+    suff = n > p and p <= 1000
+    if suff:
+        G, b, yy, _ = sparse_regression_suffstats(n, p, s, radius=radius, rng=rng_data)
+        opt = constrained_optimum(None, None, radius, tol=OPT_TOL, suffstats=(G, b, yy, n))
+
+        def risk(th):
+            return gram_loss(G, b, yy, n, th) - opt.loss
+
+        def run(chooser, steps):
+            return frank_wolfe(None, None, radius=radius, steps=steps, chooser=chooser, gram=(G, b), n=n).theta[0]
+    else:
+        X, y, _ = sparse_regression(n, p, s, radius=radius, rng=rng_data)
+        opt = constrained_optimum(X, y, radius, tol=OPT_TOL)
+
+        def risk(th):
+            return float(loss(X, y, th)) - opt.loss
+
+        def run(chooser, steps):
+            return frank_wolfe(X, y, radius=radius, steps=steps, chooser=chooser).theta[0]
     out = {"loss_opt": opt.loss, "opt_gap": opt.gap}
     for sel, g in zip(selections, rng_noise.spawn(len(selections))):
         cfg = LassoConfig(epsilon=epsilon, delta=delta, radius=radius, selection=sel, composition=composition)
         cal = calibrate(cfg, n, p)
-        th = sample_run((X, y), cfg, 1, g, cal).theta[0]
-        out[f"excess_{sel}"] = float(loss(X, y, th)) - opt.loss
+        out[f"excess_{sel}"] = risk(run(make_chooser(cal, g), int(cal.params["steps"])))
         out["steps"] = int(cal.params["steps"])
     if nonprivate:
-        fw = frank_wolfe(X, y, radius=radius, steps=out["steps"]).theta[0]
-        out["excess_fw"] = float(loss(X, y, fw)) - opt.loss
+        out["excess_fw"] = risk(run(None, out["steps"]))
     return out
 
 

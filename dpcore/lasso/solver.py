@@ -20,7 +20,7 @@ from .._validation import check_finite_array
 from ..errors import Cancelled, DataError, DPValueError
 
 __all__ = ["FWRun", "frank_wolfe", "loss", "gradient", "project_l1", "project_simplex", "constrained_optimum",
-           "choose_path", "MAX_WORK", "vertex_scores", "vertex_to_theta", "clip_design"]
+           "choose_path", "MAX_WORK", "gram_loss", "vertex_scores", "vertex_to_theta", "clip_design"]
 
 #: Largest work (multiply–adds) one call may do: refused up front with a message naming the product.
 MAX_WORK = 1.2e11
@@ -105,23 +105,31 @@ def _work(n, p, steps, reps, path):
 
 def frank_wolfe(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, constraint: str = "l1",
                 chooser: Optional[Chooser] = None, reps: int = 1, path: str = "auto", dtype: str = "float64",
-                progress: Optional[Callable[[int, int], bool]] = None, gram: Optional[tuple] = None) -> FWRun:
+                progress: Optional[Callable[[int, int], bool]] = None, gram: Optional[tuple] = None,
+                n: Optional[int] = None) -> FWRun:
     """``reps`` Frank–Wolfe runs of ``steps`` steps from θ₁ = 0; ``chooser(scores, t)`` picks the vertices
     (None: exact argmin, the non-private Algorithm 1). X, y must already lie in the public domain.
 
-    ``gram`` = (XᵀX, Xᵀy) may be passed to reuse a set-up (benchmarks); ``progress(done, total)``
+    ``gram`` = (XᵀX, Xᵀy) may be passed to reuse a set-up (benchmarks), or instead of X and y (then ``n``
+    is needed: figures at large n never build X); ``progress(done, total)``
     returning False stops the run (:class:`~dpcore.errors.Cancelled`).
     """
-    n, p = X.shape
-    path = choose_path(n, p, steps, path)
-    work = _work(n, p, steps, reps, path)
+    if X is None:                       # sufficient statistics only (figures on large n)
+        if gram is None or n is None:
+            raise DPValueError("frank_wolfe without X needs gram = (XᵀX, Xᵀy) and n.")
+        p = gram[0].shape[0]
+        path = "gram"
+    else:
+        n, p = X.shape
+        path = choose_path(n, p, steps, path)
+    work = float(steps) * p * reps if (path == "gram" and gram is not None) else _work(n, p, steps, reps, path)
     if work > MAX_WORK:
         raise DPValueError(f"this run needs about {work:.3g} multiply–adds (T·n·p = {steps}·{n}·{p}"
                            f"{f' × {reps} runs' if reps > 1 else ''}) > the cap {MAX_WORK:.3g}; lower T (steps), "
                            "n or p.")
     dt = np.float32 if dtype == "float32" else np.float64
-    Xd = np.asarray(X, dtype=dt)
-    yd = np.asarray(y, dtype=dt)
+    Xd = None if X is None else np.asarray(X, dtype=dt)
+    yd = None if y is None else np.asarray(y, dtype=dt)
     theta = np.zeros((reps, p))
     verts = np.empty((reps, steps), dtype=np.int64)
     rows = np.arange(reps)
@@ -182,14 +190,27 @@ class Optimum:
     iterations: int
 
 
-def constrained_optimum(X: np.ndarray, y: np.ndarray, radius: float, constraint: str = "l1", *, tol: float = 1e-9,
-                        max_iter: int = 20_000) -> Optimum:
+def gram_loss(G: np.ndarray, b: np.ndarray, yy: float, n: int, theta: np.ndarray) -> float:
+    """L(θ) = (θᵀXᵀXθ − 2θᵀXᵀy + yᵀy)/n from the sufficient statistics (G = XᵀX, b = Xᵀy, yy = yᵀy)."""
+    return float((theta @ G @ theta - 2 * theta @ b + yy) / n)
+
+
+def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius: float, constraint: str = "l1", *,
+                        tol: float = 1e-9, max_iter: int = 20_000, suffstats: Optional[tuple] = None) -> Optimum:
     """min_{θ∈C} L(θ; D) by FISTA with projection (Beck & Teboulle 2009), stopped when the duality gap
-    max_{s∈C}⟨∇L(θ), θ − s⟩ ≤ tol (a certificate: L(θ) − min L ≤ gap). NON-PRIVATE (the baseline)."""
-    n, p = X.shape
-    use_gram = n > p and p <= 3000
+    max_{s∈C}⟨∇L(θ), θ − s⟩ ≤ tol (a certificate: L(θ) − min L ≤ gap). NON-PRIVATE (the baseline).
+    ``suffstats`` = (XᵀX, Xᵀy, yᵀy, n) replaces X and y."""
+    if suffstats is not None:
+        G0, b0, yy, n = suffstats
+        p = G0.shape[0]
+        use_gram = True
+    else:
+        n, p = X.shape
+        use_gram = n > p and p <= 3000
+        if use_gram:
+            G0, b0, yy = X.T @ X, X.T @ y, float(y @ y)
     if use_gram:
-        G, b = X.T @ X / n, X.T @ y / n
+        G, b = G0 / n, b0 / n
 
         def grad(th):
             return 2.0 * (G @ th - b)
@@ -221,4 +242,5 @@ def constrained_optimum(X: np.ndarray, y: np.ndarray, radius: float, constraint:
                 break
             if it % 200 == 0:   # restart the momentum (helps on ill-conditioned designs)
                 z, tk = th.copy(), 1.0
-    return Optimum(th, float(loss(X, y, th)), max(gap, 0.0), it)
+    val = gram_loss(G0, b0, yy, n, th) if use_gram else float(loss(X, y, th))
+    return Optimum(th, val, max(gap, 0.0), it)
