@@ -232,11 +232,11 @@ class QuantileRegression(Problem):
         """KNG: parallel tempering down to β = 2/ε. Its log density −c‖G(θ)‖_K is a terrace — G jumps by
         ±x_i when a residual changes sign — whose steps are up to c·C_X ≤ cΔ = ε/2 high: at large ε chains stop
         on plateaus (measured on the diabetes design at ε = 1000: 4 chains on 2 different plateaus, R-hat 2.3).
-        The hottest chain sees steps of height ≤ 1; inverse temperatures halve from 1 to 2/ε (1 + ⌈log₂(ε/2)⌉
-        of them, public). The exponential mechanism's target is log-concave: no tempering."""
+        The hottest chain sees steps of height ≤ 1; inverse temperatures fall geometrically from 1 to 2/ε
+        (1 + ⌈log₄(ε/2)⌉ of them, ratio ≤ 4: measured swap rates 0.3–0.8 on diabetes; public). The exponential mechanism's target is log-concave: no tempering."""
         if cfg.mechanism != "kng" or cfg.epsilon <= 2.0:
             return (1.0,)
-        K = 1 + int(math.ceil(math.log2(cfg.epsilon / 2.0)))
+        K = 1 + int(math.ceil(math.log(cfg.epsilon / 2.0, 4.0)))
         return tuple(float(b) for b in np.geomspace(1.0, 2.0 / cfg.epsilon, K))
 
     def mcmc_kind(self, P, cfg):
