@@ -34,6 +34,11 @@ LABELS = MappingProxyType({
     "local-projection": "Local projection",
     "local-coarse": "Local coarse projection",
     "local-chaining": "Local chaining",
+    # lasso (Talwar, Thakurta & Zhang 2015)
+    "private_fw": "Private Frank–Wolfe",
+    "nonprivate_fw": "Non-private Frank–Wolfe (same T)",
+    "optimum": "Constrained optimum θ* (non-private)",
+    "truth": "True θ (simulation)",
 })
 
 COLOURS = MappingProxyType({
@@ -58,6 +63,10 @@ COLOURS = MappingProxyType({
     "local-projection": "#56B4E9",
     "local-coarse": "#E69F00",
     "local-chaining": "#F0E442",
+    "private_fw": "#D55E00",
+    "nonprivate_fw": "#0072B2",
+    "optimum": "#000000",
+    "truth": "#009E73",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).
