@@ -53,14 +53,22 @@ def clip_design(X, y, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, d
         raise DataError(f"X has {X.shape[0]} rows but y has {y.shape[0]}; give one response per row.")
     if X.shape[0] < 1 or X.shape[1] < 1:
         raise DataError(f"X has shape {X.shape}; it needs at least one row and one covariate.")
-    if not np.isfinite(X).all():
-        i, j = np.argwhere(~np.isfinite(X))[0]
-        raise DataError(f"X (covariates) holds a non-finite value at row {i}, column {j}; remove or impute it first.")
-    bad_x = np.abs(X) > 1
+    rows = max(1, 2 ** 22 // max(X.shape[1], 1))          # checked in row blocks: no n × p temporaries
+    bad_rows = np.zeros(X.shape[0], dtype=bool)
+    n_bad = 0
+    for a in range(0, X.shape[0], rows):
+        blk = X[a:a + rows]
+        if not np.isfinite(blk).all():
+            i, j = np.argwhere(~np.isfinite(blk))[0]
+            raise DataError(f"X (covariates) holds a non-finite value at row {a + i}, column {j}; remove or impute "
+                            "it first.")
+        out = np.abs(blk) > 1
+        n_bad += int(out.sum())
+        bad_rows[a:a + rows] = out.any(axis=1)
     bad_y = np.abs(y) > 1
-    info = {"clipped covariate entries": int(bad_x.sum()), "clipped responses": int(bad_y.sum()),
-            "records touched by clipping": int((bad_x.any(axis=1) | bad_y).sum()), "n": int(X.shape[0])}
-    if bad_x.any():
+    info = {"clipped covariate entries": n_bad, "clipped responses": int(bad_y.sum()),
+            "records touched by clipping": int((bad_rows | bad_y).sum()), "n": int(X.shape[0])}
+    if n_bad:
         X = np.clip(X, -1.0, 1.0)
     if bad_y.any():
         y = np.clip(y, -1.0, 1.0)
