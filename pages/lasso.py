@@ -13,7 +13,7 @@ from dpcore import privacy as P
 from dpcore.experiments import run_experiment
 from dpcore.lasso import designs as Dg
 from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.lasso import coefficients_figure, risk_vs_n_figure
+from dpcore.viz.lasso import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
@@ -106,12 +106,18 @@ with tab_rel:
 
 for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "lasso_run_p")):
     with tab:
+        if exp_id == "lasso-p":
+            st.markdown("Why the ℓ1 ball is special: the exponential mechanism chooses among its **2p vertices**, so the "
+                        "noise costs log p. The general-C variant (Theorem 2.6) perturbs the whole gradient, and its "
+                        "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
+                        "for the ℓ∞ ball.")
+            ui.plot(*gaussian_width_figure(), "lasso_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}`.")
         if st.button("Run the simulation", key=key):
             try:
                 kw = dict(methods=("p=100",), xs=(1000, 10_000, 100_000)) if exp_id == "lasso" else \
-                    dict(xs=(10, 100, 1000), n=1000)
+                    dict(xs=(10, 100, 1000), n=20_000)
                 frame = run_experiment(exp_id, reps=2, seed=ui.current_seed(exp_id), jobs=1, epsilon=eps,
                                        progress=ui.progress(st.empty(), "replicates"), **kw)
                 fig = risk_vs_n_figure(frame) if exp_id == "lasso" else error_vs_x_figure(frame)

@@ -126,22 +126,32 @@ def _lmo(g: np.ndarray, radius: float, constraint: str) -> np.ndarray:
     return s
 
 
-def noisy_gradient_fw(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, constraint: str, sigma: float,
-                      reps: int = 1, rng: RNGLike = None, progress=None) -> tuple[np.ndarray, np.ndarray]:
+def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radius: float, steps: int, constraint: str,
+                      sigma: float, reps: int = 1, rng: RNGLike = None, progress=None, gram: Optional[tuple] = None,
+                      n: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
     """``reps`` runs from θ₁ = 0 (ℓ1, ℓ∞) or θ₁ = (r/p)·1 (simplex); σ = 0 is the non-private Frank–Wolfe.
-    Returns (θ of shape (reps, p), the first step's vertex s₁ of shape (reps, p) — what the audits see)."""
-    n, p = X.shape
-    work = 2.0 * steps * n * p * reps
+    ``gram`` = (XᵀX, Xᵀy) with ``n`` replaces X and y (O(p²) per step). Returns (θ of shape (reps, p),
+    the first step's vertex s₁ of shape (reps, p) — what the audits see)."""
+    if X is None:
+        G, b = gram
+        p = G.shape[0]
+        work = float(steps) * p * p * reps
+    else:
+        n, p = X.shape
+        work = 2.0 * steps * n * p * reps
     if work > MAX_WORK:
-        raise DPValueError(f"this run needs about {work:.3g} multiply–adds (2·T·n·p) > the cap {MAX_WORK:.3g}; "
+        raise DPValueError(f"this run needs about {work:.3g} multiply–adds (T·n·p) > the cap {MAX_WORK:.3g}; "
                            "lower T (steps), n or p.")
     g_ = as_generator(rng)
     theta = np.zeros((reps, p)) if constraint != "simplex" else np.full((reps, p), radius / p)
-    res = theta @ X.T - y[None, :]
+    if X is None:
+        Gt = theta @ G
+    else:
+        res = theta @ X.T - y[None, :]
     first = None
     every = max(1, steps // 100)
     for t in range(1, steps + 1):
-        grad = (2.0 / n) * (res @ X)
+        grad = (2.0 / n) * ((Gt - b[None, :]) if X is None else res @ X)
         if sigma > 0:
             grad = grad + sigma * g_.standard_normal(grad.shape)
         s = _lmo(grad, radius, constraint)
@@ -149,7 +159,10 @@ def noisy_gradient_fw(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int
             first = s.copy()
         mu = 2.0 / (t + 2.0)
         theta = (1 - mu) * theta + mu * s
-        res = (1 - mu) * res - mu * y[None, :] + mu * (s @ X.T)
+        if X is None:
+            Gt = (1 - mu) * Gt + mu * (s @ G)
+        else:
+            res = (1 - mu) * res - mu * y[None, :] + mu * (s @ X.T)
         if progress is not None and (t % every == 0 or t == steps) and progress(t, steps) is False:
             raise Cancelled("Frank–Wolfe stopped", done=t, total=steps)
     return theta, first

@@ -23,7 +23,7 @@ def test_lasso_figure_quick_frame():
 
 def test_lasso_p_figure_quick_frame():
     f = run_experiment("lasso-p", xs=(10, 100), reps=1, jobs=1, seed=1, n=500)
-    assert set(f["method"]) == {"private_fw", "private_fw_laplace", "nonprivate_fw"}
+    assert set(f["method"]) == {"private_fw", "private_fw_laplace", "noisy_gradient_fw", "nonprivate_fw"}
     assert (f["error"] >= -1e-9).all()
 
 
