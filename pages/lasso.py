@@ -100,7 +100,7 @@ with tab_rel:
             st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
                        f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
                        f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
-                       f"{np.log(design.X.shape[0] * design.X.shape[1] / delta) / (design.X.shape[0] * eps) ** (2 / 3):.3g}.")
+                       f"{L.corollary27_rate(*design.X.shape, eps, delta):.3g}.")
             if design.clip_warning:
                 st.warning(design.clip_warning)
 
@@ -122,8 +122,9 @@ for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "la
                                        progress=ui.progress(st.empty(), "replicates"), **kw)
                 fig = risk_vs_n_figure(frame) if exp_id == "lasso" else error_vs_x_figure(frame)
                 ui.plot(fig, frame, exp_id)
-                st.caption("Reference: slope −2/3 (Corollary 2.7 and Theorem 3.1). Non-private Frank–Wolfe with the "
-                           "same T (column excess_fw) shows the optimisation error alone: where it is close to the "
-                           "private risk, the run is optimisation-limited and the slope is not −2/3.")
+                st.caption("Reference: slope −2/3 (Corollary 2.7, Theorem 3.1). Columns: excess_zero = risk of θ = 0; "
+                           "excess_fw = non-private Frank–Wolfe with the same T (optimisation error alone). Below n ≈ "
+                           "3·10⁴ (p = 100, ε = 1) the private risk stays near excess_zero — the Gumbel noise of 2p "
+                           "scores hides the gradient — and then falls steeply: the −2/3 law is asymptotic.")
             except ValueError as exc:
                 ui.show_error(exc)

@@ -14,6 +14,8 @@ Data: :func:`~dpcore.lasso.designs.sparse_regression` (x uniform on [−1, 1]^p,
 """
 from __future__ import annotations
 
+import numpy as np
+
 from dpcore._validation import check_choice, check_delta, check_int, check_positive
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs
 
@@ -61,7 +63,7 @@ def excess_risk_unit(n: int, p: int, *, epsilon: float, delta: float, radius: fl
 
         def run(chooser, steps):
             return frank_wolfe(X, y, radius=radius, steps=steps, chooser=chooser).theta[0]
-    out = {"loss_opt": opt.loss, "opt_gap": opt.gap}
+    out = {"loss_opt": opt.loss, "opt_gap": opt.gap, "excess_zero": risk(np.zeros(p))}
     for sel, g in zip(selections, rng_noise.spawn(len(selections))):
         cfg = LassoConfig(epsilon=epsilon, delta=delta, radius=radius, selection=sel, composition=composition)
         cal = calibrate(cfg, n, p)
@@ -125,7 +127,7 @@ def run_lasso_p_task(config: RunConfig, units) -> list[dict]:
         r = excess_risk_unit(q["n"], int(p), epsilon=config.epsilon, delta=q["delta"], radius=q["radius"], s=q["s"],
                              composition=q["composition"], selections=("exponential", "laplace"), rng_data=g["data"],
                              rng_noise=g["private_fw"], noisy_gradient="noisy_gradient_fw" in config.methods)
-        extra = {"steps": r["steps"], "loss_opt": r["loss_opt"], "opt_gap": r["opt_gap"]}
+        extra = {"steps": r["steps"], "loss_opt": r["loss_opt"], "opt_gap": r["opt_gap"], "excess_zero": r["excess_zero"]}
         for m, key in (("private_fw", "excess_exponential"), ("private_fw_laplace", "excess_laplace"),
                        ("nonprivate_fw", "excess_fw"), ("noisy_gradient_fw", "excess_noisy_gradient")):
             if m in config.methods:
@@ -139,11 +141,16 @@ LASSO = Experiment(
     description=("Talwar, Thakurta & Zhang (2015), Corollary 2.7 / Theorem 3.1: private Frank–Wolfe (exponential "
                  "mechanism, zCDP composition) on the ℓ1 ball of radius 1 at ε = 1, δ = 1e-6, T of Theorem 2.5; "
                  "sparse regression with s = 5 non-zeros, x uniform on [−1, 1]^p; p ∈ {100, 1000, 10000}. "
-                 "error = L(θ_priv) − min_C L; excess_fw = the same for non-private Frank–Wolfe with the same T."),
+                 "error = L(θ_priv) − min_C L; excess_fw = the same for non-private Frank–Wolfe with the same T; "
+                 "excess_zero = the same for θ = 0 (the trivial answer)."),
     caption=("Paper: O(log(np/δ)/(nε)^{2/3}) with a matching Ω̃(n^{−2/3}) lower bound, so slope ≈ −2/3 and a log "
-             "dependence on p. Measured: at small n the private run barely beats θ = 0 (error ≈ L(0) − min L), then "
-             "falls; the fitted slopes are those of this design at these n, not tuned. Units over the work caps "
-             "(X built: n·p ≤ 6e7; Gram set-up: n·p² ≤ 1.2e11) are left out, so p = 10 000 stops at n = 3000."),
+             "dependence on p. Measured on this design (5 reps, seed 2019): the private risk stays near the risk of "
+             "θ = 0 (column excess_zero ≈ 0.036) until the Gumbel noise of the 2p scores, b·ln(2p) with "
+             "b = 2Δ_s/ε₀ ∝ n^{−2/3}, falls below the score gaps — n ≈ 3·10⁴ for p = 100 — and then drops steeply "
+             "(local slope ≈ −0.9 between 10⁵ and 3·10⁵), so the fitted slopes over the top 3 decades are −0.35 "
+             "(p = 100), −0.09 (p = 1000), −0.02 (p = 10 000, n ≤ 3000): not −2/3. Non-private Frank–Wolfe with the "
+             "same T (excess_fw) is 2–4 orders smaller, so the runs are noise-limited, not optimisation-limited. "
+             "Units over the work caps (X built: n·p ≤ 6e7; Gram set-up: n·p² ≤ 1.2e11) are left out."),
     methods=tuple(f"p={p}" for p in P_VALUES),
     method_labels={f"p={p}": f"p = {p:,}" for p in P_VALUES},
     axis=Axis("n", "sample size n (records)", values=(1000, 3000, 10_000, 30_000, 100_000, 300_000), lo=20,
