@@ -73,8 +73,9 @@ with tab_rel:
         st.stop()
     st.table(pd.DataFrame(L.accounting(cal), columns=["accounting (public)", "value"]).set_index("accounting (public)"))
     clicked, slot = ui.release_button("Release θ", key="lasso_go", cost=cal.cost(1), charge=req.charge)
-    out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng,
-                                                    progress=ui.progress(slot, "Frank–Wolfe steps")), submitted=clicked)
+    out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng, diagnostics=P.data_kind(ds) !=
+                                                    P.USER, progress=ui.progress(slot, "Frank–Wolfe steps")),
+                         submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release θ")
     if out is not None and out.ready:
@@ -87,22 +88,32 @@ with tab_rel:
             rec = L.support_recovery(r.value, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "
                        f"true non-zeros among the {rec['k']} largest |θ_j| (signs agree on {rec['signs agree']}).")
-        with ui.nonprivate("Non-private comparison (computed from the data)"):
-            series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
-                      "optimum": dv["constrained optimum θ*"], **({"truth": truth} if truth is not None else {})}
-            ui.plot(*coefficients_figure(x_cols, series), "lasso_coefficients")
-            m1, m2, m3 = st.columns(3)
-            m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
-            m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
-            m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
-            k = max(1, len(L.support(dv["constrained optimum θ*"])))
-            rec = L.support_recovery(r.value, dv["constrained optimum θ*"], k)
-            st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
-                       f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
-                       f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
-                       f"{L.corollary27_rate(*design.X.shape, eps, delta):.3g}.")
+        if P.data_kind(ds) == P.USER:      # your data: the release only (the comparison would reveal the data)
+            ui.plot(*coefficients_figure(x_cols, {"private_fw": r.value}), "lasso_coefficients")
+            st.caption("The non-private comparison (θ*, excess risk, support) is shown on simulated and built-in data.")
             if design.clip_warning:
-                st.warning(design.clip_warning)
+                with ui.nonprivate("Data check"):
+                    st.warning(design.clip_warning)
+        else:
+            with ui.nonprivate("Non-private comparison (computed from the data)"):
+                series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
+                          "optimum": dv["constrained optimum θ*"], **({"truth": truth} if truth is not None else {})}
+                ui.plot(*coefficients_figure(x_cols, series), "lasso_coefficients")
+                m1, m2, m3 = st.columns(3)
+                m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
+                m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
+                m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
+                k = max(1, len(L.support(dv["constrained optimum θ*"])))
+                rec = L.support_recovery(r.value, dv["constrained optimum θ*"], k)
+                st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
+                           f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
+                           f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
+                           f"{L.corollary27_rate(*design.X.shape, eps, delta):.3g}." + (
+                               f" scikit-learn's Lasso with the equivalent penalty α = "
+                               f"{dv['scikit-learn Lasso α (equivalent penalty)']:.4g} gives θ* within "
+                               f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
+                if design.clip_warning:
+                    st.warning(design.clip_warning)
 
 for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "lasso_run_p")):
     with tab:

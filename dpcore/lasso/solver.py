@@ -20,7 +20,7 @@ from .._validation import check_finite_array
 from ..errors import Cancelled, DataError, DPValueError
 
 __all__ = ["FWRun", "frank_wolfe", "loss", "gradient", "project_l1", "project_simplex", "constrained_optimum",
-           "choose_path", "MAX_WORK", "gram_loss", "vertex_scores", "vertex_to_theta", "clip_design"]
+           "choose_path", "MAX_WORK", "gram_loss", "sklearn_equivalent", "vertex_scores", "vertex_to_theta", "clip_design"]
 
 #: Largest work (multiply–adds) one call may do: refused up front with a message naming the product.
 MAX_WORK = 1.2e11
@@ -252,3 +252,18 @@ def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius
                 z, tk = th.copy(), 1.0
     val = gram_loss(G0, b0, yy, n, th) if use_gram else float(loss(X, y, th))
     return Optimum(th, val, max(gap, 0.0), it)
+
+
+def sklearn_equivalent(X: np.ndarray, y: np.ndarray, opt: Optimum, radius: float) -> tuple[float, np.ndarray]:
+    """scikit-learn's ``Lasso`` on the penalty equivalent to the constraint ‖θ‖₁ ≤ r (NON-PRIVATE baseline).
+
+    sklearn minimises (1/(2n))‖y − Xθ‖² + α‖θ‖₁, whose gradient part is ∇L/2; when the constraint binds,
+    the KKT conditions of the constrained problem give α = ‖∇L(θ*)‖∞/2 (0 when it does not bind: least
+    squares). Returns (α, sklearn's coefficients), which match θ* up to the solvers' tolerances.
+    """
+    from sklearn.linear_model import Lasso, LinearRegression
+    binds = np.abs(opt.theta).sum() >= radius * (1 - 1e-6)
+    if not binds:
+        return 0.0, LinearRegression(fit_intercept=False).fit(X, y).coef_
+    alpha = float(np.abs(gradient(X, y, opt.theta)).max()) / 2
+    return alpha, Lasso(alpha=alpha, fit_intercept=False, tol=1e-10, max_iter=50_000).fit(X, y).coef_
