@@ -22,6 +22,7 @@ from dpcore.registry import Topic
 from . import fourier as F
 from . import kde as K
 from . import knorm as Kn
+from .figures import EXPERIMENTS
 
 REFERENCE = ("Hall (2012), New Statistical Applications for Differential Privacy, CMU thesis (defence slides); "
              "Hall, Rinaldo & Wasserman (2013), JMLR 14:703–727")
@@ -136,4 +137,4 @@ AUDITS = (
 )
 
 TOPIC = Topic(name="density", title="Private density estimation (Hall)", reference=REFERENCE,
-              mechanisms=MECHANISMS, audits=AUDITS, experiments=())
+              mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS)

@@ -35,7 +35,7 @@ from dpcore._rng import as_generator
 from dpcore._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
-from dpcore.privacy.accounting import analytic_gaussian_sigma
+from dpcore.privacy.accounting import analytic_gaussian_sigma  # noqa: F401  (re-exported for figures)
 
 __all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
            "grid_points", "hall_c", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
