@@ -34,6 +34,12 @@ LABELS = MappingProxyType({
     "local-projection": "Local projection",
     "local-coarse": "Local coarse projection",
     "local-chaining": "Local chaining",
+    # density (Hall 2012; Hall, Rinaldo & Wasserman 2013)
+    "gp": "GP (RKHS) KDE",
+    "fourier-laplace": "Fourier + Laplace",
+    "knorm": "K-norm (orbitope)",
+    "laplace": "Laplace per coefficient",
+    "svm-private": "Private kernel SVM (GP noise)",
 })
 
 COLOURS = MappingProxyType({
@@ -58,6 +64,11 @@ COLOURS = MappingProxyType({
     "local-projection": "#56B4E9",
     "local-coarse": "#E69F00",
     "local-chaining": "#F0E442",
+    "gp": "#0072B2",
+    "fourier-laplace": "#D55E00",
+    "knorm": "#009E73",
+    "laplace": "#D55E00",
+    "svm-private": "#0072B2",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).
