@@ -76,24 +76,43 @@ class Body:
     support: np.ndarray
     inner: float
 
-    def gauge(self, z: np.ndarray) -> float:
-        """‖z‖_B by the LP min ½‖w‖₁ s.t. A w = z, 1ᵀw = 0 (w = w⁺ − w⁻)."""
+    def _lp(self, z: np.ndarray):
         G = self.G
         A_eq = np.vstack([np.hstack([self.A, -self.A]), np.concatenate([np.ones(G), -np.ones(G)])])
         b_eq = np.concatenate([np.asarray(z, dtype=float), [0.0]])
         res = linprog(np.full(2 * G, 0.5), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
         if res.status != 0:
             raise RuntimeError(f"gauge LP failed: {res.message}")
-        return float(res.fun)
+        return res
 
-    def contains(self, Z: np.ndarray) -> np.ndarray:
-        """Exact membership ‖z‖_B ≤ 1 for rows of Z: support test, inner ball, then the LP."""
+    def gauge(self, z: np.ndarray) -> float:
+        """‖z‖_B by the LP min ½‖w‖₁ s.t. A w = z, 1ᵀw = 0 (w = w⁺ − w⁻)."""
+        return float(self._lp(z).fun)
+
+    def support_of(self, c: np.ndarray) -> float:
+        """h_B(c) = max_i ⟨c, Ψ̃(g_i)⟩ − min_i ⟨c, Ψ̃(g_i)⟩ (exact for the grid body)."""
+        p = c @ self.A
+        return float(p.max() - p.min())
+
+    def contains(self, Z: np.ndarray, cuts: list | None = None) -> np.ndarray:
+        """Exact membership ‖z‖_B ≤ 1 for rows of Z: support tests (the fixed directions and any learned
+        ``cuts``), the inner ball, then the LP. When the LP finds z outside, its dual vector c (a separating
+        functional) is appended to ``cuts`` as (c, h_B(c)), with h_B computed exactly: later proposals beyond
+        it are refused without an LP. Every test is exact; the cuts only save time."""
         Z = np.atleast_2d(Z)
         out = np.all(Z @ self.directions.T <= self.support[None, :], axis=1)
         norms = np.linalg.norm(Z, axis=1)
-        undecided = np.flatnonzero(out & (norms > self.inner))
-        for i in undecided:
-            out[i] = self.gauge(Z[i]) <= 1.0
+        for i in np.flatnonzero(out & (norms > self.inner)):
+            if cuts and any(c @ Z[i] > h for c, h in cuts):
+                out[i] = False
+                continue
+            res = self._lp(Z[i])
+            out[i] = res.fun <= 1.0
+            if not out[i] and cuts is not None:
+                c = np.asarray(res.eqlin.marginals[:-1], dtype=float)
+                if c @ Z[i] < 0:
+                    c = -c
+                cuts.append((c, self.support_of(c)))
         return out
 
 
@@ -131,11 +150,12 @@ def uniform_in_body(B: Body, size: int, rng, *, batch: int = 4096) -> tuple[np.n
     dim = 2 * B.k
     out, tried = [], 0
     have = 0
+    cuts: list = []
     while have < size:
         m = batch if B.k == 1 else 256        # LP-decided bodies: small batches (each LP ≈ 10–20 ms)
         y = g.standard_normal((m, dim))
         y *= (B.radius * g.random(m) ** (1 / dim) / np.linalg.norm(y, axis=1))[:, None]
-        ok = B.contains(y)
+        ok = B.contains(y, cuts)
         tried += m
         out.append(y[ok])
         have += int(ok.sum())

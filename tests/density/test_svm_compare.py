@@ -84,3 +84,16 @@ def test_to_unit_cube_uses_public_bounds_and_counts_clipping():
     assert clipped == 2
     with pytest.raises(DPValueError, match="upper"):
         D.to_unit_cube(np.zeros(3), 1.0, 1.0)
+
+
+def test_real_data_two_columns_diabetes():
+    """bmi and bp of scikit-learn's diabetes data, rescaled by their declared public bounds: the 2-D GP and
+    Fourier releases run at moderate ε and reach the non-private answer at a huge ε."""
+    from dpcore.data import builtin_dataset
+    x, clipped, bounds = C.unit_cube_columns(builtin_dataset("diabetes"), ["bmi", "bp"])
+    assert x.shape == (442, 2) and bounds == [(10.0, 60.0), (40.0, 160.0)]
+    cfg = C.CompareConfig(epsilon=1.0, bandwidth=0.1, grid=24, d=2, k=3, draws=2, methods=("gp", "fourier-laplace"))
+    comp = C.compare_release(x, cfg, rng=1)
+    assert all(np.isfinite(r.value).all() for r in comp.releases.values())
+    huge = C.compare_release(x, C.CompareConfig(epsilon=1e9, bandwidth=0.1, grid=24, d=2, methods=("gp",)), rng=1)
+    np.testing.assert_allclose(huge.releases["gp"].value[0], C.nonprivate_reference(x, cfg), atol=1e-4)
