@@ -38,7 +38,6 @@ LABELS = MappingProxyType({
     "gp": "GP (RKHS) KDE",
     "fourier-laplace": "Fourier + Laplace",
     "knorm": "K-norm (orbitope)",
-    "laplace": "Laplace per coefficient",
     "svm-private": "Private kernel SVM (GP noise)",
 })
 
@@ -67,7 +66,6 @@ COLOURS = MappingProxyType({
     "gp": "#0072B2",
     "fourier-laplace": "#D55E00",
     "knorm": "#009E73",
-    "laplace": "#D55E00",
     "svm-private": "#0072B2",
 })
 
