@@ -106,6 +106,10 @@ class Body:
         Z = np.atleast_2d(Z)
         out = np.all(Z @ self.directions.T <= self.support[None, :], axis=1)
         pending = out & (np.linalg.norm(Z, axis=1) > self.inner)
+        if not pending.any():                  # decided without LPs (always for k = 1)
+            if need is not None:
+                out[np.flatnonzero(out)[need:]] = False
+            return out
         count = 0
         for i in range(len(Z)):
             if need is not None and count >= need:
