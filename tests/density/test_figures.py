@@ -54,3 +54,12 @@ def test_hall_knorm_quick_run():
     fr = run_experiment("hall-knorm", xs=(1, 2), reps=4, seed=2, jobs=1)
     assert set(fr.method) == {"laplace", "knorm"} and np.isfinite(fr.error).all()
     assert (fr[fr.method == "laplace"].theory == 64 * fr[fr.method == "laplace"].k ** 3).all()
+
+
+def test_hall_kde_dims_gp_tracks_nonprivate_laplace_explodes():
+    fr = run_experiment("hall-kde-dims", reps=1, seed=0, jobs=1)
+    e = fr.pivot_table(index="d", columns="method", values="error")
+    assert (e["gp"] / e["nonprivate"]).max() < 1.2
+    assert e.loc[6, "fourier-laplace"] > 1e6 * e.loc[6, "nonprivate"]
+    th = fr[fr.method == "gp"].set_index("d").theory_exponent
+    np.testing.assert_allclose(th.to_numpy(), [-8 / (4 + d) for d in th.index])
