@@ -9,13 +9,14 @@ hard thresholding with a sparse O(q + F) sampler, post-processing, designs, erro
 """
 from .mechanisms import (HISTOGRAM_POST, NEIGHBOURS, NOISES, SAMPLERS, TAU_RULES, THRESHOLD_POST, HistogramConfig,
                          ThresholdConfig, calibrate_histogram, calibrate_threshold, histogram_release,
-                         oracle_threshold, sample_histogram, sample_threshold, sensitivity, simplex_round,
+                         laplace_and_threshold_release, oracle_threshold, sample_histogram, sample_threshold, sensitivity, simplex_round,
                          survival_probability, threshold_release, true_counts)
 from .tables import (MAX_DENSE_CELLS, MAX_P, BatchHistogram, SparseCounts, SparseHistogram, all_zeros_errors,
                      as_counts, batch_errors, dense_errors, histogram_errors, nlcs_shaped, sparse_table)
 
 __all__ = ["HISTOGRAM_POST", "NEIGHBOURS", "NOISES", "SAMPLERS", "TAU_RULES", "THRESHOLD_POST", "HistogramConfig",
-           "ThresholdConfig", "calibrate_histogram", "calibrate_threshold", "histogram_release", "oracle_threshold",
+           "ThresholdConfig", "calibrate_histogram", "calibrate_threshold", "histogram_release", "laplace_and_threshold_release",
+           "oracle_threshold",
            "sample_histogram", "sample_threshold", "sensitivity", "simplex_round", "survival_probability",
            "threshold_release", "true_counts", "MAX_DENSE_CELLS", "MAX_P", "BatchHistogram", "SparseCounts",
            "SparseHistogram", "all_zeros_errors", "as_counts", "batch_errors", "dense_errors", "histogram_errors",

@@ -16,13 +16,15 @@ for the NLCS-shaped table, so every replicate uses the same public table).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from .._validation import check_int, check_positive
 from ..experiments import Axis, Experiment, blocks_by_x, unit_rngs
 from . import mechanisms as M
 from . import tables as T
 
-__all__ = ["EXPERIMENTS", "HALL_HISTOGRAM", "HALL_HISTOGRAM_P", "METHODS", "run_methods", "laplace_l1_exact"]
+__all__ = ["EXPERIMENTS", "HALL_HISTOGRAM", "HALL_HISTOGRAM_P", "METHODS", "run_methods", "laplace_l1_exact", "trials_frame",
+           "bound_shapes", "METHOD_LABELS"]
 
 METHODS = ("laplace", "laplace-clip-round", "threshold", "oracle-threshold", "all-zeros")
 METHOD_LABELS = {"laplace": "Laplace", "laplace-clip-round": "Laplace + clip/round",
@@ -67,6 +69,26 @@ def run_methods(table: T.SparseCounts, epsilon: float, rngs, methods=METHODS) ->
         rows.append({"method": m, "error": e["l1"], "l2": e["l2"], "max_error": e["max"],
                      "false_positives": e["false_positives"]})
     return rows
+
+
+def trials_frame(table: T.SparseCounts, epsilon: float, reps: int, rng=None, methods=METHODS) -> pd.DataFrame:
+    """Errors of every method over ``reps`` independent replicates on one (public) table: a frame with
+    columns method, rep, error (ℓ1), l2, max_error, false_positives. Simulation/teaching use only:
+    the errors are computed from the true counts."""
+    from .._rng import spawn
+
+    reps = check_int(reps, "replicates", lo=1, hi=200)
+    rows = []
+    for rep, g in enumerate(spawn(rng, reps)):
+        gens = dict(zip(methods, spawn(g, len(methods))))
+        rows += [{**r, "rep": rep} for r in run_methods(table, float(epsilon), gens, methods)]
+    return pd.DataFrame(rows)
+
+
+def bound_shapes(p: int, q: int, epsilon: float) -> dict[str, float]:
+    """The slides' minimax shapes with the unknown constant set to 1 (spec §1.3; "up to a constant")."""
+    return {"p/ε (all histograms)": p / epsilon,
+            "q·log(p/q)/ε (q-sparse histograms)": q * np.log(p / max(q, 1)) / epsilon}
 
 
 def _validate_eps(p: dict) -> dict:

@@ -31,12 +31,13 @@ from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_epsilon, check_int
 from ..errors import DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
-from .tables import (MAX_DENSE_CELLS, BatchHistogram, SparseCounts, _check_dense, as_counts,
+from .tables import (MAX_DENSE_CELLS, BatchHistogram, SparseCounts, SparseHistogram, _check_dense, as_counts,
                      check_p, histogram_errors)
 
 __all__ = ["NEIGHBOURS", "NOISES", "HISTOGRAM_POST", "TAU_RULES", "SAMPLERS", "THRESHOLD_POST", "REFERENCE",
            "HistogramConfig", "ThresholdConfig", "calibrate_histogram", "calibrate_threshold", "histogram_release",
-           "threshold_release", "true_counts", "sample_histogram", "sample_threshold", "oracle_threshold",
+           "threshold_release", "true_counts", "PairValue", "laplace_and_threshold_release", "sample_histogram",
+           "sample_threshold", "oracle_threshold",
            "survival_probability", "simplex_round", "MAX_DENSE_WORK", "sensitivity"]
 
 NEIGHBOURS = ("replace-one", "add/remove-one")
@@ -435,6 +436,46 @@ def threshold_release(data: Any, config: ThresholdConfig, *, rng: RNGLike = None
     diag = _diagnostics(counts, value)
     diag = Diagnostics(values={**diag.values, "expected false positives (non-private: uses q)": fp})
     return Release("histograms/threshold", value, cal.cost(1), cal, True, tuple(notes), diag, config)
+
+
+@dataclass(frozen=True, eq=False)
+class PairValue:
+    """One noisy draw of every cell (``laplace``, length p) and its thresholded version (``threshold``)."""
+
+    laplace: np.ndarray
+    threshold: SparseHistogram
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.threshold, dtype=dtype)
+
+
+def laplace_and_threshold_release(data: Any, config: ThresholdConfig, *, rng: RNGLike = None) -> Release:
+    """ONE noisy draw of all p cells, released as is AND thresholded at τ: the thresholded histogram is
+    post-processing of the same draw, so the pair costs ε once (spec §1.4). Needs ``sampler="dense"``
+    and a public τ (rule "log p" or "public q bound")."""
+    if config.sampler != "dense" or config.tau_rule == "noisy q":
+        raise DPValueError("the Laplace + thresholded pair needs sampler = 'dense' and a public τ (tau_rule 'log p' or "
+                           "'public q bound').")
+    counts = as_counts(data, config.p)
+    cal = calibrate_threshold(config)
+    g = as_generator(rng)
+    x = counts.to_dense() + _noise(config.noise, cal.constant, config.p, g)
+    tau = cal.constant * math.log(config.p / cal.params["q_for_tau"])
+    cells = np.flatnonzero(x > tau)
+    vals = x[cells]
+    if config.postprocess == "round":
+        vals = np.round(vals)
+        cells, vals = cells[vals != 0], vals[vals != 0]
+    thr = SparseHistogram(config.p, cells.astype(np.int64), vals, tau)
+    notes = (Note("info", "The per-cell vector and its thresholded version come from the same draw: thresholding is "
+                          "post-processing, so the pair costs ε once."),
+             Note("info", f"τ = {tau:.4g}; {_noise_text(config.noise)} = {cal.constant:.4g}."))
+    diag = Diagnostics(values={**{f"{k} error, per cell (non-private)": v
+                                  for k, v in histogram_errors(x, counts).items()},
+                               **{f"{k} error, thresholded (non-private)": v
+                                  for k, v in histogram_errors(thr, counts).items()},
+                               "occupied cells q (non-private)": counts.q})
+    return Release("histograms/threshold", PairValue(x, thr), cal.cost(1), cal, True, notes, diag, config)
 
 
 def oracle_threshold(data: Any, config: ThresholdConfig, *, reps: int = 1, rng: RNGLike = None) -> BatchHistogram:
