@@ -73,6 +73,8 @@ def test_defaults_show_release_trials_false_positives_and_error_vs_p_and_eps_cha
     med = {d["name"]: float(np.median(_ys(d))) for d in boxes}
     assert med["Laplace"] > 5 * med["Thresholded"]            # ≈ 10× at ε = 1 on the NLCS-shaped table
     assert any("up to a constant" in str(a.get("text", "")) for a in charts[1]["layout"].get("annotations", []))
+    assert any("γ bound" in m.label for m in at.metric)          # random DP section, with its guarantee
+    assert any("NOT ε-DP" in c.value for c in at.caption)
     before = at.metric[1].value
     at.session_state["h_eps_typed"] = 0.1
     at.run()
