@@ -34,6 +34,12 @@ LABELS = MappingProxyType({
     "local-projection": "Local projection",
     "local-coarse": "Local coarse projection",
     "local-chaining": "Local chaining",
+    # histograms (Hall 2012, Part 1)
+    "laplace": "Laplace",
+    "laplace-clip-round": "Laplace + clip/round",
+    "threshold": "Thresholded (τ = (2/ε) log p)",
+    "oracle-threshold": "Threshold, oracle q (NOT private)",
+    "all-zeros": "All-zeros output",
 })
 
 COLOURS = MappingProxyType({
@@ -58,6 +64,11 @@ COLOURS = MappingProxyType({
     "local-projection": "#56B4E9",
     "local-coarse": "#E69F00",
     "local-chaining": "#F0E442",
+    "laplace": "#D55E00",
+    "laplace-clip-round": "#E69F00",
+    "threshold": "#0072B2",
+    "oracle-threshold": "#999999",
+    "all-zeros": "#000000",
 })
 
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order).
