@@ -74,6 +74,7 @@ with tab_rel:
         split = (share / 2, share / 2, (1 - share) / 2, (1 - share) / 2)
         cfg = A.FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
                                  loss=loss, radius=radius, geometry=geometry, rho=rho)
+        A.check_functional_data((X, y), cfg)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, cfg),
                          P.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
                                          epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols])

@@ -5,6 +5,7 @@ Thin page over dpcore.experiments, generic over the registered figures and their
 tasks) → dpcore.viz.experiments figure, a caption computed from the frame, tables and CSV. The
 runs use synthetic data only: they never touch the session's dataset and are not releases.
 """
+# nav: title="Error vs n" icon=":material/show_chart:" order=200
 import math
 
 import streamlit as st

@@ -5,7 +5,7 @@ synthetic data, not charged) → dpcore.viz.query_release figures; and one relea
 the Data page's columns through a declared public schema (dpcore.query_release.lab.release_marginals,
 through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 """
-# nav: title="Query release" icon=":material/query_stats:" order=130 paper="https://arxiv.org/abs/1811.03763" topic="Answer many linear queries under zCDP or local DP: projection, coarse projection and chaining adapt to the workload's geometry."
+# nav: title="Query release" icon=":material/query_stats:" order=120 paper="https://arxiv.org/abs/1811.03763" topic="Answer many linear queries under zCDP or local DP: projection, coarse projection and chaining adapt to the workload's geometry."
 import pandas as pd
 import streamlit as st
 

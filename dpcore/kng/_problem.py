@@ -152,6 +152,16 @@ class Problem:
         """A :class:`dpcore.mcmc.IncrementalTarget` (fast moves), or None to use :meth:`log_density`."""
         return None
 
+    def mcmc_kind(self, P: Prepared, cfg: Any) -> str:
+        """Which MCMC runs: "coordinate" (:func:`dpcore.mcmc.metropolis_within_gibbs`, incremental O(1)-record
+        moves) or "preconditioned" (:func:`dpcore.mcmc.preconditioned_metropolis`, full-vector moves that mix
+        on ill-conditioned designs; every proposal evaluates the whole target)."""
+        return "coordinate"
+
+    def temperatures(self, P: Prepared, cfg: Any) -> tuple:
+        """Inverse temperatures of the preconditioned MCMC's parallel tempering (public inputs only; (1,): none)."""
+        return (1.0,)
+
     def mcmc_box(self, P: Prepared) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
         """Box constraint of the chains (proposals outside it are rejected unevaluated)."""
         return P.lower, P.upper

@@ -40,8 +40,9 @@ import numpy as np
 
 from .._rng import RNGLike, as_generator, spawn
 from .._validation import DPValueError
-from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs
+from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs, preconditioned_metropolis
 from ..mechanism import Calibration, Diagnostics, Note, Release
+from ._exact_regression import ExactDraws
 from ._problem import Prepared, Problem
 
 #: Largest number of MCMC chains per call (one per released draw).
@@ -65,6 +66,8 @@ MCMC_NOTE = "ε-DP for the exact target; the MCMC draw is approximately private"
 EXACT_NOTE = "exact sampler: ε-DP"
 
 Override = Optional[Callable[[Calibration], Calibration]]
+#: Marker: an exact sampler stopped and no MCMC ran (the release is withheld).
+_NOT_RUN = object()
 Progress = Optional[Callable[[int, int], Any]]
 
 
@@ -118,18 +121,54 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     diag = None
     if pl.exact is not None:
         draws = pl.exact(P, cal, cfg.size, g, progress)
+        if isinstance(draws, ExactDraws):
+            draws, diag, cal, notes = _fill_missing(problem, P, cal, cfg, draws, g, progress, notes, values)
     else:
         draws, diag = draw_mcmc(problem, P, cal, cfg, cfg.size, g, progress)
+        values["sampler"] = f"MCMC ({problem.mcmc_kind(P, cfg)} Metropolis)"
         if cfg.size < MIN_CHAINS:
             notes.append(Note("info", f"{MIN_CHAINS - cfg.size} extra chain(s) ran for the diagnostics only; "
                                       "their states are discarded."))
-    released = diag is None or diag.mixed(RHAT_MAX, ESS_MIN)
-    if not released:
+    released = diag is None or (diag is not _NOT_RUN and diag.mixed(RHAT_MAX, ESS_MIN))
+    if diag is _NOT_RUN:
+        diag = None
+    elif not released:
         notes.append(Note("withheld", withheld_text(diag)))
+    if not released:
         draws = np.full_like(draws, np.nan)
     return KNGRelease(mechanism=cal.mechanism, value=draws * P.scale, cost=cal.cost(cfg.size), calibration=cal,
                      released=released, notes=tuple(notes), diagnostics=Diagnostics(mcmc=diag, values=values),
                      config=cfg)
+
+
+def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex: ExactDraws, g, progress, notes,
+                  values) -> tuple:
+    """Draws of an exact rejection sampler that may stop early (:mod:`dpcore.kng._exact_regression`): the
+    missing ones come from the problem's MCMC on the same target (``sampler="auto"``), or the release is
+    withheld (``sampler="exact"``). Which sampler ran is said in the notes and the (non-private) diagnostics."""
+    values["sampler"] = "exact rejection sampler" if not ex.missing.any() else (
+        "MCMC (fallback)" if ex.accepted == 0 or ex.missing.all() else "exact rejection sampler + MCMC (fallback)")
+    values["rejection sampler: proposals"] = ex.trials
+    values["rejection sampler: acceptance rate"] = ex.acceptance
+    draws, diag = ex.values, None
+    k = int(ex.missing.sum())
+    if k == 0:
+        return draws, diag, cal, notes
+    if cfg.sampler == "exact":
+        notes.append(Note("withheld", f"Draw withheld: the exact sampler stopped ({ex.reason}); use sampler='auto' "
+                                      "to fall back to MCMC. The cost is still charged: the sampler ran on the data."))
+        return draws, _NOT_RUN, cal, notes
+    mc, diag = draw_mcmc(problem, P, cal, cfg, k, g, progress)
+    draws = draws.copy()
+    draws[ex.missing] = mc
+    cal = cal.replace(note=MCMC_NOTE + " (exact sampler's acceptance too low: MCMC fallback)")
+    notes = [Note("approximate", MCMC_NOTE),
+             Note("info", f"{k} of {cfg.size} draw(s) from MCMC ({problem.mcmc_kind(P, cfg)} Metropolis): the exact "
+                          f"rejection sampler's acceptance rate was too low ({ex.reason}).")]
+    if k < MIN_CHAINS:
+        notes.append(Note("info", f"{MIN_CHAINS - k} extra chain(s) ran for the diagnostics only; their states "
+                                  "are discarded."))
+    return draws, diag, cal, notes
 
 
 def withheld_text(diag: MCMCDiagnostics) -> str:
@@ -229,7 +268,14 @@ def draw_mcmc(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, size: i
     logp = None if inc is not None else (lambda th: problem.log_density(P, cal, th))
     lower, upper = problem.mcmc_box(P)
     n_sweeps, burn = cfg.sweeps, cfg.burn
+    thin = thinning(n_sweeps - burn, C, P.d, 1000)
+    if problem.mcmc_kind(P, cfg) == "preconditioned":
+        res = preconditioned_metropolis(lambda th: problem.log_density(P, cal, th), init, n_sweeps=n_sweeps,
+                                        rng=gens, step_size=step, burn_in=burn, lower=lower, upper=upper,
+                                        l1_radius=P.l1_radius, thin=thin, keep_trace=False, progress=progress,
+                                        temperatures=problem.temperatures(P, cfg))
+        return res.final[:size].copy(), res.diagnostics
     res = metropolis_within_gibbs(logp, init, n_sweeps=n_sweeps, rng=gens, step_size=step, burn_in=burn,
                                   lower=lower, upper=upper, l1_radius=P.l1_radius, incremental=inc,
-                                  thin=thinning(n_sweeps - burn, C, P.d, 1000), keep_trace=False, progress=progress)
+                                  thin=thin, keep_trace=False, progress=progress)
     return res.final[:size].copy(), res.diagnostics

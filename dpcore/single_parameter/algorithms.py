@@ -238,6 +238,15 @@ class Analysis:
     nu: float
 
 
+def check_functional_data(data, cfg) -> None:
+    """Validate ``data = (X, y)`` for ``cfg`` without releasing anything (pages call it before the button).
+
+    Raises the same :class:`DataError` the release would raise (e.g. a non-binary response for the
+    logistic loss), so a user learns about bad input before pressing Release.
+    """
+    _prepare(data, cfg)
+
+
 def _prepare(data, cfg):
     if not (isinstance(data, (tuple, list)) and len(data) == 2):
         raise DataError("data must be a pair (X, y): an (n, d) covariate matrix and a length-n response.")
@@ -251,7 +260,7 @@ def _prepare(data, cfg):
             y = 2.0 * y - 1.0  # 0/1 labels are read as −1/+1 (an encoding, not a change of the data)
         elif not vals <= {-1.0, 1.0}:
             raise DataError(f"y must be binary (−1/+1 or 0/1) for logistic regression; got values like "
-                            f"{sorted(vals)[:4]}.")
+                            f"{sorted(vals)[:4]}. Choose a binary response column, or the robust-regression loss.")
     n, d = X.shape
     if cfg.geometry == "l2-ball":
         norms = np.linalg.norm(X, axis=1)

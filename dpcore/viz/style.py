@@ -34,6 +34,11 @@ LABELS = MappingProxyType({
     "local-projection": "Local projection",
     "local-coarse": "Local coarse projection",
     "local-chaining": "Local chaining",
+    # lasso (Talwar, Thakurta & Zhang 2015)
+    "private_fw": "Private Frank–Wolfe",
+    "nonprivate_fw": "Non-private Frank–Wolfe (same T)",
+    "optimum": "Constrained optimum θ* (non-private)",
+    "truth": "True θ (simulation)",
     # histograms (Hall 2012, Part 1)
     "laplace": "Laplace",
     "laplace-clip-round": "Laplace + clip/round",
@@ -64,6 +69,10 @@ COLOURS = MappingProxyType({
     "local-projection": "#56B4E9",
     "local-coarse": "#E69F00",
     "local-chaining": "#F0E442",
+    "private_fw": "#D55E00",
+    "nonprivate_fw": "#0072B2",
+    "optimum": "#000000",
+    "truth": "#009E73",
     "laplace": "#D55E00",
     "laplace-clip-round": "#E69F00",
     "threshold": "#0072B2",

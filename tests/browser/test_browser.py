@@ -1,8 +1,11 @@
 """Browser tier: a real ``streamlit run app.py`` on 127.0.0.1 driven by Debian's Chromium.
 
-Visits every page app.py discovers, uploads a CSV on the Data page, runs "one release per
-page" generically (clicks the page's primary buttons: by convention a page's main action is
-``type="primary"``), and fails on any ``stException`` element or uncaught page error.
+Visits every page app.py discovers (pages/_nav.py: a new page is covered without editing this file),
+uploads a CSV on the Data page and, on every page, picks "the Data page's dataset" where the page
+offers it, runs one release with the defaults and one after changing ε (generically: the page's
+primary buttons — by convention its main action is ``type="primary"`` — and its ε slider), uploads a
+bad file and an oversize file and reads the messages, and fails on any ``stException`` element, any
+uncaught page error or any console error.
 Screenshots go to ``tests/browser/screenshots/`` (git-ignored) or ``$DP_SCREENSHOT_DIR``.
 
 Never ``playwright install``: the browser is /usr/bin/chromium. Without it the test is skipped,
@@ -11,6 +14,7 @@ unless REQUIRE_BROWSER=1 (CI), where that is a failure.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -119,12 +123,29 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1200})
     pg = context.new_page()
     pg.set_default_timeout(IDLE_TIMEOUT_MS)
-    pg.errors = []
+    pg.errors, pg.ignored = [], []
     pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
+    pg.on("console", lambda msg: _console(pg, msg))
     try:
         yield pg
     finally:
         context.close()
+
+
+#: Console errors that are not the app's: Streamlit's frontend, on a deep link (/data), first probes
+#: /data/_stcore/{host-config,health} (404) and then the root; and resources outside the loopback server
+#: (the :material/…: favicon from fonts.gstatic.com) cannot load on this offline machine.
+BENIGN_404 = re.compile(r"^http://127\.0\.0\.1:\d+/[^_][^/]*/_stcore/(host-config|health)$")
+
+
+def _console(pg, msg) -> None:
+    if msg.type != "error":
+        return
+    url = (msg.location or {}).get("url", "")
+    if BENIGN_404.match(url) or (url.startswith("http") and not url.startswith("http://127.0.0.1:")):
+        pg.ignored.append(f"{msg.text} ({url})")
+        return
+    pg.errors.append(f"console error: {msg.text} ({url})")
 
 
 def wait_idle(pg) -> None:
@@ -144,12 +165,66 @@ def check_page(pg, name: str) -> None:
     assert not pg.errors, (name, pg.errors)
 
 
-def release_once(pg) -> None:
-    """Generic 'one release per page': click each primary button of the main area once."""
-    buttons = pg.locator('[data-testid="stMain"] [data-testid="stBaseButton-primary"]')
-    for i in range(buttons.count()):
-        buttons.nth(i).click()
+def release_once(pg) -> int:
+    """Generic 'one release per page': click each visible primary button of the main area once."""
+    clicked = 0
+    for i in range(pg.locator(PRIMARY).count()):
+        button = pg.locator(PRIMARY).nth(i)  # (located again: each click reruns the page)
+        if button.is_visible():
+            button.click()
+            wait_idle(pg)
+            clicked += 1
+    return clicked
+
+
+PRIMARY = '[data-testid="stMain"] [data-testid="stBaseButton-primary"]'
+EPSILON_LABEL = re.compile(r"^(claimed )?ε$")
+BUDGET_FIELD = re.compile(r"^(claimed )?[ερ]\b")  # a typed privacy parameter: "ε (local, ε-LDP)", "ρ (zCDP…)"
+
+
+def change_epsilon(pg) -> bool:
+    """Move the page's ε slider (label "ε" or "claimed ε") one step up, or else step up its first privacy
+    parameter field (label starting with ε or ρ); False if the page has neither."""
+    if _epsilon_slider_up(pg):
+        return True
+    fields = pg.locator('[data-testid="stMain"] [data-testid="stNumberInput"]')
+    for i in range(fields.count()):
+        f = fields.nth(i)
+        label = f.locator('[data-testid="stWidgetLabel"]')
+        if f.is_visible() and label.count() and BUDGET_FIELD.match(label.first.inner_text().strip()):
+            box = f.locator("input").first
+            before = box.input_value()
+            f.locator('[data-testid="stNumberInputStepUp"]').click()
+            wait_idle(pg)
+            assert box.input_value() != before, f"the field {label.first.inner_text()!r} did not change"
+            return True
+    return False
+
+
+def _epsilon_slider_up(pg) -> bool:
+    sliders = pg.locator('[data-testid="stMain"] [data-testid="stSlider"]')
+    for i in range(sliders.count()):
+        s = sliders.nth(i)
+        label = s.locator('[data-testid="stWidgetLabel"]')
+        if s.is_visible() and label.count() and EPSILON_LABEL.match(label.first.inner_text().strip()):
+            thumb = s.locator('input[type="range"]').first
+            before = thumb.get_attribute("aria-valuetext")
+            thumb.focus()
+            thumb.press("ArrowRight")
+            wait_idle(pg)
+            assert thumb.get_attribute("aria-valuetext") != before, "the ε slider did not move"
+            return True
+    return False
+
+
+def use_session_data(pg) -> bool:
+    """Where a page offers the Data page's dataset as a choice (a radio option naming the Data page), pick it."""
+    options = pg.locator('[data-testid="stMain"] [data-testid="stRadio"] label').filter(has_text="Data page")
+    if options.count() and options.first.is_visible():
+        options.first.click()
         wait_idle(pg)
+        return True
+    return False
 
 
 def goto_in_app(pg, title: str) -> None:
@@ -192,26 +267,65 @@ def test_every_page_upload_and_one_release_per_page(server, page):
         upload.unlink(missing_ok=True)
     page.locator('[data-testid="stDataFrame"]').first.wait_for()
     page.get_by_text("people.csv").first.wait_for()
-    lower = page.get_by_label("lower").first
-    lower.fill("30")
-    lower.press("Enter")
+    columns = page.locator('[data-testid="stMultiSelect"]').first   # use "income" too (two bounded columns)
+    columns.click()
+    page.keyboard.type("income")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
     wait_idle(page)
-    upper = page.get_by_label("upper").first
-    upper.fill("50")
-    upper.press("Enter")
-    wait_idle(page)
+    for j, (lo, hi) in enumerate((("30", "50"), ("0", "100000"))):
+        lower = page.get_by_label("lower").nth(j)
+        lower.fill(lo)
+        lower.press("Enter")
+        wait_idle(page)
+        upper = page.get_by_label("upper").nth(j)
+        upper.fill(hi)
+        upper.press("Enter")
+        wait_idle(page)
     check_page(page, "03_data_uploaded")
     report = page.get_by_text("Non-private diagnostics").first
     report.wait_for()
     report.scroll_into_view_if_needed()
     check_page(page, "03b_data_clipping_report")
 
-    # Every page again in the same session (dataset loaded), with one release each.
+    # Every page again in the same session (dataset loaded): the Data page's dataset where the page offers
+    # it, one release with the defaults, then ε one step up and another release.
+    used, moved = [], []
     for i, p in enumerate(PAGES):
         goto_in_app(page, p.title)
-        if p.path != "pages/data.py":  # its primary button would replace the upload
-            release_once(page)
+        if p.path == "pages/data.py":  # its primary button would replace the upload
+            continue
+        if use_session_data(page):
+            used.append(p.path)
+        release_once(page)
         check_page(page, f"04_{i}_{Path(p.path).stem}_with_data")
+        if change_epsilon(page):
+            moved.append(p.path)
+            release_once(page)
+            check_page(page, f"04_{i}_{Path(p.path).stem}_with_data_eps_changed")
+    print(f"pages using the uploaded data: {used}; ε changed on: {moved}")
+    assert used and moved
+
+
+def test_bad_file_and_oversize_file_are_refused_with_messages(server, page, tmp_path):
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    uploader = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    uploader.set_input_files(str(bad))
+    wait_idle(page)
+    alert = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').filter(has_text="bad.csv")
+    alert.first.wait_for()
+    assert "PNG" in alert.first.inner_text()
+    check_page(page, "08_data_bad_file")
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as fh:  # one byte over the 50 MB limit (server.maxUploadSize = the widget's limit)
+        fh.write(b"x,y\n" + b"1,2\n" * ((50 * 2**20) // 4))
+    uploader.set_input_files(str(big))
+    page.get_by_text(re.compile(r"File must be 50(\.0)? ?MB or smaller")).first.wait_for()
+    wait_idle(page)
+    check_page(page, "09_data_oversize_file")
 
 
 def test_simulated_dataset_through_the_browser(server, page):

@@ -195,17 +195,28 @@ def test_batched_suffstats_sampler_matches_grid_density():
     assert np.median(res.replicate_rhat) < 1.1 and res.diagnostics.acceptance > 0.3
 
 
-def test_long_chains_rhat_and_ess():
-    """The release path with a few long chains: split R-hat < 1.01, large ESS, acceptance ≈ 0.44."""
+def test_long_chains_rhat_and_ess(monkeypatch):
+    """The release path with a few long coordinate-wise chains: split R-hat < 1.01, large ESS, acceptance ≈ 0.44.
+
+    Linear regression now samples exactly and its MCMC (fallback, or sampler="mcmc") is preconditioned; the
+    coordinate-wise chain is forced here to keep testing it in the release path."""
+    from dpcore.kng._regression import LinearRegression
+
+    monkeypatch.setattr(LinearRegression, "mcmc_kind", lambda self, P, cfg: "coordinate")
     X, y = _reg2(200, 20)
-    r = kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1.0, size=16, rng=21, n_sweeps=4000)
+    r = kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1.0, size=16, rng=21, n_sweeps=4000,
+                   sampler="mcmc")
     d = r.diagnostics.mcmc
     assert r.released and d.max_rhat < 1.01 and d.min_ess > 1000 and abs(d.acceptance - 0.44) < 0.06
 
 
-def test_banded_quantile_regression_kng_matches_grid_density():
-    """n = 1200 uses the banded target (re-basing, exact fallback for large moves) in the release path."""
+def test_banded_quantile_regression_kng_matches_grid_density(monkeypatch):
+    """n = 1200 uses the banded target (re-basing, exact fallback for large moves) in the release path's
+    coordinate-wise MCMC (forced: smaller releases use the preconditioned chain)."""
     from dpcore.kng import _targets
+    from dpcore.kng._regression import QuantileRegression
+
+    monkeypatch.setattr(QuantileRegression, "mcmc_kind", lambda self, P, cfg: "coordinate")
 
     X, y = _reg2(1200, 22)
     P, cal = _prep("quantile_regression", (X, y), "kng", tau=0.5)
@@ -230,9 +241,13 @@ def test_banded_quantile_regression_kng_matches_grid_density():
     _check_2d(few, cdfs, expect_pass=False)
 
 
-def test_box_banded_quantile_regression_exponential_matches_grid_density():
-    """n = 2400 uses the box-banded target (slices, re-basing, exact fallback) for the exponential mechanism."""
+def test_box_banded_quantile_regression_exponential_matches_grid_density(monkeypatch):
+    """n = 2400 uses the box-banded target (slices, re-basing, exact fallback) for the exponential mechanism
+    (the coordinate-wise MCMC, forced: at this size a release would use the preconditioned chain)."""
     from dpcore.kng import _targets
+    from dpcore.kng._regression import QuantileRegression
+
+    monkeypatch.setattr(QuantileRegression, "mcmc_kind", lambda self, P, cfg: "coordinate")
 
     X, y = _reg2(2400, 24)
     P, cal = _prep("quantile_regression", (X, y), "exponential", tau=0.5)

@@ -56,12 +56,12 @@ def test_progress_is_reported_and_false_cancels_the_mcmc():
     X, y = _qr(200)
     seen = []
     r = kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1.0, size=4, n_sweeps=400, rng=1,
-                   progress=lambda done, total: seen.append((done, total)))
+                   sampler="mcmc", progress=lambda done, total: seen.append((done, total)))
     assert r.size == 4 and seen and seen[-1] == (400, 400) and all(t == 400 for _, t in seen)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     with pytest.raises(Cancelled) as err:
         kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1.0, size=4, n_sweeps=400, rng=1,
-                   progress=lambda done, total: done < 100)
+                   sampler="mcmc", progress=lambda done, total: done < 100)
     assert 100 <= err.value.done < 400 and err.value.total == 400
 
 

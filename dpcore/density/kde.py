@@ -1,0 +1,292 @@
+"""Gaussian-kernel KDE on a public grid and its Gaussian-process (RKHS) release (Hall, Rinaldo & Wasserman 2013).
+
+Everything lives on the unit cube [0, 1]^d (data are rescaled by PUBLIC bounds before they get here,
+see :func:`dpcore.density.designs.to_unit_cube`); the grid is the public product grid of ``grid``
+points per axis, ``linspace(0, 1, grid)``.
+
+The mechanism (HRW §4.1, Example 1; Hall's thesis slides, Part 2):
+
+* ``f_D(x) = c_n Σ_i K(x, x_i)``, ``K(x, y) = exp(−‖x − y‖²/(2h²))`` (unnormalised, K(x, x) = 1),
+  ``c_n = 1/(n (2πh²)^{d/2})``.
+* Replace-one neighbours, n public: ``f_D − f_D' = c_n (K(·, x_n) − K(·, x_n'))`` has RKHS norm
+  ``c_n √(2 − 2K(x_n, x_n')) ≤ √2 c_n``, so **Δ = √2 / (n (2πh²)^{d/2})**. By the RKHS inequality
+  ``‖K(x_{1:m})^{−1/2} f(x_{1:m})‖₂ ≤ ‖f‖_H`` this bounds the Mahalanobis sensitivity of the grid vector
+  with respect to ``K(grid)`` (HRW Prop. 7 / Cor. 9).
+* Release ``f_D(grid) + σ G`` with ``G ~ N(0, K(grid))`` (a GP path on the grid). (ε, δ)-DP when
+  ``σ = c(δ) Δ / ε`` with Hall's ``c(δ) = √(2 ln(2/δ))`` — valid for ε ≤ 2.7 (spec correction 8) — or
+  ``σ = analytic_gaussian_sigma(ε, δ, Δ)`` (Balle & Wang 2018, exact) at any ε. ``calibration="auto"``
+  uses Hall's c(δ) for ε ≤ 2.7 and the analytic calibration above.
+* Numerics: each axis factor ``K_l`` is eigendecomposed and its eigenvalues clipped UPWARD to a jitter
+  τ = 1e-9·N (spec §2.4): the sampled covariance ⊗(K_l + clip) ⪰ K(grid), which can only add noise.
+  In d = 2 the Gram matrix is a Kronecker product and ``G = L₁ Z L₂ᵀ`` (Kronecker sampling).
+* Binning (for large n): linear binning onto a fine public grid replaces each K(·, x_i) by a convex
+  combination Σ_b w_ib K(·, b) with w_ib ≥ 0, Σ_b w_ib = 1. Its RKHS norm is ≤ 1 and the inner product of
+  two such sections is ≥ 0 (K > 0), so ‖h_i − h_i'‖²_H ≤ 2: the SAME Δ covers the binned estimator
+  (RECONSTRUCTED, derived here).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dpcore._rng import as_generator
+from dpcore._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from dpcore.errors import DPValueError
+from dpcore.mechanism import Calibration, Diagnostics, Note, Release
+from dpcore.privacy.accounting import analytic_gaussian_sigma
+
+__all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
+           "grid_points", "hall_c", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
+           "gp_factors", "sample_gp", "gp_sample", "gp_release", "check_data", "gram"]
+
+#: Largest number of grid points (all axes together) and per axis (protects the server).
+MAX_GRID_POINTS = 262_144
+MAX_GRID_PER_AXIS = 4096
+#: Hall's c(δ) is used only up to this ε (spec correction 8; proof up to 2 ln 4 ≈ 2.77).
+HALL_MAX_EPSILON = 2.7
+#: Above this n·(grid points) the "auto" KDE bins the data first (linear binning, same Δ).
+EXACT_WORK = 20_000_000
+REFERENCE_GP = ("Hall, Rinaldo & Wasserman (2013), Differential privacy for functions and functional data, JMLR 14, "
+                "§4.1 Example 1 (Prop. 7, Cor. 9); Hall (2012) thesis slides Part 2")
+
+
+def check_data(data, d: int) -> tuple[np.ndarray, int]:
+    """Data as an (n, d) float array; values outside [0, 1] are clipped (public preprocessing) and counted."""
+    x = np.asarray(data, dtype=float)
+    if x.ndim == 1:
+        x = x[:, None]
+    if x.ndim != 2 or x.shape[1] != d:
+        raise DPValueError(f"data must have shape (n, {d}) for d = {d}; got shape {np.shape(data)}.")
+    if x.shape[0] < 1:
+        raise DPValueError("data has no rows; a density estimate needs n ≥ 1.")
+    if not np.all(np.isfinite(x)):
+        raise DPValueError("data contain NaN or infinite values; impute them with a public value first.")
+    clipped = int(np.sum(np.any((x < 0) | (x > 1), axis=1)))
+    return np.clip(x, 0.0, 1.0), clipped
+
+
+def grid_axis(grid: int) -> np.ndarray:
+    """The public grid of one axis: ``linspace(0, 1, grid)``."""
+    return np.linspace(0.0, 1.0, int(grid))
+
+
+def grid_points(grid: int, d: int) -> np.ndarray:
+    """All grid points, shape (grid**d, d), row-major (last axis fastest)."""
+    g = grid_axis(grid)
+    mesh = np.meshgrid(*([g] * d), indexing="ij")
+    return np.stack([m.ravel() for m in mesh], axis=1)
+
+
+def gram(a: np.ndarray, b: np.ndarray, h: float) -> np.ndarray:
+    """1-D kernel matrix exp(−(a_i − b_j)²/(2h²))."""
+    return np.exp(-((a[:, None] - b[None, :]) ** 2) / (2.0 * h * h))
+
+
+def hall_c(delta: float) -> float:
+    """Hall's constant c(δ) = √(2 ln(2/δ)) (HRW Prop. 3)."""
+    return math.sqrt(2.0 * math.log(2.0 / delta))
+
+
+def kde_sensitivity(n: int, bandwidth: float, d: int) -> float:
+    """Δ = √2 / (n (2πh²)^{d/2}): RKHS sensitivity of the KDE under replace-one (HRW §4.1)."""
+    return math.sqrt(2.0) / (n * (2.0 * math.pi * bandwidth ** 2) ** (d / 2.0))
+
+
+@dataclass(frozen=True)
+class GPKDEConfig:
+    """Public parameters of the GP-KDE release.
+
+    Attributes
+    ----------
+    epsilon, delta : float
+        (ε, δ) of ONE draw (the slides write (α, β)).
+    bandwidth : float
+        Public bandwidth h on the unit-cube scale (never computed from the data).
+    grid : int
+        Grid points per axis (≤ 4096; all axes together ≤ 262 144).
+    d : int
+        Dimension, 1 or 2.
+    calibration : {"auto", "hall", "analytic"}
+        Hall's c(δ) (only ε ≤ 2.7), the exact analytic Gaussian, or auto (Hall where allowed).
+    binning : {"auto", "exact", "linear"}
+        How f_D is computed: exact kernel sums, or linear binning on ``bins`` fine cells (same Δ).
+    bins : int
+        Fine cells per axis for linear binning.
+    size : int
+        Number of independent draws (costs compose: size × (ε, δ)).
+    """
+
+    epsilon: float = 1.0
+    delta: float = 1e-3
+    bandwidth: float = 0.05
+    grid: int = 256
+    d: int = 1
+    calibration: str = "auto"
+    binning: str = "auto"
+    bins: int = 2048
+    size: int = 1
+
+    def __post_init__(self):
+        check_epsilon(self.epsilon)
+        check_delta(self.delta)
+        check_positive(self.bandwidth, "bandwidth")
+        if not self.bandwidth <= 10.0:
+            raise DPValueError(f"bandwidth = {self.bandwidth:g} is larger than 10 (the data live in [0, 1]^d); "
+                               "use a bandwidth between 0.001 and 1.")
+        check_int(self.d, "d", lo=1, hi=2)
+        check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
+        if self.grid ** self.d > MAX_GRID_POINTS:
+            raise DPValueError(f"grid = {self.grid} points per axis in d = {self.d} gives {self.grid ** self.d:,} grid "
+                               f"points, above the cap {MAX_GRID_POINTS:,}; use grid ≤ "
+                               f"{int(MAX_GRID_POINTS ** (1 / self.d))}.")
+        check_choice(self.calibration, "calibration", ("auto", "hall", "analytic"))
+        check_choice(self.binning, "binning", ("auto", "exact", "linear"))
+        check_int(self.bins, "bins", lo=16, hi=16_384)
+        check_int(self.size, "size", lo=1, hi=1000)
+        if self.calibration == "hall" and self.epsilon > HALL_MAX_EPSILON:
+            raise DPValueError(f"calibration = 'hall' with epsilon = {self.epsilon:g}: Hall's c(δ) is only used for "
+                               f"ε ≤ {HALL_MAX_EPSILON} (spec correction 8); use calibration 'analytic' or 'auto'.")
+
+    @property
+    def grid_shape(self) -> tuple[int, ...]:
+        return (self.grid,) * self.d
+
+
+def _linear_bin_1d(x: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lower cell index and weights of linear binning of x ∈ [0, 1] on linspace(0, 1, bins)."""
+    t = x * (bins - 1)
+    lo = np.minimum(np.floor(t).astype(np.int64), bins - 2)
+    w_hi = t - lo
+    return lo, 1.0 - w_hi, w_hi
+
+
+def _binned_weights(x: np.ndarray, bins: int) -> np.ndarray:
+    """Linear-binning weights (counts), shape (bins,)*d; each record spreads mass 1 with weights ≥ 0."""
+    d = x.shape[1]
+    if d == 1:
+        lo, w0, w1 = _linear_bin_1d(x[:, 0], bins)
+        return (np.bincount(lo, w0, minlength=bins) + np.bincount(lo + 1, w1, minlength=bins))[:bins]
+    lo1, a0, a1 = _linear_bin_1d(x[:, 0], bins)
+    lo2, b0, b1 = _linear_bin_1d(x[:, 1], bins)
+    W = np.zeros(bins * bins)
+    for di, wa in ((0, a0), (1, a1)):
+        for dj, wb in ((0, b0), (1, b1)):
+            W += np.bincount((lo1 + di) * bins + lo2 + dj, wa * wb, minlength=bins * bins)
+    return W.reshape(bins, bins)
+
+
+def _use_binning(n: int, cfg: GPKDEConfig) -> bool:
+    if cfg.binning == "auto":
+        return n * cfg.grid ** cfg.d > EXACT_WORK
+    return cfg.binning == "linear"
+
+
+def kde_on_grid(x: np.ndarray, bandwidth: float, grid: int, *, binning: bool = False, bins: int = 2048,
+                chunk: int = 4096) -> np.ndarray:
+    """The Gaussian-kernel KDE f_D on the public grid, shape (grid,)*d; x of shape (n, d), d ∈ {1, 2}.
+
+    Exact: chunked kernel sums (d = 2 as E₁ᵀE₂ since the kernel factorises). ``binning=True``: linear
+    binning on ``bins`` cells per axis, then the exact kernel sums over the cells (same Δ; module docstring).
+    """
+    n, d = x.shape
+    h = float(bandwidth)
+    cn = 1.0 / (n * (2.0 * math.pi * h * h) ** (d / 2.0))
+    g = grid_axis(grid)
+    if binning:
+        w = _binned_weights(x, bins)
+        c = np.linspace(0.0, 1.0, bins)
+        k = gram(g, c, h)
+        return cn * (k @ w if d == 1 else k @ w @ k.T)
+    out = np.zeros((grid,) * d)
+    for s in range(0, n, chunk):
+        xs = x[s:s + chunk]
+        e1 = gram(xs[:, 0], g, h)                       # (chunk, grid)
+        if d == 1:
+            out += e1.sum(axis=0)
+        else:
+            out += e1.T @ gram(xs[:, 1], g, h)
+    return cn * out
+
+
+def nonprivate_kde(data, config: GPKDEConfig) -> np.ndarray:
+    """The non-private KDE on the grid (a plain array, shape (grid,)*d) computed as the release computes it."""
+    x, _ = check_data(data, config.d)
+    return kde_on_grid(x, config.bandwidth, config.grid, binning=_use_binning(len(x), config), bins=config.bins)
+
+
+def calibrate_gp(config: GPKDEConfig, n: int) -> Calibration:
+    """The GP-KDE calibration for n (public) records; ``constant`` is the GP noise scale σ."""
+    n = check_int(n, "n", lo=1)
+    cfg = config
+    delta_h = kde_sensitivity(n, cfg.bandwidth, cfg.d)
+    use_hall = cfg.calibration == "hall" or (cfg.calibration == "auto" and cfg.epsilon <= HALL_MAX_EPSILON)
+    if use_hall:
+        c = hall_c(cfg.delta)
+        sigma = c * delta_h / cfg.epsilon
+        name = "GP noise scale σ = c(δ)·Δ/ε with Hall's c(δ) = √(2 ln(2/δ))"
+    else:
+        sigma = analytic_gaussian_sigma(cfg.epsilon, cfg.delta, delta_h)
+        name = "GP noise scale σ: analytic Gaussian (Balle & Wang 2018) for Mahalanobis sensitivity Δ"
+    return Calibration(
+        mechanism="density/gp-kde", notion="approx", epsilon=cfg.epsilon, delta=cfg.delta, sensitivity=delta_h,
+        constant=sigma, constant_name=name,
+        derivation=(f"f_D − f_D′ = c_n(K(·,x) − K(·,x′)) with c_n = 1/(n(2πh²)^(d/2)) has RKHS norm ≤ √2·c_n "
+                    f"(replace-one, n = {n} public, h = {cfg.bandwidth:g}, d = {cfg.d}), which bounds the Mahalanobis "
+                    "sensitivity of the grid vector w.r.t. K(grid) (RKHS inequality); Δ = √2/(n(2πh²)^(d/2))."),
+        reference=REFERENCE_GP + ("; c(δ) per HRW Prop. 3, ε ≤ 2.7" if use_hall else
+                                  "; analytic Gaussian: Balle & Wang (2018)"),
+        params={"calibration": "hall" if use_hall else "analytic", "noise_factor": 1.0, "n": n},
+        note="(ε, δ)-DP for the whole GP path on the cylinder σ-field (every finite set of points)")
+
+
+def gp_factors(grid: int, bandwidth: float, d: int) -> np.ndarray:
+    """Square root L of one axis factor K_l, eigenvalues clipped upward to τ = 1e-9·grid^d (L Lᵀ ⪰ K_l)."""
+    g = grid_axis(grid)
+    k = gram(g, g, bandwidth)
+    lam, v = np.linalg.eigh(k)
+    tau = 1e-9 * grid ** d
+    return v * np.sqrt(np.maximum(lam, tau))[None, :]
+
+
+def sample_gp(grid: int, bandwidth: float, d: int, size: int, rng) -> np.ndarray:
+    """``size`` draws of the zero-mean GP with covariance ⪰ K(grid), shape (size,) + (grid,)*d.
+
+    d = 2: Kronecker sampling G = L Z Lᵀ, so Cov(vec G) = (LLᵀ) ⊗ (LLᵀ) ⪰ K₁ ⊗ K₂ = K(grid)."""
+    g = as_generator(rng)
+    L = gp_factors(grid, bandwidth, d)
+    if d == 1:
+        return g.standard_normal((size, grid)) @ L.T
+    z = g.standard_normal((size, grid, grid))
+    return np.einsum("ij,sjk,lk->sil", L, z, L, optimize=True)
+
+
+def gp_sample(data, config: GPKDEConfig, size: int, rng, *, override=None) -> np.ndarray:
+    """``size`` GP-KDE draws, shape (size,) + (grid,)*d, with ``override`` (an audit's mutant) applied to the
+    calibration (its ``params["noise_factor"]`` multiplies σ)."""
+    x, _ = check_data(data, config.d)
+    cal = calibrate_gp(config, len(x))
+    if override is not None:
+        cal = override(cal)
+    f = kde_on_grid(x, config.bandwidth, config.grid, binning=_use_binning(len(x), config), bins=config.bins)
+    sigma = cal.constant * cal.params["noise_factor"]
+    return f[None] + sigma * sample_gp(config.grid, config.bandwidth, config.d, size, rng)
+
+
+def gp_release(data, config: GPKDEConfig, *, rng=None) -> Release:
+    """Release ``size`` GP-KDE draws on the grid: value of shape (size,) + (grid,)*d (unit-cube density)."""
+    x, clipped = check_data(data, config.d)
+    n = len(x)
+    cal = calibrate_gp(config, n)
+    binned = _use_binning(n, config)
+    f = kde_on_grid(x, config.bandwidth, config.grid, binning=binned, bins=config.bins)
+    sigma = cal.constant * cal.params["noise_factor"]
+    noise = sample_gp(config.grid, config.bandwidth, config.d, config.size, rng)
+    value = f[None] + sigma * noise
+    notes = [Note("info", f"GP noise scale σ = {sigma:.4g} ({cal.params['calibration']} calibration); "
+                          f"E∫(f̃ − f_D)² = σ² = {sigma ** 2:.4g} over [0, 1]^{config.d}.")]
+    if binned:
+        notes.append(Note("info", f"f_D computed by linear binning on {config.bins} cells per axis (same Δ)."))
+    diag = Diagnostics(values={"non-private KDE on the grid": f, "records clipped into [0, 1]^d": clipped})
+    return Release("density/gp-kde", value, cal.cost(config.size), cal, True, tuple(notes), diag, config)

@@ -1,0 +1,71 @@
+"""Audit data for private Frank–Wolfe: neighbouring datasets where the score sensitivity is nearly
+attained, vectorised samplers of the chosen vertex sequences, and events.
+
+Pair (replace one record): n = 10 records with x = ±1 (p = 1, or p = 3 with the other covariates 0) and
+y = ±1; D′ flips y of record 0, so yᵢxᵢ goes from −1 to +1. Each record adds ⟨x, θ⟩x − yx = θ₁ − yx to
+n·∇L/2, so the flip moves every score ⟨±r e₁, ∇L(θ)⟩ by 4r/n at EVERY θ — the fraction 1/(r + 1) of the
+bound Δ_s = 4r(r + 1)/n; the audits use r = 0.1 (91 % of Δ_s). The output audited is the whole
+sequence of chosen vertices (θ_T is a function of it, so auditing it audits θ_T).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .calibration import LassoConfig, calibrate
+from .private_fw import sample_run
+
+__all__ = ["pair", "AUDIT_RADIUS", "vertex_sampler", "sequence_events", "sequence_code"]
+
+AUDIT_RADIUS = 0.1
+
+
+def pair(n: int = 10, n_negative: int = 8, p: int = 1):
+    """((X, y), (X, y′)): x = e₁·(±1), yᵢxᵢ = −1 for ``n_negative`` records (record 0 among them) and +1
+    for the rest; D′ has yx = +1 at record 0. Extra covariates (p > 1) are 0."""
+    x = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    yx = np.where(np.arange(n) < n_negative, -1.0, 1.0)
+    X = np.zeros((n, p))
+    X[:, 0] = x
+    y = yx * x
+    y2 = y.copy()
+    y2[0] = -y[0]
+    return (X, y), (X, y2)
+
+
+def sequence_code(vertices: np.ndarray, m: int) -> np.ndarray:
+    """Encode (N, T) vertex indices in [0, m) as one integer per row (base m)."""
+    v = np.asarray(vertices, dtype=np.int64)
+    return (v * (m ** np.arange(v.shape[1]))[None, :]).sum(axis=1)
+
+
+def vertex_sampler(steps: int, selection: str = "exponential"):
+    """sampler(data, N, rng, *, epsilon, delta, override): N codes of the T = ``steps`` chosen vertices."""
+    def sampler(data, n, rng, *, epsilon, delta, override):
+        cfg = LassoConfig(epsilon=epsilon, delta=delta, radius=AUDIT_RADIUS, steps=steps, selection=selection,
+                          path="direct")
+        X, y = data
+        cal = calibrate(cfg, X.shape[0], X.shape[1])
+        cal = cal if override is None else override(cal)
+        run = sample_run(data, cfg, int(n), rng, cal)
+        return sequence_code(run.vertices, 2 * X.shape[1])
+    return sampler
+
+
+def sequence_events(steps: int, p: int = 1):
+    """events(D, D′, ε, δ): every sequence of vertices {code = c}, and for p = 1 the unions
+    {number of +r e₁ choices ≥ k}, {≤ k}."""
+    m = 2 * p
+    codes = np.arange(m ** steps)
+
+    def events(D, Dp, eps, delta):
+        def ev(out):
+            out = np.asarray(out, dtype=np.int64)
+            single = out[:, None] == codes[None, :]
+            if p != 1 or steps == 1:
+                return single
+            digits = (out[:, None] // (m ** np.arange(steps))[None, :]) % m
+            plus = (digits == 0).sum(axis=1)
+            ks = np.arange(1, steps + 1)
+            return np.concatenate([single, plus[:, None] >= ks[None, :], plus[:, None] < ks[None, :]], axis=1)
+        return ev
+    return events

@@ -1,0 +1,55 @@
+"""Plotly figures of the private LASSO page (Talwar, Thakurta & Zhang 2015); no streamlit.
+
+Every builder returns ``(figure, frame)``; the frame holds the plotted numbers for a CSV download.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from dpcore.lasso.figures import lower_bound_curve
+from dpcore.viz.experiments import error_vs_x_figure
+from dpcore.viz.style import LAYOUT, colour, label
+
+__all__ = ["coefficients_figure", "risk_vs_n_figure"]
+
+
+def coefficients_figure(names: Sequence[str], series: Mapping[str, np.ndarray], *, max_shown: int = 40
+                        ) -> tuple[go.Figure, pd.DataFrame]:
+    """The coefficient vectors side by side (markers per covariate). With more than ``max_shown``
+    covariates, only those with the largest |coefficient| in any series are drawn (the CSV has all)."""
+    frame = pd.DataFrame({"covariate": list(names), **{k: np.asarray(v, dtype=float) for k, v in series.items()}})
+    shown = frame
+    if len(frame) > max_shown:
+        mag = frame[list(series)].abs().max(axis=1).to_numpy()
+        keep = np.sort(np.argsort(-mag, kind="stable")[:max_shown])
+        shown = frame.iloc[keep]
+    fig = go.Figure()
+    for i, k in enumerate(series):
+        fig.add_trace(go.Scatter(x=shown["covariate"], y=shown[k], mode="markers", name=label(k),
+                                 marker=dict(color=colour(k, i), size=9, symbol=["circle", "diamond", "x",
+                                                                                   "square"][i % 4])))
+    fig.add_hline(y=0, line=dict(color="#bbbbbb", width=1))
+    sub = "" if shown is frame else f" (the {len(shown)} largest of {len(frame)})"
+    fig.update_layout(title=f"Coefficients θ_j{sub}", xaxis_title="covariate j",
+                      yaxis_title="θ_j (response and covariates in public units [−1, 1])", **LAYOUT)
+    return fig, frame
+
+
+def risk_vs_n_figure(frame: pd.DataFrame) -> go.Figure:
+    """Excess risk vs n (log–log, fitted slopes, reference slope −2/3) with Theorem 3.1's lower-bound rate
+    (n log n)^−2/3 drawn through the first point of the first method — its constant is unknown (Ω̃)."""
+    fig = error_vs_x_figure(frame)
+    ms = frame.groupby(["method", "n"], sort=True)["error"].mean().reset_index()
+    if len(ms):
+        first = ms[ms["method"] == ms["method"].iloc[0]]
+        n0, e0 = float(first["n"].iloc[0]), float(first["error"].iloc[0])
+        ns = np.geomspace(ms["n"].min(), ms["n"].max(), 30)
+        c = e0 / float(lower_bound_curve(n0))
+        fig.add_trace(go.Scatter(x=ns, y=lower_bound_curve(ns, c), mode="lines", line=dict(color="#555555", dash="dot"),
+                                 name="Theorem 3.1 lower-bound rate (n log n)^−2/3 (constant unknown: through the "
+                                      "first point)", hoverinfo="skip"))
+    return fig

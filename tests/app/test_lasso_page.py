@@ -1,0 +1,126 @@
+"""AppTest of pages/lasso.py: defaults (simulated, released at once, not charged), ε changes the release,
+the built-in diabetes data, an uploaded CSV (charged on click), bad input as clear errors, simulations."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "lasso.py")
+
+pytestmark = pytest.mark.app
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _run(**state) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ledger(at):
+    from pages import _components as ui
+    return at.session_state[ui.LEDGER_KEY]
+
+
+def _errors(at):
+    return " ".join(e.value for e in at.error)
+
+
+def test_defaults_release_on_simulated_data_and_epsilon_changes_it():
+    at = _run()
+    assert any("Released" in s.value for s in at.success), [e.value for e in at.error]
+    first = at.success[0].value
+    metrics = [m.value for m in at.metric]
+    assert _ledger(at).totals().n_releases == 0                      # simulated: not charged
+    assert any("NOT PRIVATE" in m.value.upper() for m in at.markdown)
+    table = at.table[0].value
+    assert "score sensitivity Δ_s = 4r(r + 1)/n" in table.index and "steps T" in table.index
+    at.session_state["lasso_eps_typed"] = 8.0
+    at.run()
+    _ok(at)
+    assert [m.value for m in at.metric] != metrics or at.success[0].value != first
+    assert len(at.get("plotly_chart")) >= 1
+
+
+def test_diabetes_builtin():
+    at = _run(lasso_source="Diabetes (built-in)")
+    assert not at.error
+    assert _ledger(at).totals().n_releases == 0
+    assert any("press" in i.value for i in at.info) or at.success
+
+
+def test_uploaded_csv_needs_a_click_and_is_charged():
+    from dpcore.data import load_csv
+    from pages import _components as ui
+    g = np.random.default_rng(0)
+    X = g.uniform(-2, 2, (500, 3))
+    y = 0.5 * X[:, 0] - 0.3 * X[:, 2] + 0.1 * g.standard_normal(500)
+    lines = ["a,b,c,resp"] + [",".join(f"{v:.5f}" for v in (*x, yy)) for x, yy in zip(X, y)]
+    ds = load_csv("\n".join(lines).encode(), name="mine.csv")
+    for c in ("a", "b", "c"):
+        ds = ds.with_bounds(c, -2, 2)
+    ds = ds.with_bounds("resp", -3, 3)
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["lasso_source"] = "Dataset from the Data page"
+    at.run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 0
+    assert any("press" in i.value for i in at.info)
+    at.button(key="lasso_go").click().run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 1
+    assert any("Released" in s.value for s in at.success)
+
+
+@pytest.mark.parametrize("state,words", [
+    ({"lasso_T": 50_000}, "steps"),                                  # T above the cap
+    ({"lasso_p": 90_000}, "p"),                                      # n·p above the simulator's cap
+])
+def test_bad_input_is_a_clear_error(state, words):
+    at = _run(**state)
+    assert words in _errors(at) and "Traceback" not in _errors(at)
+    assert not at.success
+
+
+def test_bad_uploaded_columns_are_named():
+    import pandas as pd
+
+    from dpcore.data import Dataset
+    from pages import _components as ui
+    f = pd.DataFrame({"a": np.linspace(0, 1, 50), "const": np.ones(50), "resp": np.linspace(-1, 1, 50)})
+    ds = Dataset(f, tuple(f.columns), {"a": (0, 1), "const": (0, 2), "resp": (-1, 1)}, "test", name="bad")
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["lasso_source"] = "Dataset from the Data page"
+    at.run()
+    _ok(at)
+    assert "const" in _errors(at) and "constant" in _errors(at)
+    f2 = pd.DataFrame({"a": np.linspace(0, 10, 50), "resp": np.linspace(-1, 1, 50)})
+    ds2 = Dataset(f2, tuple(f2.columns), {"a": (0, 1), "resp": (-1, 1)}, "test", name="clipped")
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds2
+    at.session_state["lasso_source"] = "Dataset from the Data page"
+    at.run()
+    at.button(key="lasso_go").click().run()
+    _ok(at)
+    assert any("clip" in w.value and "%" in w.value for w in at.warning)
+
+
+def test_simulation_tab_runs():
+    at = _run(lasso_n=1000, lasso_p=10)
+    at.button(key="lasso_run_n").click().run()
+    _ok(at)
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert any("−2/3" in json.dumps(c, ensure_ascii=False) for c in charts)
