@@ -4,7 +4,7 @@ Thin page: widgets → a ThresholdConfig → the release rules → ONE dpcore ca
 (histograms.laplace_and_threshold_release: one noisy draw, released as is and thresholded) → figures
 from dpcore.viz.histograms; repeated trials and error vs p are simulations on public tables.
 """
-# nav: title="Sparse histograms" icon=":material/bar_chart:" order=140 paper="https://www.cs.cmu.edu/~rjhall/" topic="Hall (2012): Laplace noise in every cell spoils a sparse histogram (error ∝ p); hard thresholding at (2/ε) log p brings it to ∝ q log p, with a sampler that never touches the empty cells."
+# nav: title="Sparse histograms" icon=":material/bar_chart:" order=150 paper="http://reports-archive.adm.cs.cmu.edu/anon/ml2011/abstracts/12-113.html" topic="Hall (2012): Laplace noise in every cell spoils a sparse histogram (error ∝ p); hard thresholding at (2/ε) log p brings it to ∝ q log p, with a sampler that never touches the empty cells."
 import numpy as np
 import streamlit as st
 
