@@ -109,19 +109,16 @@ else:
     ui.show_outcome(out, button="Release")
     rel = out.result if out.ready else None
 if rel is not None:
-    thr = rel
-    st.caption(rel.calibration.statement())
-    for t in rel.notes_of("info"):
-        st.caption(t)
-    truth = table.to_dense() if ds is None or ds.is_demo else None
-    cf = viz.cells_frame(labels, truth if table.p <= 2**20 else None, rel.value.laplace,
-                         np.asarray(rel.value.threshold))
+    st.caption("  \n".join([rel.calibration.statement(), *rel.notes_of("info")]))
+    truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None
+    cf = viz.cells_frame(labels, truth, rel.value.laplace, np.asarray(rel.value.threshold))
     ui.plot(viz.cells_figure(cf), cf, "histogram_release")
     a, b = st.columns(2)
     a.metric("Laplace: cells released ≠ 0", f"{int((rel.value.laplace != 0).sum()):,}")
     b.metric("Thresholded: cells released ≠ 0", f"{rel.value.threshold.nnz:,}")
     with ui.nonprivate("Errors of this release (uses the true counts)"):
         st.dataframe({k: [f"{v:,.4g}"] for k, v in rel.diagnostics.values.items()}, hide_index=True)
+        st.caption(" ".join(ct.notes) if ds is not None else "")
 elif ds is None:
     st.metric("Thresholded: cells released ≠ 0", f"{thr.value.nnz:,}")
     st.caption(f"τ = {thr.value.tau:.4g}. " + " ".join(thr.notes_of("warning")))
@@ -133,7 +130,8 @@ reps = st.slider("replicates", 5, 50, key="h_reps")
 frame = trials_frame(table, eps, reps, rng=ui.current_seed("h-trials", table.p, eps, reps))
 shapes = bound_shapes(table.p, table.q, eps)
 ui.plot(viz.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
-st.caption("Dotted lines: the slides' minimax rates with the unknown constant set to 1 — shapes, up to a constant. "
+st.caption("Laplace + clip/round is simulated while replicates × p ≤ 2^23; beyond, Laplace's ℓ1 error comes from "
+           "its exact law Gamma(p, 2/ε). Dotted lines: the slides' minimax rates with the unknown constant set to 1 — shapes, up to a constant. "
            "The oracle threshold τ = (2/ε) log(p/q) uses the data's own q: NOT private, a comparison only.")
 fp_exp = (table.p - table.q) / (2 * table.p)
 ui.plot(viz.false_positive_figure(frame, expected=fp_exp), frame[["method", "rep", "false_positives"]],
