@@ -390,6 +390,9 @@ def main(argv=None) -> int:
     if pid:
         print(f"server memory (RSS): before {before:.0f} MB (plateau after warm-up), peak {peak:.0f} MB, "
               f"after {after:.0f} MB ({(after - before) / before:+.1%} vs before)")
+    if pid and lat:
+        met = q[94] < 5 and not errors and (after - before) / before <= 0.10
+        print(f"targets (p95 < 5 s, no errors, memory after within 10 % of before): {'met' if met else 'NOT met'}")
     if args.check and (errors or warm[0].problems or len(lat) != STEPS * args.sessions):
         return 1
     return 0
