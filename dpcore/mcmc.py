@@ -704,6 +704,10 @@ def acceptance_rate(accepted: Any) -> float:
 
 
 # ----------------------------------------------------------------------------- preconditioned sampler
+#: Sweeps per step-scale adaptation batch of :func:`preconditioned_metropolis` (at most).
+_PRECOND_BATCH = 10
+
+
 def _window_ends(burn_in: int) -> list[int]:
     """Sweeps (1-based, inclusive) at which the proposal covariance is re-estimated during burn-in.
 
@@ -874,7 +878,7 @@ def preconditioned_metropolis(
     prev_sign = np.zeros((1, M), dtype=bool)
     first = True
     do_adapt = bool(adapt) and burn_in > 0
-    batch = max(1, min(10, burn_in // 40))
+    batch = max(1, min(_PRECOND_BATCH, burn_in // 40))
     ends = set(_window_ends(burn_in)) if (adapt_covariance and do_adapt) else set()
     s_opt = math.log(2.38 / math.sqrt(d))
     w_n = 0

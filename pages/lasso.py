@@ -3,7 +3,7 @@
 Thin page: widgets → a validated LassoConfig and a Design (public bounds → [−1, 1]) → the release rules →
 ONE call to dpcore.lasso.release; the other tabs run the declared figures on synthetic data (not charged).
 """
-# nav: title="Private LASSO" icon=":material/linear_scale:" order=140 paper="https://arxiv.org/abs/1411.5417" topic="Talwar, Thakurta & Zhang (2015): LASSO by Frank–Wolfe on the ℓ1 ball, each step choosing a vertex with the exponential mechanism — excess risk Õ(1/(nε)^{2/3}), only log p."
+# nav: title="Private LASSO" icon=":material/linear_scale:" order=140 paper="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html" topic="Talwar, Thakurta & Zhang (2015): LASSO by Frank–Wolfe on the ℓ1 ball, each step choosing a vertex with the exponential mechanism — excess risk Õ(1/(nε)^{2/3}), only log p."
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -13,7 +13,7 @@ from dpcore import privacy as P
 from dpcore.experiments import run_experiment
 from dpcore.lasso import designs as Dg
 from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.lasso import coefficients_figure, risk_vs_n_figure
+from dpcore.viz.lasso import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
@@ -73,8 +73,9 @@ with tab_rel:
         st.stop()
     st.table(pd.DataFrame(L.accounting(cal), columns=["accounting (public)", "value"]).set_index("accounting (public)"))
     clicked, slot = ui.release_button("Release θ", key="lasso_go", cost=cal.cost(1), charge=req.charge)
-    out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng,
-                                                    progress=ui.progress(slot, "Frank–Wolfe steps")), submitted=clicked)
+    out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng, diagnostics=P.data_kind(ds) !=
+                                                    P.USER, progress=ui.progress(slot, "Frank–Wolfe steps")),
+                         submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release θ")
     if out is not None and out.ready:
@@ -87,37 +88,54 @@ with tab_rel:
             rec = L.support_recovery(r.value, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "
                        f"true non-zeros among the {rec['k']} largest |θ_j| (signs agree on {rec['signs agree']}).")
-        with ui.nonprivate("Non-private comparison (computed from the data)"):
-            series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
-                      "optimum": dv["constrained optimum θ*"], **({"truth": truth} if truth is not None else {})}
-            ui.plot(*coefficients_figure(x_cols, series), "lasso_coefficients")
-            m1, m2, m3 = st.columns(3)
-            m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
-            m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
-            m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
-            k = max(1, len(L.support(dv["constrained optimum θ*"])))
-            rec = L.support_recovery(r.value, dv["constrained optimum θ*"], k)
-            st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
-                       f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
-                       f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
-                       f"{np.log(design.X.shape[0] * design.X.shape[1] / delta) / (design.X.shape[0] * eps) ** (2 / 3):.3g}.")
+        if P.data_kind(ds) == P.USER:      # your data: the release only (the comparison would reveal the data)
+            ui.plot(*coefficients_figure(x_cols, {"private_fw": r.value}), "lasso_coefficients")
+            st.caption("The non-private comparison (θ*, excess risk, support) is shown on simulated and built-in data.")
             if design.clip_warning:
-                st.warning(design.clip_warning)
+                with ui.nonprivate("Data check"):
+                    st.warning(design.clip_warning)
+        else:
+            with ui.nonprivate("Non-private comparison (computed from the data)"):
+                series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
+                          "optimum": dv["constrained optimum θ*"], **({"truth": truth} if truth is not None else {})}
+                ui.plot(*coefficients_figure(x_cols, series), "lasso_coefficients")
+                m1, m2, m3 = st.columns(3)
+                m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
+                m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
+                m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
+                k = max(1, len(L.support(dv["constrained optimum θ*"])))
+                rec = L.support_recovery(r.value, dv["constrained optimum θ*"], k)
+                st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
+                           f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
+                           f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
+                           f"{L.corollary27_rate(*design.X.shape, eps, delta):.3g}." + (
+                               f" scikit-learn's Lasso with the equivalent penalty α = "
+                               f"{dv['scikit-learn Lasso α (equivalent penalty)']:.4g} gives θ* within "
+                               f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
+                if design.clip_warning:
+                    st.warning(design.clip_warning)
 
 for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "lasso_run_p")):
     with tab:
+        if exp_id == "lasso-p":
+            st.markdown("Why the ℓ1 ball is special: the exponential mechanism chooses among its **2p vertices**, so the "
+                        "noise costs log p. The general-C variant (Theorem 2.6) perturbs the whole gradient, and its "
+                        "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
+                        "for the ℓ∞ ball.")
+            ui.plot(*gaussian_width_figure(), "lasso_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}`.")
         if st.button("Run the simulation", key=key):
             try:
                 kw = dict(methods=("p=100",), xs=(1000, 10_000, 100_000)) if exp_id == "lasso" else \
-                    dict(xs=(10, 100, 1000), n=1000)
+                    dict(xs=(10, 100, 1000), n=20_000)
                 frame = run_experiment(exp_id, reps=2, seed=ui.current_seed(exp_id), jobs=1, epsilon=eps,
                                        progress=ui.progress(st.empty(), "replicates"), **kw)
                 fig = risk_vs_n_figure(frame) if exp_id == "lasso" else error_vs_x_figure(frame)
                 ui.plot(fig, frame, exp_id)
-                st.caption("Reference: slope −2/3 (Corollary 2.7 and Theorem 3.1). Non-private Frank–Wolfe with the "
-                           "same T (column excess_fw) shows the optimisation error alone: where it is close to the "
-                           "private risk, the run is optimisation-limited and the slope is not −2/3.")
+                st.caption("Reference: slope −2/3 (Corollary 2.7, Theorem 3.1). Columns: excess_zero = risk of θ = 0; "
+                           "excess_fw = non-private Frank–Wolfe with the same T (optimisation error alone). Below n ≈ "
+                           "3·10⁴ (p = 100, ε = 1) the private risk stays near excess_zero — the Gumbel noise of 2p "
+                           "scores hides the gradient — and then falls steeply: the −2/3 law is asymptotic.")
             except ValueError as exc:
                 ui.show_error(exc)

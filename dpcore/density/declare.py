@@ -10,6 +10,8 @@ Audits put the moved record where the sensitivity is attained:
   the exact Laplace likelihood ratio.
 * K-norm (k = 1, G = 256): the moved record goes from 0 to 1/2 (‖Ψ̃(0) − Ψ̃(1/2)‖_B = 1: Δ attained).
   Output: z ∈ R²; events: half-lines of the first coordinate (the direction v_D − v_D′).
+* Kernel SVM: n = 1 record at the grid point (0.5, 0.5), λ = 1, label +1 vs −1: f_D = ±K(·, x)/(2λ), so
+  ‖f_D − f_D′‖_H = 1/λ = Δ − 2√(g/λ) (attained up to the tiny public gap term). Events as for the GP-KDE.
 """
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from dpcore.registry import Topic
 from . import fourier as F
 from . import kde as K
 from . import knorm as Kn
+from . import svm as S
+from .figures import EXPERIMENTS
 
 REFERENCE = ("Hall (2012), New Statistical Applications for Differential Privacy, CMU thesis (defence slides); "
              "Hall, Rinaldo & Wasserman (2013), JMLR 14:703–727")
@@ -42,6 +46,11 @@ def _ex_knorm():
     return g.beta(2, 5, 400), {"epsilon": 1.0, "k": 2, "bandwidth": 0.08, "grid": 64, "size": 2}
 
 
+def _ex_svm():
+    from .designs import two_class
+    return two_class(120, 14), {"epsilon": 1.0, "delta": 1e-3, "lam": 0.05, "bandwidth": 0.2, "grid": 12}
+
+
 MECHANISMS = (
     MechanismSpec("density/gp-kde", "Gaussian-process (RKHS) KDE", K.GPKDEConfig, K.gp_release, K.nonprivate_kde,
                   _ex_gp, budget=("epsilon", "delta"), huge=frozen_mapping({"epsilon": 1e9}), atol=1e-3),
@@ -49,6 +58,8 @@ MECHANISMS = (
                   F.fourier_release, F.nonprivate_fourier, _ex_fourier, budget=("epsilon",), atol=1e-4),
     MechanismSpec("density/knorm", "K-norm KDE on the Carathéodory orbitope (d = 1)", Kn.KNormConfig,
                   Kn.knorm_release, Kn.nonprivate_knorm, _ex_knorm, budget=("epsilon",), atol=1e-4),
+    MechanismSpec("density/svm", "Kernel SVM with GP noise", S.SVMConfig, S.svm_release, S.nonprivate_svm, _ex_svm,
+                  budget=("epsilon", "delta"), atol=1e-3),
 )
 
 # -- audits ---------------------------------------------------------------------------------------------------
@@ -109,6 +120,26 @@ def _knorm_events(d_a, d_b, epsilon, delta):
     return halfline_events(t, projection=np.array([1.0, 0.0]))
 
 
+_SVM_CFG = dict(lam=1.0, bandwidth=0.2, grid=3, calibration="analytic", gap=1e-9)
+_SVM_PAIR = ((np.array([[0.5, 0.5]]), np.array([1.0])), (np.array([[0.5, 0.5]]), np.array([-1.0])))
+
+
+def _svm_sampler(data, n, rng, *, epsilon, delta, override):
+    cfg = S.SVMConfig(epsilon=epsilon, delta=delta, **_SVM_CFG)
+    return S.svm_sample(data, cfg, n, rng, override=override).reshape(n, -1)
+
+
+def _svm_events(d_a, d_b, epsilon, delta):
+    cfg = S.SVMConfig(epsilon=epsilon, delta=delta, **_SVM_CFG)
+    ma, mb = S.nonprivate_svm(d_a, cfg).ravel(), S.nonprivate_svm(d_b, cfg).ravel()
+    L = K.gp_factors(cfg.grid, cfg.bandwidth, 2)
+    M = np.kron(L @ L.T, L @ L.T)
+    p = np.linalg.solve(M, ma - mb)
+    sd = S.calibrate_svm(cfg, 1).constant * float(np.sqrt(p @ M @ p))
+    mid = 0.5 * float(p @ (ma + mb))
+    return halfline_events(mid + sd * np.linspace(-4.0, 4.0, 33), projection=p)
+
+
 def _half_noise(cal):
     """Mutant: noise scale halved (e.g. a sensitivity bound off by a factor 2)."""
     return cal.replace(params={"noise_factor": 0.5})
@@ -133,7 +164,13 @@ AUDITS = (
           sampler=_knorm_sampler, events=_knorm_events, epsilon=1.0,
           mutant=Mutant("K-norm scale halved", "z = v_D + (Δ/(2ε)) r U", _half_noise),
           n_samples=100_000, output_label="z (cos coefficient of frequency 1)"),
+    Audit(id="density/svm", mechanism="density/svm",
+          title="Kernel SVM with GP noise (n = 1, λ = 1, 3×3 grid): the label flipped", datasets=_SVM_PAIR,
+          neighbours="replace-one: the single record (0.5, 0.5) labelled +1 in D and −1 in D′ (Δ attained)",
+          sampler=_svm_sampler, events=_svm_events, epsilon=1.0, delta=0.05,
+          mutant=Mutant("stability bound halved", "σ from Δ/2 (e.g. 1/(2λn) instead of 1/(λn))", _half_noise),
+          n_samples=200_000, output_label="f̃ on the 3×3 grid"),
 )
 
 TOPIC = Topic(name="density", title="Private density estimation (Hall)", reference=REFERENCE,
-              mechanisms=MECHANISMS, audits=AUDITS, experiments=())
+              mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS)

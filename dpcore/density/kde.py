@@ -16,8 +16,8 @@ The mechanism (HRW §4.1, Example 1; Hall's thesis slides, Part 2):
   ``σ = c(δ) Δ / ε`` with Hall's ``c(δ) = √(2 ln(2/δ))`` — valid for ε ≤ 2.7 (spec correction 8) — or
   ``σ = analytic_gaussian_sigma(ε, δ, Δ)`` (Balle & Wang 2018, exact) at any ε. ``calibration="auto"``
   uses Hall's c(δ) for ε ≤ 2.7 and the analytic calibration above.
-* Numerics: each axis factor ``K_l`` is eigendecomposed and its eigenvalues clipped UPWARD to a jitter
-  τ = 1e-9·N (spec §2.4): the sampled covariance ⊗(K_l + clip) ⪰ K(grid), which can only add noise.
+* Numerics: each axis factor is sampled with covariance K_l + τI, τ = 1e-9·N (Cholesky; eigenvalues clipped
+  UPWARD as a fallback; spec §2.4): the sampled covariance ⊗(K_l + τI) ⪰ K(grid), which only adds noise.
   In d = 2 the Gram matrix is a Kronecker product and ``G = L₁ Z L₂ᵀ`` (Kronecker sampling).
 * Binning (for large n): linear binning onto a fine public grid replaces each K(·, x_i) by a convex
   combination Σ_b w_ib K(·, b) with w_ib ≥ 0, Σ_b w_ib = 1. Its RKHS norm is ≤ 1 and the inner product of
@@ -35,7 +35,7 @@ from dpcore._rng import as_generator
 from dpcore._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
-from dpcore.privacy.accounting import analytic_gaussian_sigma
+from dpcore.privacy.accounting import analytic_gaussian_sigma  # noqa: F401  (re-exported for figures)
 
 __all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
            "grid_points", "hall_c", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
@@ -242,12 +242,16 @@ def calibrate_gp(config: GPKDEConfig, n: int) -> Calibration:
 
 
 def gp_factors(grid: int, bandwidth: float, d: int) -> np.ndarray:
-    """Square root L of one axis factor K_l, eigenvalues clipped upward to τ = 1e-9·grid^d (L Lᵀ ⪰ K_l)."""
+    """A square root L of one axis factor with L Lᵀ ⪰ K_l: the Cholesky factor of K_l + τI, τ = 1e-9·grid^d
+    (far above the rounding error ~1e-16·grid² of K_l); if that fails, eigenvalues clipped UPWARD to τ."""
     g = grid_axis(grid)
     k = gram(g, g, bandwidth)
-    lam, v = np.linalg.eigh(k)
     tau = 1e-9 * grid ** d
-    return v * np.sqrt(np.maximum(lam, tau))[None, :]
+    try:
+        return np.linalg.cholesky(k + tau * np.eye(grid))
+    except np.linalg.LinAlgError:
+        lam, v = np.linalg.eigh(k)
+        return v * np.sqrt(np.maximum(lam, tau))[None, :]
 
 
 def sample_gp(grid: int, bandwidth: float, d: int, size: int, rng) -> np.ndarray:

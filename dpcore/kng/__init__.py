@@ -9,15 +9,18 @@ nonprivate_estimate(data, config) -> (d,) array   NOT private, a plain value
 calibrate(config, d) -> Calibration               public; its cost(config.size) is known before any draw
 log_density(problem, data, thetas, *, mechanism, epsilon, norm="linf", **params) -> (m,) array
 sample_linear_regression_suffstats(XtX, Xty, n, *, mechanism, epsilon, ...) -> BatchResult
+sample_linear_regression_exact_batch(XtX, Xty, n, *, mechanism, epsilon, rng=[...], ...) -> BatchResult
 sample_quantile_regression_batch(X, y, *, tau, mechanism, epsilon, ...) -> BatchResult
 PROBLEMS                                          the problem objects (gradient, objective, calibrations, samplers)
 
 Privacy: pure ε-DP per draw for the exact target law, replace-one neighbours (n fixed); MCMC draws
-are approximately private. See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
+are approximately private. Linear regression's KNG and exponential mechanism sample exactly
+(:mod:`dpcore.kng._exact_regression`), with an MCMC fallback that the release's notes name. See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
 """
 from ._api import (PROBLEMS, calibrate, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
                    release, sample)
-from ._batch import BatchResult, sample_linear_regression_suffstats, sample_quantile_regression_batch
+from ._batch import (BatchResult, sample_linear_regression_exact_batch, sample_linear_regression_suffstats,
+                     sample_quantile_regression_batch)
 from ._dataset import ProblemData, problem_data, simulated_dataset
 from ._estimators import geometric_median, nonprivate_quantile_regression, ols
 from ._objpert import QPError, l1_constrained_qp, project_l1_ball
@@ -27,7 +30,7 @@ from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig,
 
 __all__ = [
     "PROBLEMS", "calibrate", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
-    "release", "sample", "BatchResult", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
+    "release", "sample", "BatchResult", "sample_linear_regression_exact_batch", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
     "ProblemData", "problem_data", "simulated_dataset", "geometric_median", "nonprivate_quantile_regression", "ols",
     "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",
     "MECHANISMS", "LinearRegressionConfig", "MeanConfig", "MedianConfig", "QuantileConfig",

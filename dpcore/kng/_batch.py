@@ -20,6 +20,7 @@ from ..mechanism import Calibration
 from ..norms import norm as knorm
 from ..privacy import PrivacyCost
 from ._estimators import nonprivate_quantile_regression, ols
+from ._exact_regression import sample_linear_exact
 from ._regression import LinearRegression, QuantileRegression, objective_perturbation
 from ._release import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
 from ._targets import LinearRegressionTarget, quantile_regression_target
@@ -51,6 +52,7 @@ class BatchResult:
     mixed: Optional[np.ndarray] = None
     trace: Optional[np.ndarray] = None
     note: str = ""
+    exact: Optional[np.ndarray] = None     # (R,) bool: replicates drawn by an exact sampler (exact batch only)
 
     @property
     def sensitivity(self) -> float:
@@ -170,6 +172,63 @@ def sample_linear_regression_suffstats(XtX, Xty, n, *, mechanism: str, epsilon: 
     theta, summary, rh, es, mixed, trace, start = _run_batch_mcmc(inc, R, d, init, step, cfg.B, n_sweeps, burn_in,
                                                                   gens, keep_trace, replicate_diagnostics)
     return BatchResult(theta, nonpriv, cal.cost(1), cal, summary, mechanism, rh, es, mixed, trace, note=start)
+
+
+def sample_linear_regression_exact_batch(XtX, Xty, n, *, mechanism: str, epsilon: float, B: float = 1.0,
+                                         norm: str = "linf", constants: str = "calibrated", rng=None,
+                                         max_trials: int = 50_000, n_sweeps: int = 10_000, init=None,
+                                         burn_in=None, override: Override = None) -> BatchResult:
+    """KNG / the exponential mechanism for R replicates with the exact sampler, one draw each.
+
+    Each replicate r draws from its own generator ``rng[r]`` with
+    :func:`dpcore.kng._exact_regression.sample_linear_exact` (exact ε-DP law, see its module); a replicate
+    whose acceptance rate is too low for ``max_trials`` proposals (θ̂ far outside Θ, or a law much wider
+    than Θ — small n) falls back to the batched coordinate-wise MCMC of
+    :func:`sample_linear_regression_suffstats` (its chain continues the same generator, starting at
+    ``init[r]``). ``mixed`` is 1 for exact replicates; ``replicate_rhat``/``replicate_ess`` are NaN
+    there. ``exact`` (R,) says which replicates were exact (``note`` counts them).
+
+    Parameters as in :func:`sample_linear_regression_suffstats`; ``rng`` must be a list of R generators
+    (results then do not depend on how replicates are grouped into tasks).
+    """
+    cfg = LinearRegressionConfig(mechanism=mechanism, epsilon=epsilon, norm=norm, B=B, constants=constants)
+    A = np.asarray(XtX, dtype=float)
+    b = np.asarray(Xty, dtype=float)
+    if A.ndim != 3 or b.ndim != 2 or A.shape[0] != b.shape[0] or A.shape[1:] != (b.shape[1], b.shape[1]):
+        raise DPValueError(f"XtX must be (R, d, d) and Xty (R, d); got {A.shape} and {b.shape}.")
+    if mechanism not in ("kng", "exponential"):
+        raise DPValueError(f"the exact batch sampler covers mechanism='kng' and 'exponential'; got {mechanism!r}.")
+    R, d = b.shape
+    if not isinstance(rng, (list, tuple)) or len(rng) != R:
+        raise DPValueError(f"rng must be a list of {R} generators (one per replicate).")
+    gens = list(rng)
+    cal = _calibrate(LinearRegression(), cfg, d, EXACT_NOTE, override)
+    theta = np.empty((R, d))
+    exact = np.zeros(R, dtype=bool)
+    for r in range(R):
+        out = sample_linear_exact(A[r], b[r], mechanism, cal.constant, cfg.norm, cfg.B, 1, gens[r],
+                                  max_trials=max_trials)
+        exact[r] = not out.missing.any()
+        theta[r] = out.values[0]
+    nonpriv = ols(A, b)
+    rh = np.full((R, d), np.nan)
+    es = np.full((R, d), np.nan)
+    mixed = np.ones(R, dtype=bool)
+    fb = np.flatnonzero(~exact)
+    diag = None
+    if fb.size:
+        nn = np.broadcast_to(np.asarray(n, dtype=float), (R,))
+        res = sample_linear_regression_suffstats(A[fb], b[fb], nn[fb], mechanism=mechanism, epsilon=epsilon, B=B,
+                                                 norm=norm, constants=constants, n_sweeps=n_sweeps,
+                                                 rng=[gens[i] for i in fb], burn_in=burn_in, override=override,
+                                                 init=None if init is None else np.asarray(init, dtype=float)[fb])
+        theta[fb] = res.theta
+        rh[fb], es[fb], mixed[fb] = res.replicate_rhat, res.replicate_ess, res.mixed
+        diag = res.diagnostics
+        cal = res.calibration.replace(note=f"{EXACT_NOTE}; {fb.size} of {R} replicates by MCMC (fallback); "
+                                           f"{PER_REPLICATE}")
+    note = f"exact rejection sampler for {int(exact.sum())} of {R} replicates; MCMC fallback for the others"
+    return BatchResult(theta, nonpriv, cal.cost(1), cal, diag, mechanism, rh, es, mixed, None, note=note, exact=exact)
 
 
 def sample_quantile_regression_batch(X, y, *, tau: float, mechanism: str, epsilon: float, B: float = 1.0,

@@ -29,10 +29,16 @@ so each is **ε-DP** (replace-one neighbours, n fixed) by Thm 3.1 (resp. Prop. 2
 sensitivities derived in :mod:`dpcore.kng._regression`: no MCMC approximation, no diagnostics, no
 withholding. Floating point aside (Mironov 2012), the only approximation left is none.
 
-**When rejection is too slow.** The acceptance rate is p(Θ), small when θ̂ lies far outside Θ (or A is
-nearly singular and the law is wide). After each batch the sampler estimates it from the indicators;
-once the expected number of trials for the remaining draws exceeds ``max_trials`` (or A is not
-positive definite: the unrestricted law is improper), it stops and reports which draws are missing.
+**When the law is wide (small n) or XᵀX is singular**, a second exact rejection sampler proposes
+uniformly on Θ (uniform in the ℓ1 ball: :func:`dpcore.norms.sample_unit_ball`) and accepts with
+probability f(θ)/M, M ≥ sup_Θ f (:func:`_log_f_uniform`): again the accepted draws follow f·1_Θ
+exactly.
+
+**When rejection is too slow.** The acceptance rate of the first sampler is p(Θ), small when θ̂ lies
+far outside Θ (or A is nearly singular and the law is wide). After each batch the sampler estimates
+it from the indicators; once the expected number of trials for the remaining draws exceeds
+``max_trials`` (or A is not positive definite: the unrestricted law is improper), it moves on to the
+uniform proposals, which stop by the same rule; then it reports which draws are missing.
 The caller then fills them by MCMC on the same target (:func:`dpcore.mcmc.preconditioned_metropolis`
 in a release) and says so in the release's notes: those draws are only approximately ε-DP, and the
 fact that the fallback ran depends on the data (like the MCMC release rule's withholding).
@@ -59,7 +65,8 @@ MAX_BATCH = 200_000
 class ExactDraws:
     """Draws of an exact sampler that may stop early: ``values`` (size, d), NaN rows where ``missing``.
 
-    ``trials`` and ``accepted`` count the rejection sampler's proposals (non-private by-products).
+    ``trials`` and ``accepted`` count the rejection sampler's proposals (non-private by-products);
+    ``from_uniform`` how many draws the second (uniform-on-Θ) phase gave.
     ``reason`` says why draws are missing ("" when none are).
     """
 
@@ -68,6 +75,7 @@ class ExactDraws:
     trials: int
     accepted: int
     reason: str = ""
+    from_uniform: int = 0       # draws accepted from the uniform-on-Θ proposal (the second phase)
 
     @property
     def acceptance(self) -> float:
@@ -114,7 +122,7 @@ def linear_law(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, norm: str
     except np.linalg.LinAlgError:
         return None
     dg = np.diag(L)
-    if not np.all(dg > 0) or dg.min() < 1e-10 * max(dg.max(), 1e-300):
+    if not np.all(dg > 0) or dg.min() < 1e-6 * max(dg.max(), 1e-300):  # cond(A) > 1e12: numerically singular
         return None
     eye = np.eye(d)
     Linv = np.linalg.solve(L, eye)                  # L⁻¹
@@ -131,39 +139,88 @@ def linear_law(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, norm: str
     return LinearLaw(mechanism, theta_hat, M, float(c), norm)
 
 
+def _log_f_uniform(A, b, mechanism, c, norm, B, law):
+    """log f(θ) − log M ≤ 0 on Θ for the uniform-on-Θ proposal: the unnormalised target and a bound M of it.
+
+    KNG: log f = −c‖2(Aθ − b)‖_K ≤ 0, so M = 1. Exponential mechanism: log f = −c(θᵀAθ − 2bᵀθ) ≤
+    c·max_θ(2bᵀθ − θᵀAθ), and max_θ ≤ min(2B‖b‖∞ (θᵀAθ ≥ 0, bᵀθ ≤ ‖b‖∞‖θ‖₁ ≤ B‖b‖∞ on Θ), bᵀA⁻¹b (the
+    unconstrained maximum, when A is positive definite)).
+    """
+    from ..norms import norm as knorm
+
+    if mechanism == "kng":
+        return lambda th: -c * knorm(2.0 * (th @ A - b), norm)
+    top = 2.0 * B * float(np.max(np.abs(b)))
+    if law is not None:
+        top = min(top, float(b @ law.theta_hat))
+    return lambda th: -c * (np.einsum("mi,ij,mj->m", th, A, th) - 2.0 * th @ b) - c * top
+
+
 def sample_linear_exact(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, norm: str, B: float, size: int,
                         g: np.random.Generator, *, max_trials: int = MAX_TRIALS, progress=None) -> ExactDraws:
     """Exact draws from KNG's / the exponential mechanism's law on {‖θ‖₁ ≤ B} (see the module docstring).
+
+    Two exact rejection samplers, tried in turn: (1) the unrestricted law (K-norm noise mapped back, or the
+    Gaussian), kept when it lands in Θ — efficient when the law is narrow compared with Θ and θ̂ is inside;
+    (2) when (1) gives up, uniform proposals on Θ accepted with probability f(θ)/M
+    (:func:`_log_f_uniform`) — efficient when the law is wide compared with Θ (small n), and valid for a
+    singular XᵀX too. Each phase stops on its own indicators only, so accepted draws of both are i.i.d.
+    from the exact target.
 
     Parameters
     ----------
     A : (d, d), b : (d,) — XᵀX and Xᵀy of the scaled data.
     mechanism : "kng" or "exponential"; c : the calibrated density constant; norm : KNG's K-norm.
     B : ℓ1 radius of Θ; size : draws wanted; g : Generator (the only source of randomness).
-    max_trials : budget of proposals; sampling stops early (draws marked missing) once the expected
-        number of trials for the remaining draws, at the observed acceptance rate, would exceed it.
+    max_trials : budget of proposals per phase; a phase stops early once the expected number of trials
+        for the remaining draws, at its observed acceptance rate, would exceed it.
     progress : callable(done, total) -> bool, optional (between batches).
 
     Returns
     -------
-    ExactDraws — accepted draws are i.i.d. from the exact target.
+    ExactDraws — accepted draws are i.i.d. from the exact target; the rest are marked missing.
     """
-    d = np.asarray(b).size
+    from ..norms import sample_unit_ball
+
+    A = np.asarray(A, dtype=float)
+    b = np.asarray(b, dtype=float)
+    d = b.size
     out = np.full((size, d), np.nan)
     law = linear_law(A, b, mechanism, c, norm)
-    if law is None:
-        return ExactDraws(out, np.ones(size, dtype=bool), 0, 0, "XᵀX is singular: the unrestricted law is improper")
-    got = trials = hits = 0
+    state = {"got": 0, "trials": 0, "hits": 0}
+    if law is not None:
+        def unrestricted(m):
+            th = law.draw(m, g)
+            return th, np.abs(th).sum(axis=1) <= B
+        _rejection(unrestricted, out, state, size, max_trials, progress)
+    first = state["got"]
+    if state["got"] < size:
+        logf = _log_f_uniform(A, b, mechanism, c, norm, B, law)
+
+        def uniform(m):
+            th = B * sample_unit_ball("l1", d, m, g)
+            return th, np.log(g.random(m)) < logf(th)
+        _rejection(uniform, out, state, size, max_trials, progress)
+    got, trials, hits = state["got"], state["trials"], state["hits"]
+    missing = np.zeros(size, dtype=bool)
+    missing[got:] = True
+    reason = "" if got == size else (f"the law puts too little mass on Θ = {{‖θ‖₁ ≤ {B:g}}}: the fit lies far "
+                                     "outside Θ or the law is much wider than Θ")
+    return ExactDraws(out, missing, trials, hits, reason, got - first)
+
+
+def _rejection(propose, out, state, size, max_trials, progress):
+    """One rejection phase: fill ``out[state.got:]`` from ``propose(m) -> (θ, accept)`` within ``max_trials``."""
+    got, trials, hits = state["got"], 0, 0
     while got < size:
         need = size - got
-        rate = (hits + 1.0) / (trials + 2.0)        # estimate from the indicators only
+        rate = (hits + 1.0) / (trials + 2.0)        # estimate from this phase's indicators only
         if trials > 0 and trials + need / rate > max_trials:
             break
         m = int(min(MAX_BATCH, max_trials - trials, max(1024, math.ceil(1.2 * need / rate))))
         if m <= 0:
             break
-        th = law.draw(m, g)
-        ok = np.abs(th).sum(axis=1) <= B
+        th, ok = propose(m)
         hits += int(ok.sum())
         acc = th[ok][:need]
         out[got:got + acc.shape[0]] = acc
@@ -172,8 +229,4 @@ def sample_linear_exact(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, 
         if progress is not None and progress(got, size) is False:
             from ..errors import Cancelled
             raise Cancelled(f"exact sampler cancelled after {got} of {size} draws.", done=got, total=size)
-    missing = np.zeros(size, dtype=bool)
-    missing[got:] = True
-    reason = "" if got == size else (f"the law puts too little mass on Θ = {{‖θ‖₁ ≤ {B:g}}}: the fit lies far "
-                                     "outside Θ or the law is much wider than Θ")
-    return ExactDraws(out, missing, trials, hits, reason)
+    state["got"], state["trials"], state["hits"] = got, state["trials"] + trials, state["hits"] + hits

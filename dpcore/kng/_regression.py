@@ -232,12 +232,16 @@ class QuantileRegression(Problem):
         """KNG: parallel tempering down to β = 2/ε. Its log density −c‖G(θ)‖_K is a terrace — G jumps by
         ±x_i when a residual changes sign — whose steps are up to c·C_X ≤ cΔ = ε/2 high: at large ε chains stop
         on plateaus (measured on the diabetes design at ε = 1000: 4 chains on 2 different plateaus, R-hat 2.3).
-        The hottest chain sees steps of height ≤ 1; inverse temperatures fall geometrically from 1 to 2/ε
-        (1 + ⌈log₄(ε/2)⌉ of them, ratio ≤ 4: measured swap rates 0.3–0.8 on diabetes; public). The exponential mechanism's target is log-concave: no tempering."""
-        if cfg.mechanism != "kng" or cfg.epsilon <= 2.0:
+        The hottest chain sees steps of height ≤ 1; inverse temperatures halve from 1 to min(1/4, 2/ε)
+        (1 + ⌈log₂(1/β_min)⌉ of them; public). Measured on the correlation-0.98 design (d = 3): a ratio of 4
+        withheld half the releases at ε = 1000 (R-hat up to 1.6), a ratio of 2 none. Even at ε = 1 hot chains
+        help: min ESS of 4 chains × 1 000 sweeps 13–119 without them, 148–221 with one at β = 1/4.
+        The exponential mechanism's target is log-concave: no tempering."""
+        if cfg.mechanism != "kng":
             return (1.0,)
-        K = 1 + int(math.ceil(math.log(cfg.epsilon / 2.0, 4.0)))
-        return tuple(float(b) for b in np.geomspace(1.0, 2.0 / cfg.epsilon, K))
+        lo = min(0.25, 2.0 / cfg.epsilon)
+        K = 1 + int(math.ceil(math.log2(1.0 / lo) - 1e-9))
+        return tuple(float(b) for b in np.geomspace(1.0, lo, K))
 
     def mcmc_kind(self, P, cfg):
         """Preconditioned full-vector moves (they mix on correlated designs, e.g. bmi and the intercept of the

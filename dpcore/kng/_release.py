@@ -150,6 +150,7 @@ def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex:
         "MCMC (fallback)" if ex.accepted == 0 or ex.missing.all() else "exact rejection sampler + MCMC (fallback)")
     values["rejection sampler: proposals"] = ex.trials
     values["rejection sampler: acceptance rate"] = ex.acceptance
+    values["rejection sampler: draws from uniform-on-Θ proposals"] = ex.from_uniform
     draws, diag = ex.values, None
     k = int(ex.missing.sum())
     if k == 0:

@@ -11,12 +11,13 @@
 * :mod:`~dpcore.lasso.figures` — the declared figures (``python -m dpcore reproduce lasso``).
 """
 from .calibration import (COMPOSITIONS, CONSTRAINTS, MAX_P, MAX_STEPS, SELECTIONS, LassoConfig, accounting, calibrate,
+                          corollary27_rate,
                           paper_noise_scale, paper_total_epsilon, per_step_epsilon, score_sensitivity,
                           theorem25_steps)
 from .private_fw import nonprivate, release, support, support_recovery
 from .solver import constrained_optimum, frank_wolfe, loss
 
-__all__ = ["LassoConfig", "accounting", "calibrate", "release", "nonprivate", "score_sensitivity", "theorem25_steps",
+__all__ = ["LassoConfig", "accounting", "calibrate", "corollary27_rate", "release", "nonprivate", "score_sensitivity", "theorem25_steps",
            "per_step_epsilon", "paper_noise_scale", "paper_total_epsilon", "SELECTIONS", "COMPOSITIONS",
            "CONSTRAINTS", "MAX_P", "MAX_STEPS", "constrained_optimum", "frank_wolfe", "loss", "support",
            "support_recovery"]

@@ -14,7 +14,8 @@ import numpy as np
 from .calibration import LassoConfig, calibrate
 from .private_fw import sample_run
 
-__all__ = ["pair", "AUDIT_RADIUS", "vertex_sampler", "sequence_events", "sequence_code"]
+__all__ = ["pair", "AUDIT_RADIUS", "vertex_sampler", "sequence_events", "sequence_code", "dense_pair",
+           "noisy_gradient_sampler", "count_events"]
 
 AUDIT_RADIUS = 0.1
 
@@ -68,4 +69,36 @@ def sequence_events(steps: int, p: int = 1):
             ks = np.arange(1, steps + 1)
             return np.concatenate([single, plus[:, None] >= ks[None, :], plus[:, None] < ks[None, :]], axis=1)
         return ev
+    return events
+
+
+# --- the general-C variant (noisy-gradient Frank–Wolfe, Theorem 2.6) -------------------------------
+def dense_pair(n: int = 10, n_negative: int = 8, p: int = 16):
+    """As :func:`pair` with every covariate equal to x₁ = ±1 (‖x‖₂ = √p: the ℓ2 sensitivity's √p is
+    attained): the flip moves every gradient coordinate by 4/n, i.e. ∇L by 4√p/n in ℓ2."""
+    (X, y), (_, y2) = pair(n, n_negative, 1)
+    Xd = np.repeat(X, p, axis=1)
+    return (Xd, y), (Xd, y2)
+
+
+def noisy_gradient_sampler(data, n, rng, *, epsilon, delta, override, radius: float = 0.01):
+    """N outputs of one step (T = 1) of noisy-gradient Frank–Wolfe on the ℓ∞ ball: the number of
+    coordinates with s₁ = +r (a sufficient statistic here: all coordinates are alike)."""
+    from .general import NoisyGradientConfig, calibrate_noisy_gradient, noisy_gradient_fw
+    X, y = data
+    cfg = NoisyGradientConfig(epsilon=epsilon, delta=delta, radius=radius, steps=1, constraint="linf")
+    cal = calibrate_noisy_gradient(cfg, *X.shape)
+    cal = cal if override is None else override(cal)
+    _, s = noisy_gradient_fw(X, y, radius=radius, steps=1, constraint="linf", sigma=cal.constant, reps=int(n),
+                             rng=rng)
+    return (s > 0).sum(axis=1)
+
+
+def count_events(p: int):
+    """events(D, D′, ε, δ): {count ≥ k} and {count < k} for k = 0..p + 1."""
+    ks = np.arange(0, p + 2)
+
+    def events(D, Dp, eps, delta):
+        return lambda out: np.concatenate([np.asarray(out)[:, None] >= ks[None, :],
+                                           np.asarray(out)[:, None] < ks[None, :]], axis=1)
     return events

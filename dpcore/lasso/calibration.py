@@ -54,7 +54,7 @@ from ..privacy import zcdp_delta
 
 __all__ = ["LassoConfig", "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "PATHS", "DTYPES", "MAX_STEPS", "MAX_P",
            "score_sensitivity", "theorem25_steps", "per_step_epsilon", "calibrate", "paper_noise_scale",
-           "paper_total_epsilon", "accounting",
+           "paper_total_epsilon", "accounting", "corollary27_rate",
            "REFERENCE", "MECHANISM"]
 
 SELECTIONS = ("exponential", "laplace")
@@ -208,6 +208,11 @@ def calibrate(cfg: LassoConfig, n: int, p: int) -> Calibration:
                 "composition": cfg.composition, "gumbel_sign": -1.0, "n": n, "p": p,
                 "rho0": e0 ** 2 / (8.0 if cfg.selection == "exponential" else 2.0),
                 "steps_source": "set by the user" if cfg.steps is not None else "Theorem 2.5"})
+
+
+def corollary27_rate(n: int, p: int, epsilon: float, delta: float) -> float:
+    """log(np/δ)/(nε)^{2/3}: Corollary 2.7's excess-risk rate without its (unknown) constant."""
+    return math.log(n * p / delta) / (n * epsilon) ** (2 / 3)
 
 
 def accounting(cal: Calibration) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ from dpcore.registry import Topic
 
 from . import audits as U
 from . import figures
+from . import general as Gn
 from . import private_fw as F
 from .calibration import REFERENCE, LassoConfig
 from .designs import sparse_regression
@@ -17,9 +18,17 @@ def _example():
     return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40}
 
 
+def _example_general():
+    X, y, _ = sparse_regression(400, 20, 3, rng=20151208)
+    return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40, "constraint": "simplex"}
+
+
 MECHANISMS = (
     MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, F.release,
                   F.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
+    MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
+                  Gn.NoisyGradientConfig, Gn.release_noisy_gradient, Gn.nonprivate_general, _example_general,
+                  budget=("epsilon", "delta"), atol=1e-9),
 )
 
 _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε₀ (the score sensitivity halved: "
@@ -52,6 +61,17 @@ AUDITS = (
     Audit("lasso/one-step-12-vertices", "lasso/private-fw", "One step among 12 vertices (p = 6): the Gumbel sign",
           _PAIR6, _NB + "; the other 5 covariates are 0", U.vertex_sampler(1), U.sequence_events(1, 6), epsilon=1.0,
           delta=1e-6, mutant=_WRONG_SIGN, output_label="chosen vertex (j: +r e_j, 6 + j: −r e_j)"),
+)
+
+_SQRT_P = Mutant("√p dropped", "σ from the ℓ∞ bound 4(R₁ + 1)/n instead of the ℓ2 bound 4(R₁ + 1)√p/n "
+                 "(p = 16: σ/4)", lambda cal: cal.replace(constant=cal.constant / 4))
+AUDITS = AUDITS + (
+    Audit("lasso/noisy-gradient-one-step", "lasso/noisy-gradient-fw",
+          "Noisy-gradient Frank–Wolfe on the ℓ∞ ball (p = 16), one step: the signs of the chosen vertex",
+          U.dense_pair(), "record 0 has y = −x₁ in D and y = +x₁ in D′, every covariate = x₁ = ±1: ∇L moves by "
+          "4√p/n in ℓ2 (86 % of Δ₂ = 4(R₁ + 1)√p/n at r = 0.01, R₁ = pr)", U.noisy_gradient_sampler,
+          U.count_events(16), epsilon=1.0, delta=1e-6, mutant=_SQRT_P,
+          output_label="coordinates with s₁ = +r"),
 )
 
 TOPIC = Topic(

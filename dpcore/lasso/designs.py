@@ -20,10 +20,12 @@ from ..errors import DataError, DPValueError
 from .calibration import MAX_P
 
 __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
-           "CLIP_WARN_FRACTION", "diabetes_dataset"]
+           "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS"]
 
 #: Largest n·p the simulator builds (memory: 8 bytes a cell).
 MAX_SIM_CELLS = 60_000_000
+#: Largest simulated table (n·p cells) built as a Dataset for the app.
+MAX_TABLE_CELLS = 5_000_000
 #: Warn when bounds clip more than this fraction of the records.
 CLIP_WARN_FRACTION = 0.5
 
@@ -76,7 +78,12 @@ def sparse_regression_suffstats(n: int, p: int, s: int = 5, *, radius: float = 1
 
 def simulated_dataset(n: int, p: int, s: int = 5, *, radius: float = 1.0, rng: RNGLike = None
                       ) -> tuple[Dataset, np.ndarray]:
-    """:func:`sparse_regression` as a simulated Dataset (columns x1..xp, y; bounds [−1, 1]) and θ*."""
+    """:func:`sparse_regression` as a simulated Dataset (columns x1..xp, y; bounds [−1, 1]) and θ*; at most
+    :data:`MAX_TABLE_CELLS` cells (a table the app holds in memory)."""
+    if float(n) * p > MAX_TABLE_CELLS:
+        raise DPValueError(f"a simulated table of n·p = {n:,}·{p:,} = {float(n) * p:.3g} cells is over the app's cap "
+                           f"{MAX_TABLE_CELLS:.0e}; lower p (covariates) or n (rows). Larger designs: dpcore.lasso in "
+                           "Python, or `python -m dpcore reproduce lasso`.")
     X, y, theta = sparse_regression(n, p, s, radius=radius, rng=rng)
     cols = [f"x{j + 1}" for j in range(p)]
     frame = pd.DataFrame(X, columns=cols)

@@ -17,7 +17,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from ..mechanism import Calibration, Diagnostics, Note, Release
 from .calibration import LassoConfig, calibrate
-from .solver import FWRun, clip_design, constrained_optimum, frank_wolfe, loss
+from .solver import FWRun, clip_design, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
 
 __all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery"]
 
@@ -112,4 +112,8 @@ def release(data, cfg: LassoConfig, *, rng: RNGLike = None, progress=None, diagn
         vals.update({"non-private Frank–Wolfe θ": fw, "constrained optimum θ*": opt.theta,
                      "L(θ_priv)": l_priv, "L(θ_FW)": l_fw, "L(θ*)": opt.loss, "optimum gap certificate": opt.gap,
                      "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss})
+        if cfg.constraint == "l1" and float(n) * p <= 2e7:
+            alpha, coef = sklearn_equivalent(Xf, yf, opt, cfg.radius)
+            vals.update({"scikit-learn Lasso α (equivalent penalty)": alpha,
+                         "max |θ_sklearn − θ*|": float(np.abs(coef - opt.theta).max())})
     return Release(cal.mechanism, theta, cal.cost(1), cal, True, tuple(notes), Diagnostics(values=vals), cfg)

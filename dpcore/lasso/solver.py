@@ -20,7 +20,7 @@ from .._validation import check_finite_array
 from ..errors import Cancelled, DataError, DPValueError
 
 __all__ = ["FWRun", "frank_wolfe", "loss", "gradient", "project_l1", "project_simplex", "constrained_optimum",
-           "choose_path", "MAX_WORK", "gram_loss", "vertex_scores", "vertex_to_theta", "clip_design"]
+           "choose_path", "MAX_WORK", "gram_loss", "sklearn_equivalent", "vertex_scores", "vertex_to_theta", "clip_design"]
 
 #: Largest work (multiply–adds) one call may do: refused up front with a message naming the product.
 MAX_WORK = 1.2e11
@@ -53,14 +53,22 @@ def clip_design(X, y, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, d
         raise DataError(f"X has {X.shape[0]} rows but y has {y.shape[0]}; give one response per row.")
     if X.shape[0] < 1 or X.shape[1] < 1:
         raise DataError(f"X has shape {X.shape}; it needs at least one row and one covariate.")
-    if not np.isfinite(X).all():
-        i, j = np.argwhere(~np.isfinite(X))[0]
-        raise DataError(f"X (covariates) holds a non-finite value at row {i}, column {j}; remove or impute it first.")
-    bad_x = np.abs(X) > 1
+    rows = max(1, 2 ** 22 // max(X.shape[1], 1))          # checked in row blocks: no n × p temporaries
+    bad_rows = np.zeros(X.shape[0], dtype=bool)
+    n_bad = 0
+    for a in range(0, X.shape[0], rows):
+        blk = X[a:a + rows]
+        if not np.isfinite(blk).all():
+            i, j = np.argwhere(~np.isfinite(blk))[0]
+            raise DataError(f"X (covariates) holds a non-finite value at row {a + i}, column {j}; remove or impute "
+                            "it first.")
+        out = np.abs(blk) > 1
+        n_bad += int(out.sum())
+        bad_rows[a:a + rows] = out.any(axis=1)
     bad_y = np.abs(y) > 1
-    info = {"clipped covariate entries": int(bad_x.sum()), "clipped responses": int(bad_y.sum()),
-            "records touched by clipping": int((bad_x.any(axis=1) | bad_y).sum()), "n": int(X.shape[0])}
-    if bad_x.any():
+    info = {"clipped covariate entries": n_bad, "clipped responses": int(bad_y.sum()),
+            "records touched by clipping": int((bad_rows | bad_y).sum()), "n": int(X.shape[0])}
+    if n_bad:
         X = np.clip(X, -1.0, 1.0)
     if bad_y.any():
         y = np.clip(y, -1.0, 1.0)
@@ -244,3 +252,18 @@ def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius
                 z, tk = th.copy(), 1.0
     val = gram_loss(G0, b0, yy, n, th) if use_gram else float(loss(X, y, th))
     return Optimum(th, val, max(gap, 0.0), it)
+
+
+def sklearn_equivalent(X: np.ndarray, y: np.ndarray, opt: Optimum, radius: float) -> tuple[float, np.ndarray]:
+    """scikit-learn's ``Lasso`` on the penalty equivalent to the constraint ‖θ‖₁ ≤ r (NON-PRIVATE baseline).
+
+    sklearn minimises (1/(2n))‖y − Xθ‖² + α‖θ‖₁, whose gradient part is ∇L/2; when the constraint binds,
+    the KKT conditions of the constrained problem give α = ‖∇L(θ*)‖∞/2 (0 when it does not bind: least
+    squares). Returns (α, sklearn's coefficients), which match θ* up to the solvers' tolerances.
+    """
+    from sklearn.linear_model import Lasso, LinearRegression
+    binds = np.abs(opt.theta).sum() >= radius * (1 - 1e-6)
+    if not binds:
+        return 0.0, LinearRegression(fit_intercept=False).fit(X, y).coef_
+    alpha = float(np.abs(gradient(X, y, opt.theta)).max()) / 2
+    return alpha, Lasso(alpha=alpha, fit_intercept=False, tol=1e-10, max_iter=50_000).fit(X, y).coef_

@@ -39,6 +39,11 @@ LABELS = MappingProxyType({
     "nonprivate_fw": "Non-private Frank–Wolfe (same T)",
     "optimum": "Constrained optimum θ* (non-private)",
     "truth": "True θ (simulation)",
+    # density (Hall 2012; Hall, Rinaldo & Wasserman 2013)
+    "gp": "GP (RKHS) KDE",
+    "fourier-laplace": "Fourier + Laplace",
+    "knorm": "K-norm (orbitope)",
+    "svm-private": "Private kernel SVM (GP noise)",
     # histograms (Hall 2012, Part 1)
     "laplace": "Laplace",
     "laplace-clip-round": "Laplace + clip/round",
@@ -73,6 +78,10 @@ COLOURS = MappingProxyType({
     "nonprivate_fw": "#0072B2",
     "optimum": "#000000",
     "truth": "#009E73",
+    "gp": "#0072B2",
+    "fourier-laplace": "#D55E00",
+    "knorm": "#009E73",
+    "svm-private": "#0072B2",
     "laplace": "#D55E00",
     "laplace-clip-round": "#E69F00",
     "threshold": "#0072B2",

@@ -118,9 +118,15 @@ def test_bad_uploaded_columns_are_named():
     assert any("clip" in w.value and "%" in w.value for w in at.warning)
 
 
-def test_simulation_tab_runs():
+def test_simulation_tabs_run():
     at = _run(lasso_n=1000, lasso_p=10)
     at.button(key="lasso_run_n").click().run()
     _ok(at)
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert any("−2/3" in json.dumps(c, ensure_ascii=False) for c in charts)
+
+
+def test_width_chart_is_shown_without_running_anything():
+    at = _run()
+    charts = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
+    assert any("Gaussian width" in c for c in charts)

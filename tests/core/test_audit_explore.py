@@ -75,3 +75,12 @@ def test_summary_overlay_and_events():
     width = (s.overlay.bin_right - s.overlay.bin_left).to_numpy()
     assert 0.95 < float((s.overlay["density_D"] * width).sum()) <= 1.0 + 1e-12
     assert s.events["event"].iloc[0] == r.result.worst_event and s.missing == (0.0, 0.0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("aid", sorted(audits()))
+def test_the_page_defaults_pass_every_mechanism_and_reject_every_mutant(aid):
+    """What a class sees on the audit page with its defaults (declared n, sidebar seed 0, 10 chunks)."""
+    a = audits()[aid]
+    assert not X.run(a, chunks=10, rng=0).result.rejected
+    assert X.run(a, chunks=10, rng=0, mutant=True).result.rejected

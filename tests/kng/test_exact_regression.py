@@ -133,10 +133,28 @@ def test_exact_only_withholds_instead_of_falling_back():
     assert r.cost == r.calibration.cost(2) and r.diagnostics.mcmc is None
 
 
-def test_singular_design_falls_back():
-    """Two identical columns: XᵀX is singular, the unrestricted law improper — MCMC on Θ only."""
-    x = np.random.default_rng(5).uniform(-1, 1, 50)
-    X, y = np.c_[x, x], np.clip(0.4 * x, -1, 1)
-    assert ex.linear_law(X.T @ X, X.T @ y, "kng", 1.0, "linf") is None
-    r = kng.sample("linear_regression", (X, y), mechanism="exponential", epsilon=1.0, size=1, rng=6)
-    assert r.diagnostics.values["sampler"] == "MCMC (fallback)" and r.notes_of("approximate")
+@pytest.mark.parametrize("mech", ["kng", "exponential"])
+def test_singular_design_uses_the_uniform_proposal_and_matches_the_grid(mech):
+    """Two identical columns: XᵀX is singular, the unrestricted law improper — the uniform-on-Θ rejection
+    sampler alone draws the exact law on Θ (grid KS with a power check)."""
+    x = np.random.default_rng(5).uniform(-1, 1, 30)
+    X, y = np.c_[x, x], np.clip(0.4 * x + 0.2 * np.random.default_rng(6).normal(size=30), -1, 1)
+    assert ex.linear_law(X.T @ X, X.T @ y, mech, 1.0, "linf") is None
+    prob, P, cal, cfg = prep("linear_regression", (X, y), mech, 1.0)
+    r = kng.sample("linear_regression", (X, y), mechanism=mech, epsilon=1.0, size=20_000, rng=6)
+    assert r.released and r.diagnostics.values["sampler"] == "exact rejection sampler" and r.diagnostics.mcmc is None
+    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t))
+    assert min(_ks(r.value, cdfs)) > P_MIN, _ks(r.value, cdfs)
+    bad = _grid_projection_cdfs(lambda t: prob.log_density(P, cal.replace(constant=2.0 * cal.constant), t))
+    assert min(_ks(r.value, bad)) < P_MIN
+
+
+def test_wide_law_switches_to_the_uniform_proposal():
+    """n = 8, d = 2 at ε = 0.1: the K-norm proposal almost never lands in Θ; the uniform one does, exactly."""
+    X, y = reg2(8, 2)
+    prob, P, cal, cfg = prep("linear_regression", (X, y), "kng", 0.1, B=0.2)
+    out = ex.sample_linear_exact(X.T @ X, X.T @ y, "kng", cal.constant, "linf", 0.2, 10_000, np.random.default_rng(1),
+                                 max_trials=200_000)
+    assert not out.missing.any() and out.from_uniform > 9_000
+    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -0.2, 0.2)
+    assert min(_ks(out.values, cdfs)) > P_MIN

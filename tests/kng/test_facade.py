@@ -52,7 +52,8 @@ def test_non_private_diagnostics_are_not_in_the_public_fields(problem):
     data, kw = PROBLEM_DATA[problem]
     r = kng.sample(problem, data, mechanism="kng", epsilon=1.0, size=2, rng=3, n_sweeps=60, **kw)
     assert isinstance(r.diagnostics, Diagnostics)
-    sampler_keys = {"sampler", "rejection sampler: proposals", "rejection sampler: acceptance rate"}
+    sampler_keys = {"sampler", "rejection sampler: proposals", "rejection sampler: acceptance rate",
+                    "rejection sampler: draws from uniform-on-Θ proposals"}
     assert set(r.diagnostics.values) - sampler_keys == {"non-private estimate", "clipped records"}
     theta_hat = nonprivate(r)
     public = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name not in ("diagnostics", "config")}

@@ -66,12 +66,12 @@ def _collinear(n, seed, rho=0.98):
 
 @pytest.mark.parametrize("mech,eps", [("kng", 1.0), ("exponential", 1.0), ("kng", 20.0)])
 def test_quantile_regression_chains_match_grid_density_on_a_collinear_design(mech, eps):
-    """Release-path chains (preconditioned; KNG at ε = 20 with 3 temperatures) vs the grid density of the
+    """Release-path chains (preconditioned; KNG with 3 and 5 temperatures) vs the grid density of the
     target on a design whose two predictors have correlation 0.98; 2 sweeps must fail."""
     X, y = _collinear(40, 3)
     prob, P, cal, cfg = prep("quantile_regression", (X, y), mech, eps, tau=0.5)
     assert prob.mcmc_kind(P, cfg) == "preconditioned"
-    assert len(prob.temperatures(P, cfg)) == (3 if (mech, eps) == ("kng", 20.0) else 1)
+    assert len(prob.temperatures(P, cfg)) == {("kng", 1.0): 3, ("exponential", 1.0): 1, ("kng", 20.0): 5}[mech, eps]
     cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -1.0, 1.0)
     draws, diag = mcmc_raw(prob, P, cal, cfg, 1000, 300, 11)
     ps = [stats.kstest(draws @ v, cdf).pvalue for v, cdf in zip(PROJ, cdfs)]

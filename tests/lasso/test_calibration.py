@@ -111,3 +111,8 @@ def test_bad_config_names_the_parameter(kw, name):
 def test_p_above_the_cap_is_refused():
     with pytest.raises(DPValueError, match="p"):
         C.calibrate(C.LassoConfig(), 100, C.MAX_P + 1)
+
+
+def test_corollary27_rate():
+    assert C.corollary27_rate(1000, 10, 1.0, 1e-6) == pytest.approx(math.log(1e10) / 100)
+    assert C.corollary27_rate(8000, 10, 1.0, 1e-6) < C.corollary27_rate(1000, 10, 1.0, 1e-6) / 3.5

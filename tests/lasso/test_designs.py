@@ -64,3 +64,10 @@ def test_response_among_covariates_and_no_bounds():
         Dg.prepare_design(_ds(f, {"a": (0, 1), "y": (-1, 1)}), "y", ["a", "y"])
     with pytest.raises(DataError, match="bounds"):
         Dg.prepare_design(_ds(f, {"y": (-1, 1)}), "y", ["a"])
+
+
+def test_simulated_table_cap_names_p_and_n():
+    with pytest.raises(DPValueError, match="p \\(covariates\\) or n"):
+        Dg.simulated_dataset(20_000, 1000)
+    ds, th = Dg.simulated_dataset(200, 30, 4, rng=0)
+    assert ds.kind == "simulated" and ds.frame.shape == (200, 31) and np.count_nonzero(th) == 4

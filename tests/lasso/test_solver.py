@@ -113,3 +113,11 @@ def test_progress_false_cancels(data):
     X, y, _ = data
     with pytest.raises(Cancelled):
         release((X, y), LassoConfig(steps=500), rng=0, progress=lambda d, t: d < 100)
+
+
+def test_release_diagnostics_include_the_sklearn_equivalent(data):
+    X, y, _ = data
+    dv = release((X, y), LassoConfig(radius=0.3), rng=0).diagnostics.values
+    assert dv["scikit-learn Lasso α (equivalent penalty)"] > 0 and dv["max |θ_sklearn − θ*|"] < 1e-4
+    dv = release((X, y), LassoConfig(radius=50.0, steps=20), rng=0).diagnostics.values   # constraint slack
+    assert dv["scikit-learn Lasso α (equivalent penalty)"] == 0.0 and dv["max |θ_sklearn − θ*|"] < 1e-4

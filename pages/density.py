@@ -1,0 +1,135 @@
+"""Private density estimation (Hall 2012 thesis; Hall, Rinaldo & Wasserman 2013).
+
+Thin page: widgets → a validated dpcore.density.CompareConfig → the release rules → ONE call to
+dpcore.density.compare.compare_release; the other tabs are simulations on synthetic data (the declared
+figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data. Plots: dpcore.viz.density.
+"""
+# nav: title="Private density estimation" icon=":material/area_chart:" order=151 paper="https://jmlr.org/papers/v14/hall13a.html" topic="Hall (2012), Hall, Rinaldo & Wasserman (2013): a private KDE by adding a Gaussian-process path (RKHS sensitivity), Fourier coefficients with Laplace or K-norm noise, and a private kernel SVM."
+import streamlit as st
+
+from dpcore import privacy as P
+from dpcore.data import builtin_dataset
+from dpcore.density import compare as C
+from dpcore.density import figures as Fg
+from dpcore.density import svm as S
+from dpcore.experiments import run_experiment
+from dpcore.viz import density as V
+from dpcore.viz.experiments import error_vs_x_figure
+from pages import _components as ui
+
+SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
+ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-3, dn_draws=10, dn_k=8,
+           dn_knorm_k=2, dn_methods=list(C.METHODS))
+st.title("Private density estimation")
+st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
+            "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^{d/2}) "
+            "((ε, δ)-DP); **Fourier + Laplace** — Laplace noise on each Fourier coefficient (ε-DP); **K-norm** — "
+            "noise shaped like the Carathéodory orbitope, the convex hull of the coefficients' moment curve (ε-DP, "
+            "d = 1). Data are rescaled to [0, 1]^d by their public bounds. *The slides write the privacy "
+            "parameters as (α, β); this page writes them (ε, δ).*")
+tab_est, tab_mise, tab_svm = st.tabs(["Estimates", "MISE vs n", "Kernel SVM"])
+
+with tab_est:
+    source = st.radio("Data", SOURCES, horizontal=True, key="dn_source")
+    c1, c2, c3, c4 = st.columns(4)
+    truth = None
+    if source == SOURCES[0]:
+        n = c1.select_slider("n (records)", [200, 500, 2000, 10_000, 100_000], key="dn_n")
+        d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
+        ds = C.mixture_dataset(int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
+        cols = list(ds.numeric_columns)
+        st.caption(ds.provenance + ". Simulated data: not charged to the ledger.")
+    else:
+        ds = builtin_dataset("wine") if source == SOURCES[1] else ui.require_dataset()
+        cand = ui.bounded_columns(ds)
+        key = f"dn_cols_{source}"
+        cols = st.multiselect("Column(s): 1 or 2", ui.offered(key, cand, cand[:1]), max_selections=2, key=key)
+        d = len(cols)
+    h = c3.number_input("bandwidth h (public, on [0, 1])", key="dn_h", format="%g", step=0.01)
+    grid = c4.number_input("grid points per axis", key="dn_grid", step=16)
+    f1, f2, f3, f4 = st.columns(4)
+    with f1:
+        eps = ui.epsilon_input(key="dn_eps", typed=True)
+    delta = f2.number_input("δ (GP only)", min_value=1e-12, max_value=0.5, key="dn_delta", format="%g")
+    draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="The band shows 10–90 % over the "
+                            "draws; each draw is a release (charged on your data).")
+    k = f4.number_input("Fourier truncation k", 1, 200, key="dn_k")
+    opts = list(C.METHODS) if d == 1 else ["gp", "fourier-laplace"]      # K-norm: d = 1 only
+    methods = st.multiselect("Methods", ui.offered("dn_methods", opts, opts), key="dn_methods", format_func=V._name)
+    knorm_k = st.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
+    try:
+        cfg = C.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1), k=int(k),
+                              knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods))
+        x, clipped, bounds = C.unit_cube_columns(ds, cols)
+        req = ui.request((ds.fingerprint(), "density/compare", tuple(cols), cfg),
+                         P.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
+                                         draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
+                         ds, cols)
+        costs = C.comparison_costs(cfg, len(x))
+    except ValueError as exc:
+        ui.show_error(exc)
+        st.stop()
+    clicked, slot = ui.release_button("Release estimates", key="dn_go", cost=costs, charge=req.charge)
+    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng), submitted=clicked)
+    if out is not None:
+        ui.show_outcome(out, button="Release estimates")
+    if out is not None and out.ready:
+        comp = out.result
+        lab = [f"{c} rescaled from [{lo:g}, {hi:g}]" for c, (lo, hi) in zip(cols, bounds)]
+        public = P.data_kind(ds) != "user"
+        ref = {}
+        if source == SOURCES[0] and cfg.d == 1:
+            ref["truth"] = Fg.mixture(1).pdf(comp.grid[:, None])
+        if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
+            ref["nonprivate"] = C.nonprivate_reference(x, cfg)
+        if cfg.d == 1:
+            ui.plot(*V.estimates_figure(comp, reference=ref, axis_label=lab[0]), "density_estimates")
+        else:
+            ui.plot(*V.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
+                                       axis_labels=tuple(lab)), "density_estimates_2d")
+        for m, r in comp.releases.items():
+            st.caption(f"**{V._name(m)}** — " + r.calibration.statement() + " " + " ".join(r.notes_of("info")))
+            for t in r.notes_of("approximate"):
+                st.warning(t)
+        if not public:
+            with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
+                ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg)},
+                                            axis_label=lab[0]) if cfg.d == 1 else
+                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg)}),
+                        "density_nonprivate")
+                st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
+
+with tab_mise:
+    st.caption("Simulation on the synthetic mixture (not a release, nothing is charged): the declared figure "
+               "`hall-kde` with a few replicates at the ε and δ above; the full version is "
+               "`python -m dpcore reproduce hall-kde` (add `--mode exact --d 6` for closed forms in d = 6).")
+    if st.button("Run the simulation", key="dn_run_mise"):
+        try:
+            frame = run_experiment("hall-kde", xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"),
+                                   jobs=1, epsilon=eps, delta=delta, progress=ui.progress(st.empty(), "MISE sweep"))
+            ui.plot(error_vs_x_figure(frame), frame, "hall_kde")
+        except ValueError as exc:
+            ui.show_error(exc)
+    ex = Fg.exponents_by_dimension(epsilon=eps, delta=delta)
+    ui.plot(*V.exponents_figure(ex), "hall_kde_exponents")
+    st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
+               "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")
+
+with tab_svm:
+    st.caption("Simulation on synthetic two-class data (not charged): a kernel SVM without intercept (hinge loss, "
+               "Gaussian kernel) released with GP noise of RKHS sensitivity 1/(λn) + 2√(g/λ) (g: the solver's "
+               "public duality-gap bound).")
+    s1, s2, s3 = st.columns(3)
+    sn = s1.select_slider("n (training)", [200, 500, 1000, 2000], value=500, key="dn_svm_n")
+    lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, value=0.01, format="%g", key="dn_svm_lam")
+    sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, value=0.15, format="%g", key="dn_svm_h")
+    try:
+        demo = S.svm_demo(int(sn), lam=lam, bandwidth=sh, epsilon=eps, delta=delta, rng=ui.current_seed("svm", sn))
+        ui.plot(*V.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
+        st.caption(demo["statement"])
+        if st.button("Accuracy vs ε", key="dn_svm_acc"):
+            acc = S.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
+                                        rng=ui.current_seed("svm-acc", sn))
+            ui.plot(*V.accuracy_figure(acc), "svm_accuracy")
+    except ValueError as exc:
+        ui.show_error(exc)

@@ -1,0 +1,97 @@
+"""AppTest of pages/density.py: defaults (simulated, released, not charged), ε changes the output, d = 2,
+an uploaded CSV (needs a click, charged), bad input (bandwidth ≤ 0, grid over the cap), the simulation tabs."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "density.py")
+
+pytestmark = pytest.mark.app
+
+
+def _ok(at):
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def _run(**state) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    _ok(at)
+    return at
+
+
+def _ledger(at):
+    from pages import _components as ui
+    return at.session_state[ui.LEDGER_KEY]
+
+
+def _charts(at):
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def _first_draw(at):
+    return _charts(at)[0]["data"]
+
+
+def test_defaults_release_on_simulated_data_and_epsilon_changes_it():
+    at = _run(dn_knorm_k=1, dn_draws=3)
+    assert not at.error
+    assert len(_charts(at)) >= 3                          # estimates, exponents chart, SVM boundary
+    assert any("(α, β)" in m.value for m in at.markdown)
+    assert _ledger(at).totals().n_releases == 0           # simulated: not charged
+    before = _first_draw(at)
+    at.session_state["dn_eps_typed"] = 8.0
+    at.run()
+    _ok(at)
+    assert _first_draw(at) != before
+    assert any("ε = 8" in c.value for c in at.caption)
+
+
+def test_two_dimensional_simulated_data():
+    at = _run(dn_d=2, dn_methods=["gp", "fourier-laplace"], dn_grid=32, dn_draws=2)
+    assert not at.error
+    assert any(t["type"] == "heatmap" for t in _first_draw(at))
+
+
+def test_uploaded_csv_needs_a_click_and_is_charged():
+    from dpcore.data import load_csv
+    from pages import _components as ui
+    g = np.random.default_rng(0)
+    csv = pd.DataFrame({"age": g.normal(45, 12, 800).round(1), "score": g.uniform(0, 10, 800)}).to_csv(index=False)
+    ds = load_csv(csv.encode(), name="upload.csv").with_bounds("age", 0, 100)
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["dn_source"] = "Dataset from the Data page"
+    at.session_state["dn_methods"] = ["gp", "fourier-laplace"]
+    at.run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 0
+    assert any("press" in i.value for i in at.info)
+    at.button(key="dn_go").click().run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 1
+    assert any("NOT PRIVATE" in m.value.upper() for m in at.markdown)
+
+
+@pytest.mark.parametrize("state, word", [({"dn_h": 0.0}, "bandwidth"),
+                                         ({"dn_grid": 100_000}, "grid"), ({"dn_d": 2, "dn_grid": 2000}, "grid")])
+def test_bad_input_is_a_clear_error_not_a_traceback(state, word):
+    at = _run(**state)
+    assert at.error and any(word in e.value for e in at.error)
+    assert _ledger(at).totals().n_releases == 0
+
+
+def test_simulation_buttons_run():
+    at = _run(dn_knorm_k=1, dn_draws=2)
+    at.button(key="dn_svm_acc").click().run()
+    _ok(at)
+    assert len(_charts(at)) >= 4
