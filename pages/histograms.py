@@ -57,7 +57,10 @@ else:
             {"target": 3, "alcohol": 8}
     else:
         ds = ui.require_dataset()
-        cols = st.multiselect("One column, or two (crossed)", list(ds.frame.columns), max_selections=2, key="h_cols")
+        allc = list(ds.frame.columns)
+        first = ([c for c in allc if c in ds.bounds] or [c for c in allc if c not in ds.numeric_columns])[:1]
+        cols = st.multiselect("One column, or two (crossed)", ui.offered("h_cols", allc, first), max_selections=2,
+                              key="h_cols")
         if not cols:
             st.info("Choose a categorical column (or a numeric one to bin over its public bounds).")
             st.stop()

@@ -14,7 +14,7 @@ Events (fixed before sampling):
   event per pattern — drawing the survivors' locations WITH replacement makes collisions, which
   shifts mass between patterns by a factor ≈ e (spec correction 1);
 * the noisy-q threshold: the number of released cells among cells empty in both datasets (exact q
-  moves τ, and every such cell's survival probability by a factor p/q ratio).
+  moves τ, and with it the survival probability of every such cell).
 
 Note (not an audit): "a threshold without its log p term" (τ = 0) is still post-processing of the
 Laplace release, hence still ε-DP — no privacy audit can reject it. It is caught by the

@@ -187,7 +187,7 @@ HALL_HISTOGRAM_P = Experiment(
     error_label="ℓ1 error (counts)",
     validate=_validate_p,
     method_labels=METHOD_LABELS,
-    app_limits={"max_reps": 30},
+    app_limits={"max_reps": 30, "max_x": 2**30},
 )
 
 EXPERIMENTS = (HALL_HISTOGRAM, HALL_HISTOGRAM_P)

@@ -425,8 +425,7 @@ def threshold_release(data: Any, config: ThresholdConfig, *, rng: RNGLike = None
     fp = (config.p - counts.q) * float(survival_probability(config.noise, cal.constant, value.tau))
     notes = [Note("info", f"τ = {value.tau:.4g}; an empty cell survives with probability "
                           f"{float(survival_probability(config.noise, cal.constant, value.tau)):.3g}"
-                          + (" = 1/(2p)" if config.tau_rule == "log p" and config.noise == "laplace"
-                             and config.neighbours == "replace-one" else "") + ".")]
+                          + (" = 1/(2p)" if config.tau_rule == "log p" and config.noise == "laplace" else "") + ".")]
     if value.q_hat is not None:
         notes.append(Note("info", f"released noisy number of occupied cells q̂ = {value.q_hat:.0f} "
                                   f"(ε_q = {cal.params['epsilon_q']:.4g} of the total ε)."))

@@ -104,6 +104,9 @@ def test_uploaded_csv_text_column_is_charged_but_not_dp_and_binned_column_is_dp(
     frame = pd.DataFrame({"town": g.choice(["Oban", "Ayr", "Wick", "Elgin"], 300), "age": g.uniform(18, 90, 300)})
     at = AppTest.from_file(PAGE, default_timeout=90)
     _upload(at, frame.to_csv(index=False), bounds={"age": (0, 100)})
+    at.run()
+    _ok(at)
+    assert at.session_state["h_cols"] == ["age"]              # default: the first column with declared bounds
     at.session_state["h_cols"] = ["town"]
     at.run()
     _ok(at)
