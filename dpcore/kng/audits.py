@@ -8,7 +8,9 @@ module state — that the same audit, same seed, must reject.
 
 Exact samplers are audited at 200 000–400 000 draws; MCMC samplers (one chain per draw,
 vectorised) at 20 000–40 000 chains, where only a gross mutant is refutable (their law is close
-to, not equal to, the target).
+to, not equal to, the target). Linear regression's release path samples exactly
+(:mod:`dpcore.kng._exact_regression`, audited by ``*-exact``); its MCMC audits keep auditing the
+batched chains the simulations and the fallback use.
 """
 from __future__ import annotations
 
@@ -226,4 +228,43 @@ AUDITS_REGRESSION = (
           n_samples=200_000, seed=111, output_label="θ"),
 )
 
-AUDITS = AUDITS_EXACT + AUDITS_REGRESSION
+# ----------------------------------------------------------------------------- exact linear regression
+def _intercept_lr_pair(n: int, y_rest: float = 0.2):
+    """x ≡ 1 (d = 1), n records; record 0's response moves from 1 to −1 (the ends of its public range)."""
+    X = np.ones((n, 1))
+    y = np.full(n, y_rest)
+    y[0] = 1.0
+    yp = y.copy()
+    yp[0] = -1.0
+    return (X, y), (X, yp)
+
+
+AUDITS_EXACT_REGRESSION = (
+    Audit(id="kng/linear_regression-kng-exact", mechanism="kng/linear_regression-kng",
+          title="KNG linear regression, exact sampler (K-norm law mapped back, rejection on Θ), x ≡ 1",
+          datasets=_intercept_lr_pair(10),
+          neighbours="record 0's response moves from y = 1 to y = −1 (x ≡ 1, n = 10, Θ = [−1, 1])",
+          sampler=_release_sampler("linear_regression", mechanism="kng", B=1.0),
+          events=_halflines(np.linspace(-0.9, 0.9, 19)), epsilon=1.0,
+          # the gradient 2(nθ − Σy) shifts by 4 = Δ/2 here (the most a record moves it in d = 1), so the
+          # calibrated law's real loss is ≤ ε/2 and half-lines see about half of a mutant's: only a mutant
+          # whose loss is several ε is refutable (measured: × 4 reaches 0.97ε, not rejected)
+          mutant=Mutant("Δ without its factors 2", "Δ = (1 + B)·κ/2 instead of 4(1 + B)·κ (forgets the 2 of "
+                        "∇ℓ = 2(Aθ − b), the 2 of replace-one and the 2 of the residual range): density "
+                        "constant × 8", _scale(8.0)),
+          n_samples=200_000, seed=121, output_label="θ"),
+    Audit(id="kng/linear_regression-exponential-exact", mechanism="kng/linear_regression-exponential",
+          title="Exponential mechanism for linear regression, exact sampler (restricted Gaussian), n = 1",
+          datasets=_intercept_lr_pair(1),
+          neighbours="the one response moves from y = 1 to y = −1 (x = 1, Θ = [−1, 1]: Δ_ℓ = (1 + B)² is "
+                     "attained at θ = ∓1)",
+          sampler=_release_sampler("linear_regression", mechanism="exponential", B=1.0),
+          events=_halflines([-0.95, -0.9, -0.8, -0.6, 0.6, 0.8, 0.9, 0.95]), epsilon=1.0,
+          # by symmetry the normalisers of D and D′ agree: the calibrated loss is ε/2 (4cθ at θ = 1), so a
+          # mutant must lose ≥ 2ε to be refuted (measured: × 2 reaches 0.81ε, not rejected)
+          mutant=Mutant("residual half-range", "Δ_ℓ = ((1 + B)/2)² instead of (1 + B)²: density constant × 4",
+                        _scale(4.0)),
+          n_samples=200_000, seed=131, output_label="θ"),
+)
+
+AUDITS = AUDITS_EXACT + AUDITS_REGRESSION + AUDITS_EXACT_REGRESSION
