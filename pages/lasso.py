@@ -34,7 +34,7 @@ with tab_rel:
     try:
         if source == SOURCES[0]:
             n = c1.select_slider("n (rows)", [200, 1000, 5000, 20_000, 50_000], key="lasso_n")
-            p = c2.number_input("p (covariates)", 1, L.MAX_P, key="lasso_p")
+            p = c2.number_input("p (covariates; p ≫ n allowed)", 1, L.MAX_P, key="lasso_p")
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
             ds, truth = Dg.simulated_dataset(int(n), int(p), int(min(s, p)), rng=ui.current_seed("lasso-sim", n, p, s))
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])

@@ -26,6 +26,8 @@ __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_datase
 MAX_SIM_CELLS = 60_000_000
 #: Largest simulated table (n·p cells) built as a Dataset for the app.
 MAX_TABLE_CELLS = 5_000_000
+#: Largest p of a simulated table for the app (p ≫ n allowed: n = 200, p = 2000).
+MAX_TABLE_P = 2000
 #: Warn when bounds clip more than this fraction of the records.
 CLIP_WARN_FRACTION = 0.5
 
@@ -80,6 +82,9 @@ def simulated_dataset(n: int, p: int, s: int = 5, *, radius: float = 1.0, rng: R
                       ) -> tuple[Dataset, np.ndarray]:
     """:func:`sparse_regression` as a simulated Dataset (columns x1..xp, y; bounds [−1, 1]) and θ*; at most
     :data:`MAX_TABLE_CELLS` cells (a table the app holds in memory)."""
+    if p > MAX_TABLE_P:
+        raise DPValueError(f"p (covariates) = {p:,} is over the app's cap {MAX_TABLE_P:,} for a simulated table; lower "
+                           "p. Larger designs: dpcore.lasso in Python, or `python -m dpcore reproduce lasso`.")
     if float(n) * p > MAX_TABLE_CELLS:
         raise DPValueError(f"a simulated table of n·p = {n:,}·{p:,} = {float(n) * p:.3g} cells is over the app's cap "
                            f"{MAX_TABLE_CELLS:.0e}; lower p (covariates) or n (rows). Larger designs: dpcore.lasso in "

@@ -107,12 +107,12 @@ def release(data, cfg: LassoConfig, *, rng: RNGLike = None, progress=None, diagn
         Xf, yf = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         fw = frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
                          path=cfg.path, dtype=cfg.dtype).theta[0]
-        opt = constrained_optimum(Xf, yf, cfg.radius, cfg.constraint)
+        opt = constrained_optimum(Xf, yf, cfg.radius, cfg.constraint, tol=1e-8)
         l_priv, l_fw = float(loss(Xf, yf, theta)), float(loss(Xf, yf, fw))
         vals.update({"non-private Frank–Wolfe θ": fw, "constrained optimum θ*": opt.theta,
                      "L(θ_priv)": l_priv, "L(θ_FW)": l_fw, "L(θ*)": opt.loss, "optimum gap certificate": opt.gap,
                      "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss})
-        if cfg.constraint == "l1" and float(n) * p <= 2e7:
+        if cfg.constraint == "l1" and float(n) * p <= 5e6:
             alpha, coef = sklearn_equivalent(Xf, yf, opt, cfg.radius)
             vals.update({"scikit-learn Lasso α (equivalent penalty)": alpha,
                          "max |θ_sklearn − θ*|": float(np.abs(coef - opt.theta).max())})

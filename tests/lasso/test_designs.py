@@ -71,3 +71,8 @@ def test_simulated_table_cap_names_p_and_n():
         Dg.simulated_dataset(20_000, 1000)
     ds, th = Dg.simulated_dataset(200, 30, 4, rng=0)
     assert ds.kind == "simulated" and ds.frame.shape == (200, 31) and np.count_nonzero(th) == 4
+
+
+def test_simulated_table_p_cap():
+    with pytest.raises(DPValueError, match="p \\(covariates\\) = 2,001"):
+        Dg.simulated_dataset(100, 2001)
