@@ -97,3 +97,21 @@ def test_real_data_two_columns_diabetes():
     assert all(np.isfinite(r.value).all() for r in comp.releases.values())
     huge = C.compare_release(x, C.CompareConfig(epsilon=1e9, bandwidth=0.1, grid=24, d=2, methods=("gp",)), rng=1)
     np.testing.assert_allclose(huge.releases["gp"].value[0], C.nonprivate_reference(x, cfg), atol=1e-4)
+
+
+@pytest.mark.stat
+def test_svm_release_noise_is_the_calibrated_gp():
+    """KS of a fixed projection of the private decision function against N(⟨p, f_D⟩, σ² pᵀMp)."""
+    from scipy import stats
+
+    from dpcore.density import kde as K
+    data = D.two_class(80, 5)
+    cfg = S.SVMConfig(epsilon=2.0, delta=1e-3, lam=0.05, bandwidth=0.2, grid=4)
+    out = S.svm_sample(data, cfg, 4000, 6).reshape(4000, -1)
+    L = K.gp_factors(4, 0.2, 2)
+    M = np.kron(L @ L.T, L @ L.T)
+    p = np.cos(np.arange(16.0))
+    mu = p @ S.nonprivate_svm(data, cfg).ravel()
+    sd = S.calibrate_svm(cfg, 80).constant * math.sqrt(p @ M @ p)
+    assert stats.kstest(out @ p, "norm", args=(mu, sd)).pvalue > 1e-6
+    assert stats.kstest(out @ p, "norm", args=(mu, 0.7 * sd)).pvalue < 1e-6
