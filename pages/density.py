@@ -19,7 +19,7 @@ from pages import _components as ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
 ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-3, dn_draws=10, dn_k=8,
-           dn_knorm_k=2, dn_methods=list(C.METHODS))
+           dn_knorm_k=2, dn_methods=list(C.METHODS), dn_eps_h=0.0)
 st.title("Private density estimation")
 st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
             "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^{d/2}) "
@@ -56,10 +56,14 @@ with tab_est:
     k = f4.number_input("Fourier truncation k", 1, 200, key="dn_k")
     opts = list(C.METHODS) if d == 1 else ["gp", "fourier-laplace"]      # K-norm: d = 1 only
     methods = st.multiselect("Methods", ui.offered("dn_methods", opts, opts), key="dn_methods", format_func=V._name)
-    knorm_k = st.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
+    b1, b2 = st.columns(2)
+    knorm_k = b1.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
+    eps_h = b2.number_input("ε for a private bandwidth (0 = use the public h above)", 0.0, 10.0, key="dn_eps_h",
+                            format="%g", help="h from the rule of thumb on private quartiles; charged in addition.")
     try:
         cfg = C.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1), k=int(k),
-                              knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods))
+                              knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
+                              bandwidth_epsilon=float(eps_h))
         x, clipped, bounds = C.unit_cube_columns(ds, cols)
         req = ui.request((ds.fingerprint(), "density/compare", tuple(cols), cfg),
                          P.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
@@ -81,21 +85,23 @@ with tab_est:
         if source == SOURCES[0] and cfg.d == 1:
             ref["truth"] = Fg.mixture(1).pdf(comp.grid[:, None])
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
-            ref["nonprivate"] = C.nonprivate_reference(x, cfg)
+            ref["nonprivate"] = C.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
             ui.plot(*V.estimates_figure(comp, reference=ref, axis_label=lab[0]), "density_estimates")
         else:
             ui.plot(*V.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
                                        axis_labels=tuple(lab)), "density_estimates_2d")
+        if comp.bandwidth is not None:
+            st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
             st.caption(f"**{V._name(m)}** — " + r.calibration.statement() + " " + " ".join(r.notes_of("info")))
             for t in r.notes_of("approximate"):
                 st.warning(t)
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
-                ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg)},
+                ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},
                                             axis_label=lab[0]) if cfg.d == 1 else
-                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg)}),
+                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)}),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 

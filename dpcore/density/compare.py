@@ -6,6 +6,7 @@ composition (ε's and δ's add), each already multiplied by the number of draws.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -19,6 +20,7 @@ from dpcore.mechanism import Release, frozen_mapping
 from dpcore.privacy import PrivacyCost
 from dpcore.privacy.accounting import compose_basic
 
+from . import bandwidth as Bw
 from . import fourier as F
 from . import kde as K
 from . import knorm as Kn
@@ -35,7 +37,9 @@ class CompareConfig:
     """Public settings shared by the three estimates (see each mechanism's config for the details).
 
     ``k``: Fourier truncation; ``knorm_k``: K-norm truncation (≤ 4 here: the exact sampler slows fast);
-    ``draws``: independent draws per method (for the band; every draw is charged)."""
+    ``draws``: independent draws per method (for the band; every draw is charged);
+    ``bandwidth_epsilon`` > 0: h is NOT the public ``bandwidth`` but the HRW rule on private quartiles
+    (:mod:`.bandwidth`), released first at this ε and charged too."""
 
     epsilon: float = 1.0
     delta: float = 1e-3
@@ -46,8 +50,11 @@ class CompareConfig:
     knorm_k: int = 3
     draws: int = 10
     methods: tuple = METHODS
+    bandwidth_epsilon: float = 0.0
 
     def __post_init__(self):
+        if self.bandwidth_epsilon:
+            check_epsilon(self.bandwidth_epsilon, "bandwidth_epsilon")
         check_epsilon(self.epsilon)
         check_delta(self.delta)
         check_int(self.draws, "draws", lo=1, hi=100)
@@ -79,7 +86,10 @@ class CompareConfig:
 def comparison_costs(config: CompareConfig, n: int) -> list[PrivacyCost]:
     """The cost of each method's draws (known before any draw: shown beside the button)."""
     cal = {"gp": K.calibrate_gp, "fourier-laplace": F.calibrate_fourier, "knorm": Kn.calibrate_knorm}
-    return [cal[m](c, n).cost(config.draws) for m, c in config.configs().items()]
+    out = [cal[m](c, n).cost(config.draws) for m, c in config.configs().items()]
+    if config.bandwidth_epsilon:
+        out.insert(0, Bw.calibrate_bandwidth(Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), n).cost(1))
+    return out
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,12 @@ class Comparison:
     releases: Mapping[str, Release]
     cost: PrivacyCost
     grid: np.ndarray
+    bandwidth: Release | None = None
+
+    @property
+    def h(self) -> float | None:
+        """The released private bandwidth, or None when the public one was used."""
+        return None if self.bandwidth is None else float(self.bandwidth.value[0])
 
     def frame(self) -> pd.DataFrame:
         """Long frame of the released draws (d = 1: method, draw, x, density; d = 2: x1, x2)."""
@@ -109,11 +125,16 @@ class Comparison:
 def compare_release(x, config: CompareConfig, *, rng=None) -> Comparison:
     """Release every chosen method's ``draws`` on the unit-cube data x (n, d); independent streams."""
     g = as_generator(rng)
+    bw = None
+    if config.bandwidth_epsilon:
+        bw = Bw.bandwidth_release(x, Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), rng=g.spawn(1)[0])
+        config = dataclasses.replace(config, bandwidth=float(bw.value[0]), bandwidth_epsilon=0.0)
     fns = {"gp": K.gp_release, "fourier-laplace": F.fourier_release, "knorm": Kn.knorm_release}
     cfgs = config.configs()
     streams = g.spawn(len(cfgs))
     rel = {m: fns[m](x, c, rng=s) for (m, c), s in zip(cfgs.items(), streams)}
-    return Comparison(frozen_mapping(rel), compose_basic([r.cost for r in rel.values()]), K.grid_axis(config.grid))
+    costs = ([bw.cost] if bw is not None else []) + [r.cost for r in rel.values()]
+    return Comparison(frozen_mapping(rel), compose_basic(costs), K.grid_axis(config.grid), bw)
 
 
 def unit_cube_columns(ds, columns) -> tuple[np.ndarray, int, list[tuple[float, float]]]:
@@ -144,6 +165,8 @@ def mixture_dataset(n: int, d: int, *, rng) -> Any:
                    name="simulated mixture", kind="simulated")
 
 
-def nonprivate_reference(x, config: CompareConfig) -> np.ndarray:
-    """The non-private Gaussian KDE on the page's grid (NOT private: a teaching view / diagnostic)."""
-    return K.nonprivate_kde(x, K.GPKDEConfig(bandwidth=config.bandwidth, grid=config.grid, d=config.d))
+def nonprivate_reference(x, config: CompareConfig, bandwidth: float | None = None) -> np.ndarray:
+    """The non-private Gaussian KDE on the page's grid (NOT private: a teaching view / diagnostic), at
+    ``bandwidth`` (default the config's; pass the released private h when one was used)."""
+    h = config.bandwidth if bandwidth is None else float(bandwidth)
+    return K.nonprivate_kde(x, K.GPKDEConfig(bandwidth=h, grid=config.grid, d=config.d))

@@ -10,6 +10,8 @@ Audits put the moved record where the sensitivity is attained:
   the exact Laplace likelihood ratio.
 * K-norm (k = 1, G = 256): the moved record goes from 0 to 1/2 (‖Ψ̃(0) − Ψ̃(1/2)‖_B = 1: Δ attained).
   Output: z ∈ R²; events: half-lines of the first coordinate (the direction v_D − v_D′).
+* Private bandwidth: D = (0.2 ×3, 0.8 ×3), D′ moves one 0.8 to 0.2 (both quartiles' counts move). Output:
+  the two private quartiles (h is post-processing of them); events: their exact likelihood ratio.
 * Kernel SVM: n = 1 record at the grid point (0.5, 0.5), λ = 1, label +1 vs −1: f_D = ±K(·, x)/(2λ), so
   ‖f_D − f_D′‖_H = 1/λ = Δ − 2√(g/λ) (attained up to the tiny public gap term). Events as for the GP-KDE.
 """
@@ -21,6 +23,7 @@ from dpcore.audit import Audit, Mutant, halfline_events, llr_events
 from dpcore.mechanism import MechanismSpec, frozen_mapping
 from dpcore.registry import Topic
 
+from . import bandwidth as Bw
 from . import fourier as F
 from . import kde as K
 from . import knorm as Kn
@@ -51,6 +54,11 @@ def _ex_svm():
     return two_class(120, 14), {"epsilon": 1.0, "delta": 1e-3, "lam": 0.05, "bandwidth": 0.2, "grid": 12}
 
 
+def _ex_bw():
+    g = np.random.default_rng(15)
+    return g.beta(2, 5, 400), {"epsilon": 1.0}
+
+
 MECHANISMS = (
     MechanismSpec("density/gp-kde", "Gaussian-process (RKHS) KDE", K.GPKDEConfig, K.gp_release, K.nonprivate_kde,
                   _ex_gp, budget=("epsilon", "delta"), huge=frozen_mapping({"epsilon": 1e9}), atol=1e-3),
@@ -58,6 +66,8 @@ MECHANISMS = (
                   F.fourier_release, F.nonprivate_fourier, _ex_fourier, budget=("epsilon",), atol=1e-4),
     MechanismSpec("density/knorm", "K-norm KDE on the Carathéodory orbitope (d = 1)", Kn.KNormConfig,
                   Kn.knorm_release, Kn.nonprivate_knorm, _ex_knorm, budget=("epsilon",), atol=1e-4),
+    MechanismSpec("density/bandwidth", "Bandwidth from private quartiles (HRW rule of thumb)", Bw.BandwidthConfig,
+                  Bw.bandwidth_release, Bw.nonprivate_bandwidth, _ex_bw, budget=("epsilon",), atol=2e-3),
     MechanismSpec("density/svm", "Kernel SVM with GP noise", S.SVMConfig, S.svm_release, S.nonprivate_svm, _ex_svm,
                   budget=("epsilon", "delta"), atol=1e-3),
 )
@@ -140,6 +150,21 @@ def _svm_events(d_a, d_b, epsilon, delta):
     return halfline_events(mid + sd * np.linspace(-4.0, 4.0, 33), projection=p)
 
 
+_BW_PAIR = (np.array([0.2] * 3 + [0.8] * 3), np.array([0.2] * 4 + [0.8] * 2))
+
+
+def _bw_sampler(data, n, rng, *, epsilon, delta, override):
+    return Bw.quartiles_sample(data, Bw.BandwidthConfig(epsilon=epsilon), n, rng, override=override)
+
+
+def _bw_events(d_a, d_b, epsilon, delta):
+    eq = epsilon / 2
+
+    def lp(D):
+        return lambda o: Bw.quantile_logpdf(D, 0.25, eq, o[:, 0]) + Bw.quantile_logpdf(D, 0.75, eq, o[:, 1])
+    return llr_events(lp(d_a), lp(d_b), np.linspace(-0.6, 0.6, 13) * epsilon)
+
+
 def _half_noise(cal):
     """Mutant: noise scale halved (e.g. a sensitivity bound off by a factor 2)."""
     return cal.replace(params={"noise_factor": 0.5})
@@ -164,6 +189,14 @@ AUDITS = (
           sampler=_knorm_sampler, events=_knorm_events, epsilon=1.0,
           mutant=Mutant("K-norm scale halved", "z = v_D + (Δ/(2ε)) r U", _half_noise),
           n_samples=100_000, output_label="z (cos coefficient of frequency 1)"),
+    Audit(id="density/bandwidth", mechanism="density/bandwidth",
+          title="Private quartiles for the bandwidth (exponential mechanism): one record moved from 0.8 to 0.2",
+          datasets=_BW_PAIR, neighbours="replace-one: one of 6 records moved from 0.8 to 0.2",
+          sampler=_bw_sampler, events=_bw_events, epsilon=1.0,
+          mutant=Mutant("budget not split, no 1/2", "each quartile uses exp(−ε_q·|count − qn|)·2: the split over the "
+                        "quartiles and the exponential mechanism's 1/2 both dropped",
+                        lambda cal: cal.replace(params={"em_factor": 2.0})),
+          n_samples=200_000, output_label="private quartiles (q₁, q₃)"),
     Audit(id="density/svm", mechanism="density/svm",
           title="Kernel SVM with GP noise (n = 1, λ = 1, 3×3 grid): the label flipped", datasets=_SVM_PAIR,
           neighbours="replace-one: the single record (0.5, 0.5) labelled +1 in D and −1 in D′ (Δ attained)",

@@ -95,3 +95,9 @@ def test_simulation_buttons_run():
     at.button(key="dn_svm_acc").click().run()
     _ok(at)
     assert len(_charts(at)) >= 4
+
+
+def test_private_bandwidth_option():
+    at = _run(dn_eps_h=0.5, dn_methods=["gp"], dn_draws=2)
+    assert not at.error
+    assert any("Private bandwidth" in c.value for c in at.caption)

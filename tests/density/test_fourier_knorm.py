@@ -89,7 +89,7 @@ def test_rejection_sampler_is_uniform_in_the_disk_at_k1():
 
 @pytest.mark.stat
 def test_rejection_sampler_k3_mean_square_norm():
-    U, acc = Kn.uniform_in_body(Kn.body(3), 250, 4)
+    U, acc = Kn.uniform_in_body(Kn.body(3), 150, 4)
     s = (U ** 2).sum(axis=1)
     assert abs(s.mean() - 7.68) < 4 * s.std() / math.sqrt(len(s))
     assert Kn.body(3).contains(U).all()

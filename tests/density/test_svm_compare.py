@@ -97,3 +97,47 @@ def test_real_data_two_columns_diabetes():
     assert all(np.isfinite(r.value).all() for r in comp.releases.values())
     huge = C.compare_release(x, C.CompareConfig(epsilon=1e9, bandwidth=0.1, grid=24, d=2, methods=("gp",)), rng=1)
     np.testing.assert_allclose(huge.releases["gp"].value[0], C.nonprivate_reference(x, cfg), atol=1e-4)
+
+
+@pytest.mark.stat
+def test_svm_release_noise_is_the_calibrated_gp():
+    """KS of a fixed projection of the private decision function against N(⟨p, f_D⟩, σ² pᵀMp)."""
+    from scipy import stats
+
+    from dpcore.density import kde as K
+    data = D.two_class(80, 5)
+    cfg = S.SVMConfig(epsilon=2.0, delta=1e-3, lam=0.05, bandwidth=0.2, grid=4)
+    out = S.svm_sample(data, cfg, 4000, 6).reshape(4000, -1)
+    L = K.gp_factors(4, 0.2, 2)
+    M = np.kron(L @ L.T, L @ L.T)
+    p = np.cos(np.arange(16.0))
+    mu = p @ S.nonprivate_svm(data, cfg).ravel()
+    sd = S.calibrate_svm(cfg, 80).constant * math.sqrt(p @ M @ p)
+    assert stats.kstest(out @ p, "norm", args=(mu, sd)).pvalue > 1e-6
+    assert stats.kstest(out @ p, "norm", args=(mu, 0.7 * sd)).pvalue < 1e-6
+
+
+def test_private_bandwidth_in_the_comparison_is_charged_and_used():
+    from dpcore.density import bandwidth as Bw
+    x = D.real_column("wine", "alcohol")
+    cfg = C.CompareConfig(epsilon=1.0, bandwidth=0.3, grid=32, draws=1, methods=("gp",), bandwidth_epsilon=0.5)
+    comp = C.compare_release(x, cfg, rng=0)
+    assert comp.h is not None and comp.h != 0.3
+    assert comp.releases["gp"].config.bandwidth == comp.h
+    assert comp.cost.epsilon == pytest.approx(1.5)
+    assert [c.epsilon for c in C.comparison_costs(cfg, len(x))] == [0.5, 1.0]
+    huge = Bw.bandwidth_sample(x, Bw.BandwidthConfig(epsilon=1e9), 5, 1)
+    np.testing.assert_allclose(huge, Bw.nonprivate_bandwidth(x, Bw.BandwidthConfig()), atol=3e-3)
+
+
+@pytest.mark.stat
+def test_private_quantile_sampler_matches_its_exact_density():
+    from scipy import stats
+
+    from dpcore.density import bandwidth as Bw
+    x = np.array([0.1, 0.15, 0.3, 0.5, 0.55, 0.9])
+    t = Bw.private_quantiles(x, 0.25, 2.0, 20_000, 3)
+    grid = np.linspace(0, 1, 20_001)
+    cdf = np.cumsum(np.exp(Bw.quantile_logpdf(x, 0.25, 2.0, grid))) * (grid[1] - grid[0])
+    assert cdf[-1] == pytest.approx(1.0, abs=1e-3)
+    assert stats.kstest(t, lambda s: np.interp(s, grid, cdf / cdf[-1])).pvalue > 1e-6
