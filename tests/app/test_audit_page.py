@@ -7,26 +7,16 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetest import assert_ok as _ok, page_runner
+
 from dpcore.audit import explore as X
 from dpcore.registry import audits
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "audit.py")
+_run = page_runner("audit.py", timeout=60)
 
 pytestmark = pytest.mark.app
-
-
-def _ok(at):
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def _run(**state) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for k, v in state.items():
-        at.session_state[k] = v
-    at.run()
-    _ok(at)
-    return at
 
 
 def _click(at) -> AppTest:

@@ -2,7 +2,6 @@
 an uploaded CSV (needs a click, charged), bad input (bandwidth ≤ 0, grid over the cap), the simulation tabs."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -10,32 +9,13 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetest import assert_ok as _ok, page_runner, ledger as _ledger, charts as _charts
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "density.py")
+_run = page_runner("density.py")
 
 pytestmark = pytest.mark.app
-
-
-def _ok(at):
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def _run(**state) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    for k, v in state.items():
-        at.session_state[k] = v
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ledger(at):
-    from pages import _components as ui
-    return at.session_state[ui.LEDGER_KEY]
-
-
-def _charts(at):
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
 def _first_draw(at):

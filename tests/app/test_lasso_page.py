@@ -9,28 +9,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.pagetest import assert_ok as _ok, page_runner, ledger as _ledger
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "lasso.py")
+_run = page_runner("lasso.py")
 
 pytestmark = pytest.mark.app
-
-
-def _ok(at):
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def _run(**state) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    for k, v in state.items():
-        at.session_state[k] = v
-    at.run()
-    _ok(at)
-    return at
-
-
-def _ledger(at):
-    from pages import _components as ui
-    return at.session_state[ui.LEDGER_KEY]
 
 
 def _errors(at):
