@@ -740,7 +740,8 @@ def preconditioned_metropolis(
     burn_in: int | None = None,
     adapt: bool = True,
     adapt_covariance: bool = True,
-    target_accept: float = 0.3,
+    target_accept: float | None = None,
+    moves: str = "directions",
     temperatures: Any = (1.0,),
     lower: Any = None,
     upper: Any = None,
@@ -751,10 +752,15 @@ def preconditioned_metropolis(
 ) -> MCMCResult:
     """Run ``C`` random-walk Metropolis chains with full-vector, preconditioned Gaussian proposals.
 
-    Chain c proposes θ′ = θ + s_c·L_c·z, z ~ N(0, I_d), accepted with probability
-    min(1, f(θ′)/f(θ)); proposals outside the box or the ℓ1 ball are rejected without evaluating
-    the target. One *sweep* is ``d`` proposals (the work of one sweep of
-    :func:`metropolis_within_gibbs`, so ``n_sweeps`` means the same in both).
+    ``moves="directions"`` (default): a sweep moves chain c along each column ℓ_k of its
+    preconditioner L_c in turn, θ′ = θ + s_{c,k}·z·ℓ_k, z ~ N(0, 1) — Metropolis-within-Gibbs in the
+    whitened coordinates (where L_cL_cᵀ matches the target's covariance they are nearly
+    independent, and for a well-conditioned target this is the coordinate-wise sampler again;
+    measured ESS ≈ 3× that of full-vector moves there), each scale adapted to acceptance 0.44.
+    ``moves="vector"``: θ′ = θ + s_c·L_c·z, z ~ N(0, I_d) (adaptive Metropolis, target 0.3).
+    Proposals are accepted with probability min(1, f(θ′)/f(θ)); proposals outside the box or the
+    ℓ1 ball are rejected without evaluating the target. One *sweep* is ``d`` proposals (the work of
+    one sweep of :func:`metropolis_within_gibbs`, so ``n_sweeps`` means the same in both).
 
     Why: one-at-a-time moves cannot travel along a thin tilted ridge — on a regression whose
     predictors are correlated (KNG's law θ = θ̂ + (2XᵀX)⁻¹g has axis ratio cond(XᵀX) ≈ 260 on the
@@ -768,8 +774,8 @@ def preconditioned_metropolis(
       in a release this is built from public quantities only — the data are divided by their
       public bounds (the data-independent scaling) and the scale is the public width 2Δw/(εn).
     * During burn-in, when ``adapt_covariance``, each chain re-estimates L_c from **its own**
-      past states (windowed, Stan-like; see :func:`_window_ends`), regularised
-      Σ = k/(k+5)·S + 5/(k+5)·10⁻³·(tr S/d)·I, then freezes it. The data enter the proposal only
+      past states (windowed, Stan-like; see :func:`_window_ends`), shrunk towards its current
+      proposal (:func:`_update_covariance`), then freezes it. The data enter the proposal only
       through the target's values along the chain's own path — the information every MCMC on this
       target uses, and the same as the existing step-size adaptation — and each chain adapts on
       its own, so chains (hence released draws) stay independent. After burn-in the chain is an
@@ -823,7 +829,10 @@ def preconditioned_metropolis(
         raise DPValueError(f"burn_in = {burn_in} must be smaller than n_sweeps = {n_sweeps}; "
                            f"leave at least one post-burn-in sweep (default burn_in = n_sweeps // 2).")
     thin = check_int(thin, "thin", lo=1)
-    target = float(target_accept)
+    if moves not in ("directions", "vector"):
+        raise DPValueError(f"moves must be 'directions' or 'vector'; got {moves!r}.")
+    per_dir = moves == "directions"
+    target = (0.44 if per_dir else 0.3) if target_accept is None else float(target_accept)
     if not 0.0 < target < 1.0:
         raise DPValueError(f"target_accept = {target_accept!r} must lie strictly between 0 and 1.")
     if not callable(log_density):
@@ -873,18 +882,19 @@ def preconditioned_metropolis(
     lpb = np.repeat(lpb, K)                             # the untempered log density of every row
     box = bool(np.isfinite(lo).any() or np.isfinite(hi).any())
 
-    log_s = np.zeros((1, M))
-    kesten = np.zeros((1, M))
-    prev_sign = np.zeros((1, M), dtype=bool)
+    Rs = d if per_dir else 1                            # one proposal scale per direction (or one per chain)
+    log_s = np.zeros((Rs, M))
+    kesten = np.zeros((Rs, M))
+    prev_sign = np.zeros((Rs, M), dtype=bool)
     first = True
     do_adapt = bool(adapt) and burn_in > 0
     batch = max(1, min(_PRECOND_BATCH, burn_in // 40))
     ends = set(_window_ends(burn_in)) if (adapt_covariance and do_adapt) else set()
-    s_opt = math.log(2.38 / math.sqrt(d))
+    s_opt = math.log(2.4) if per_dir else math.log(2.38 / math.sqrt(d))
     w_n = 0
     w_s1 = np.zeros((M, d))
     w_s2 = np.zeros((M, d, d))
-    cnt = np.zeros((1, M))
+    cnt = np.zeros((Rs, M))
     acc_post = np.zeros(M)
     swaps = np.zeros(max(K - 1, 1))
     swap_tries = np.zeros(max(K - 1, 1))
@@ -912,10 +922,13 @@ def preconditioned_metropolis(
             LS = np.log(S)
             nb = min(block, n_sweeps - done)
             for t in range(nb):
-                s = np.exp(log_s[0])
+                s = np.exp(log_s)
                 for k in range(d):
                     i = t * d + k
-                    prop = theta + s[:, None] * np.einsum("cij,cj->ci", L, Z[i])
+                    if per_dir:
+                        prop = theta + (s[k] * Z[i][:, k])[:, None] * L[:, :, k]
+                    else:
+                        prop = theta + s[0][:, None] * np.einsum("cij,cj->ci", L, Z[i])
                     ok = np.ones(M, dtype=bool)
                     if box:
                         ok &= np.all((prop >= lo) & (prop <= hi), axis=1)
@@ -927,7 +940,7 @@ def preconditioned_metropolis(
                     acc = ok & (LU[i] < beta * (lpn - lpb))
                     theta[acc] = prop[acc]
                     lpb[acc] = lpn[acc]
-                    cnt[0] += acc
+                    cnt[k if per_dir else 0] += acc
                 s1 = done + t + 1
                 if K > 1:  # swap states between neighbouring temperatures (even/odd pairs alternate)
                     for k in range((s1 % 2), K - 1, 2):
@@ -945,7 +958,7 @@ def preconditioned_metropolis(
                         w_s1 += theta
                         w_s2 += theta[:, :, None] * theta[:, None, :]
                     if do_adapt and (s1 % batch == 0 or s1 == burn_in):
-                        _adapt_step(log_s, cnt, batch * d, target, kesten, prev_sign, first)
+                        _adapt_step(log_s, cnt, batch if per_dir else batch * d, target, kesten, prev_sign, first)
                         first = False
                         cnt[...] = 0.0
                     if s1 in ends:
@@ -958,7 +971,7 @@ def preconditioned_metropolis(
                     if s1 == burn_in:
                         cnt[...] = 0.0
                 else:
-                    acc_post += cnt[0]
+                    acc_post += cnt.sum(axis=0)
                     cnt[...] = 0.0
                     if (s1 - burn_in) % thin == 0:
                         trace[i_keep] = theta[cold]
@@ -970,7 +983,8 @@ def preconditioned_metropolis(
     n_post = n_sweeps - burn_in
     rhat, ess = _rhat_ess(trace)
     rate = float(acc_post[cold].sum() / (C * n_post * d))
-    sd = (np.exp(log_s[0])[:, None] * np.sqrt(np.einsum("cij,cij->ci", L, L)))[cold]
+    sc = np.broadcast_to(np.exp(log_s), (d, M)).T                                  # (M, d) scale per direction
+    sd = np.sqrt(np.einsum("cjk,ck->cj", L * L, sc * sc))[cold]
     diag = MCMCDiagnostics(acceptance=rate, acceptance_per_coord=np.full(d, rate), rhat=rhat, ess=ess,
                            n_chains=C, n_sweeps=n_sweeps, burn_in=burn_in,
                            swap_rates=swaps / np.maximum(swap_tries, 1) if K > 1 else None)
@@ -979,22 +993,31 @@ def preconditioned_metropolis(
 
 
 def _update_covariance(L, log_s, k, s1, s2, s_opt):
-    """New Cholesky factors from each chain's window moments (chains whose window is degenerate keep theirs)."""
+    """New Cholesky factors from each chain's window moments, shrunk towards its current proposal.
+
+    Σ = w·S + (1 − w)·Σ₀ + 10⁻⁶·(tr S/d)·I with S the window's sample covariance (k states),
+    Σ₀ = (s/s_opt)²·LLᵀ the covariance the current proposal is tuned for, and w = k/(k + 10d): a short
+    or highly autocorrelated first window (a noisy S) cannot collapse the proposal. Chains whose
+    window is degenerate keep theirs.
+    """
     C, d, _ = L.shape
     m = s1 / k
     S = (s2 - k * m[:, :, None] * m[:, None, :]) / max(k - 1, 1)
     tr = np.einsum("cii->c", S) / d
-    w = k / (k + 5.0)
-    Sig = w * S + ((1.0 - w) * 1e-3 * tr)[:, None, None] * np.eye(d)
+    w = k / (k + 10.0 * d)
+    D = np.broadcast_to(np.exp(log_s - s_opt), (d, C)).T                           # (C, d) column scales
+    LD = L * D[:, None, :]
+    S0 = np.einsum("cij,ckj->cik", LD, LD)
+    Sig = w * S + (1.0 - w) * S0 + (1e-6 * tr)[:, None, None] * np.eye(d)
     L = L.copy()
     log_s = log_s.copy()
     for c in range(C):
-        if not (np.isfinite(tr[c]) and tr[c] > 0):
+        if not (np.isfinite(tr[c]) and tr[c] > 0 and np.isfinite(Sig[c]).all()):
             continue
         try:
             Lc = np.linalg.cholesky(0.5 * (Sig[c] + Sig[c].T))
         except np.linalg.LinAlgError:
             continue
         L[c] = Lc
-        log_s[0, c] = s_opt
+        log_s[:, c] = s_opt
     return L, log_s

@@ -218,7 +218,18 @@ class Median(Problem):
     def values_per_step(self, P, chains):
         return chains * P.n * P.d if P.d > 1 else 0
 
+    def mcmc_kind(self, P, cfg):
+        """The geometric median (d ≥ 2): preconditioned full-vector moves (correlated columns make the
+        target's level sets tilted ellipses) when the run fits the work budget (public n, d, size, sweeps),
+        else the incremental coordinate-wise target."""
+        from ._release import MAX_WORK, MIN_CHAINS
+
+        work = max(cfg.size, MIN_CHAINS) * cfg.sweeps * P.d * P.n * P.d
+        return "preconditioned" if P.d > 1 and work <= MAX_WORK else "coordinate"
+
     def move_cost(self, P, cfg):
+        if P.d > 1 and self.mcmc_kind(P, cfg) == "preconditioned":
+            return P.n * P.d, "record-coordinates (one full evaluation of the target per proposal)"
         return (P.n, "records") if P.d > 1 else (1, "operation(s)")
 
 

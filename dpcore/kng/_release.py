@@ -4,11 +4,14 @@ Privacy statement (every private mechanism here; Reimherr & Awan 2019):
 
 * Guarantee: pure ε-DP per draw **for the exact target law** (KNG: Thm 3.1; exponential
   mechanism: Prop. 2.2; objective perturbation: §7.2, exact constrained minimiser). Exact
-  samplers (the mean, the 1-D median and quantile, objective perturbation's QP) release draws
-  from that law; MCMC draws (geometric median, regressions, the exponential mechanism for the
-  mean in ℓ1/ℓ2 with d ≥ 2) are only approximately distributed as the target: "ε-DP for the
-  exact target; the MCMC draw is approximately private" (a sampler within total variation η of
-  the target for every dataset gives (ε, (1 + e^ε)η)-DP, and η is not certified).
+  samplers (the mean, the 1-D median and quantile, objective perturbation's QP, and KNG and the
+  exponential mechanism for linear regression — :mod:`dpcore.kng._exact_regression`) release
+  draws from that law; MCMC draws (geometric median, quantile regression, the exponential
+  mechanism for the mean in ℓ1/ℓ2 with d ≥ 2, and linear regression's fallback when its
+  rejection sampler's acceptance is too low) are only approximately distributed as the target:
+  "ε-DP for the exact target; the MCMC draw is approximately private" (a sampler within total
+  variation η of the target for every dataset gives (ε, (1 + e^ε)η)-DP, and η is not certified).
+  The release's notes and its (non-private) diagnostics say which sampler ran.
 * Neighbouring relation: replace one record; n is fixed and public.
 * Sensitivities: next to each problem's ``calibrate_<mechanism>`` (:mod:`dpcore.kng._location`,
   :mod:`dpcore.kng._regression`).
@@ -16,7 +19,11 @@ Privacy statement (every private mechanism here; Reimherr & Awan 2019):
 
 MCMC rules: each released draw is the last state of its own chain; chains start at the centre
 of Θ (data-independent) with proposal scales from public quantities (n, ε, Δ, the public bounds)
-and adapt during burn-in. When fewer than 4 draws are requested, extra chains are run on the same
+and adapt during burn-in. Each problem chooses, from public inputs, between the coordinate-wise
+chain (:func:`dpcore.mcmc.metropolis_within_gibbs`) and the preconditioned one
+(:func:`dpcore.mcmc.preconditioned_metropolis`: moves along directions each chain learns from its
+own burn-in, with parallel tempering on a public ladder for quantile-regression KNG), which mixes
+on ill-conditioned designs. When fewer than 4 draws are requested, extra chains are run on the same
 data *for the diagnostics only*: their states are discarded, never released. The diagnostics
 (acceptance, split R-hat, ESS) are computed from the private data: they are non-private and kept
 in :class:`dpcore.mechanism.Diagnostics`, never in the release. When they show the chains have not
@@ -155,9 +162,11 @@ def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex:
     k = int(ex.missing.sum())
     if k == 0:
         return draws, diag, cal, notes
-    if cfg.sampler == "exact":
-        notes.append(Note("withheld", f"Draw withheld: the exact sampler stopped ({ex.reason}); use sampler='auto' "
-                                      "to fall back to MCMC. The cost is still charged: the sampler ran on the data."))
+    if cfg.sampler == "exact" or k > MAX_CHAINS:
+        why = ("use sampler='auto' to fall back to MCMC" if cfg.sampler == "exact" else
+               f"the MCMC fallback runs one chain per draw, at most {MAX_CHAINS}: request fewer draws")
+        notes.append(Note("withheld", f"Draw withheld: the exact sampler stopped ({ex.reason}); {why}. The cost is "
+                                      "still charged: the sampler ran on the data."))
         return draws, _NOT_RUN, cal, notes
     mc, diag = draw_mcmc(problem, P, cal, cfg, k, g, progress)
     draws = draws.copy()

@@ -10,8 +10,10 @@ Declared in :data:`EXPERIMENTS` (read by ``dpcore/kng/declare.py``; run them wit
 Protocol of the paper's Algorithm 1 (:mod:`dpcore.kng.designs`): X_{i1} = 1, X_{ij} ~ U(−1, 1), e ~ N(0, 1),
 Y = Xθ* + e; R = max|Y_i|; fit every estimator on (X, Y/R); multiply the estimates by R;
 error = ‖θ̂ − θ*‖₂. R is computed from the data and is *not* privatised — that is the paper's
-simulation protocol; a real release must scale by a public bound instead. MCMC chains start at
-the non-private estimate projected into Θ = {‖θ‖₁ ≤ B} (allowed in simulation only; the sampler
+simulation protocol; a real release must scale by a public bound instead. Figure 1's KNG and
+exponential mechanism use the exact samplers (:mod:`dpcore.kng._exact_regression`); MCMC runs
+only for replicates where rejection is hopeless, and for Figure 2. MCMC chains start at the
+non-private estimate projected into Θ = {‖θ‖₁ ≤ B} (allowed in simulation only; the sampler
 adapts its step sizes during burn-in), and only the last state of each chain is used.
 
 Figure 1 never materialises a design matrix: each replicate's data are generated in chunks and

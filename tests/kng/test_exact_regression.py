@@ -158,3 +158,11 @@ def test_wide_law_switches_to_the_uniform_proposal():
     assert not out.missing.any() and out.from_uniform > 9_000
     cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -0.2, 0.2)
     assert min(_ks(out.values, cdfs)) > P_MIN
+
+
+def test_too_many_draws_for_the_fallback_are_withheld_not_an_error():
+    """The fallback runs one chain per draw (≤ 5 000): more draws are withheld with a note, cost charged."""
+    X, y = np.ones((200, 1)), np.ones(200)
+    r = kng.sample("linear_regression", (X, y), mechanism="kng", epsilon=1e3, B=0.05, size=6000, rng=4)
+    assert not r.released and np.isnan(r.value).all() and r.cost == r.calibration.cost(6000)
+    assert any("at most 5000" in t for t in r.notes_of("withheld"))
