@@ -142,6 +142,16 @@ class MCMCResult:
 
 
 # ----------------------------------------------------------------------------- validation
+def _check_run_lengths(n_sweeps: Any, burn_in: Any, thin: Any) -> tuple[int, int, int]:
+    """Validated (n_sweeps, burn_in, thin); burn_in defaults to n_sweeps // 2 and must leave a sweep."""
+    n_sweeps = check_int(n_sweeps, "n_sweeps", lo=1)
+    burn_in = n_sweeps // 2 if burn_in is None else check_int(burn_in, "burn_in", lo=0)
+    if burn_in >= n_sweeps:
+        raise DPValueError(f"burn_in = {burn_in} must be smaller than n_sweeps = {n_sweeps}; "
+                           f"leave at least one post-burn-in sweep (default burn_in = n_sweeps // 2).")
+    return n_sweeps, burn_in, check_int(thin, "thin", lo=1)
+
+
 def _check_init(init: Any) -> np.ndarray:
     try:
         arr = np.array(init, dtype=float)
@@ -314,12 +324,7 @@ def metropolis_within_gibbs(
     """
     theta0 = _check_init(init)
     C, d = theta0.shape
-    n_sweeps = check_int(n_sweeps, "n_sweeps", lo=1)
-    burn_in = n_sweeps // 2 if burn_in is None else check_int(burn_in, "burn_in", lo=0)
-    if burn_in >= n_sweeps:
-        raise DPValueError(f"burn_in = {burn_in} must be smaller than n_sweeps = {n_sweeps}; "
-                           f"leave at least one post-burn-in sweep (default burn_in = n_sweeps // 2).")
-    thin = check_int(thin, "thin", lo=1)
+    n_sweeps, burn_in, thin = _check_run_lengths(n_sweeps, burn_in, thin)
     try:
         target = float("nan") if isinstance(target_accept, (bool, np.bool_)) else float(target_accept)
     except (TypeError, ValueError):
@@ -823,12 +828,7 @@ def preconditioned_metropolis(
     """
     theta0 = _check_init(init)
     C, d = theta0.shape
-    n_sweeps = check_int(n_sweeps, "n_sweeps", lo=1)
-    burn_in = n_sweeps // 2 if burn_in is None else check_int(burn_in, "burn_in", lo=0)
-    if burn_in >= n_sweeps:
-        raise DPValueError(f"burn_in = {burn_in} must be smaller than n_sweeps = {n_sweeps}; "
-                           f"leave at least one post-burn-in sweep (default burn_in = n_sweeps // 2).")
-    thin = check_int(thin, "thin", lo=1)
+    n_sweeps, burn_in, thin = _check_run_lengths(n_sweeps, burn_in, thin)
     if moves not in ("directions", "vector"):
         raise DPValueError(f"moves must be 'directions' or 'vector'; got {moves!r}.")
     per_dir = moves == "directions"
