@@ -22,7 +22,7 @@ ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_d
            dn_knorm_k=2, dn_methods=list(C.METHODS), dn_eps_h=0.0)
 st.title("Private density estimation")
 st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
-            "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^{d/2}) "
+            "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^(d/2)) "
             "((ε, δ)-DP); **Fourier + Laplace** — Laplace noise on each Fourier coefficient (ε-DP); **K-norm** — "
             "noise shaped like the Carathéodory orbitope, the convex hull of the coefficients' moment curve (ε-DP, "
             "d = 1). Data are rescaled to [0, 1]^d by their public bounds. *The slides write the privacy "

@@ -3,7 +3,7 @@
 Thin page: widgets → a validated LassoConfig and a Design (public bounds → [−1, 1]) → the release rules →
 ONE call to dpcore.lasso.release; the other tabs run the declared figures on synthetic data (not charged).
 """
-# nav: title="Private LASSO" icon=":material/linear_scale:" order=140 paper="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html" topic="Talwar, Thakurta & Zhang (2015): LASSO by Frank–Wolfe on the ℓ1 ball, each step choosing a vertex with the exponential mechanism — excess risk Õ(1/(nε)^{2/3}), only log p."
+# nav: title="Private LASSO" icon=":material/linear_scale:" order=140 paper="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html" topic="Talwar, Thakurta & Zhang (2015): LASSO by Frank–Wolfe on the ℓ1 ball, each step choosing a vertex with the exponential mechanism — excess risk Õ(1/(nε)^(2/3)), only log p."
 import numpy as np
 import pandas as pd
 import streamlit as st

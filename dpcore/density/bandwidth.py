@@ -23,7 +23,7 @@ from .kde import check_data
 __all__ = ["BandwidthConfig", "private_quantiles", "quartiles_sample", "quantile_logpdf", "bandwidth_rule_iqr", "bandwidth_sample", "bandwidth_release",
            "nonprivate_bandwidth", "calibrate_bandwidth"]
 
-REFERENCE_BW = ("Hall, Rinaldo & Wasserman (2013) bandwidth rule (spec §2.3, correction 4); private quantiles by the "
+REFERENCE_BW = ("Hall, Rinaldo & Wasserman (2013) bandwidth rule; private quantiles by the "
                 "exponential mechanism, Smith (2011), McSherry & Talwar (2007)")
 
 

@@ -36,7 +36,7 @@ __all__ = ["FourierConfig", "basis", "weights", "coefficients", "evaluate", "fou
 MAX_COEFFICIENTS = 250_000
 WEIGHTS = ("wrapped_normal", "slide")
 REFERENCE_FOURIER = ("Hall (2012) thesis slides Part 3 (Fourier-basis KDE with Laplace noise, after Wasserman & "
-                     "Zhou 2010); sensitivity RECONSTRUCTED in the spec §3.2")
+                     "Zhou 2010); sensitivity Δ₁ = 4k/n derived here (not stated in the slides)")
 
 
 def basis(x: np.ndarray, k: int) -> np.ndarray:

@@ -147,7 +147,7 @@ class GPKDEConfig:
         check_int(self.size, "size", lo=1, hi=1000)
         if self.calibration == "hall" and self.epsilon > HALL_MAX_EPSILON:
             raise DPValueError(f"calibration = 'hall' with epsilon = {self.epsilon:g}: Hall's c(δ) is only used for "
-                               f"ε ≤ {HALL_MAX_EPSILON} (spec correction 8); use calibration 'analytic' or 'auto'.")
+                               f"ε ≤ {HALL_MAX_EPSILON} (beyond it the bound is not proven); use calibration 'analytic' or 'auto'.")
 
     @property
     def grid_shape(self) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """K-norm KDE on the Carathéodory orbitope, d = 1 (Hall 2012 slides Part 3; Hardt & Talwar 2010).
 
-Objects (spec §3.4). The non-constant feature map is the trigonometric moment curve
+Objects (spec §3.4; the construction details are RECONSTRUCTED there and implemented as written). The non-constant feature map is the trigonometric moment curve
 Ψ̃(x) = (√2 cos 2πjx, √2 sin 2πjx)_{j=1..k} ∈ R^{2k}; K = conv Ψ̃([0, 1]) is the Carathéodory orbitope
 and v_D = (1/n) Σ Ψ̃(x_i) ∈ K. The norm body is the symmetric sensitivity body on a public grid
 g_i = i/G (i = 0..G−1):
@@ -45,8 +45,8 @@ __all__ = ["KNormConfig", "Body", "body", "moment_curve", "toeplitz_gauge", "rou
 
 MAX_K = 5
 _ACCEPT = (1.0, 0.54, 0.17, 0.038, 0.007)
-REFERENCE_KNORM = ("Hall (2012) thesis slides Part 3 (K-norm on the Carathéodory orbitope; construction RECONSTRUCTED "
-                   "in spec §3.4 and correction 6); Hardt & Talwar (2010) K-norm mechanism; Sanyal, Sottile & "
+REFERENCE_KNORM = ("Hall (2012) thesis slides Part 3 (K-norm on the Carathéodory orbitope; construction derived here: "
+                   "body K − K on a public grid, data rounded to it); Hardt & Talwar (2010) K-norm mechanism; Sanyal, Sottile & "
                    "Sturmfels, Orbitopes")
 
 

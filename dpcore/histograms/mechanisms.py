@@ -68,7 +68,7 @@ def _noise_text(noise: str) -> str:
 
 _GEOMETRIC_NOTE = (" The two-sided geometric law on ℤ has a normaliser Σ_k exp(−|k − c|/b) that is the same for every "
                    "integer c (translation invariance), so the rate 1/b = ε/Δ of the exponential-family form "
-                   "exp{−(ε/GS)‖z − θ(D)‖₁} is enough; the factor 1/2 of spec correction 7 is needed only when the "
+                   "exp{−(ε/GS)‖z − θ(D)‖₁} is enough; the factor 1/2 of the exponential mechanism is needed only when the "
                    "normaliser depends on the data (the exponential mechanism over a fixed finite set).")
 
 
@@ -174,7 +174,7 @@ class ThresholdConfig:
 
 # -- calibrations -------------------------------------------------------------------------------------------
 def calibrate_histogram(cfg: HistogramConfig) -> Calibration:
-    """Δ = 2 (replace-one) or 1 (add/remove); b = Δ/ε; pure ε-DP (spec §1.1)."""
+    """Δ = 2 (replace-one) or 1 (add/remove); b = Δ/ε; pure ε-DP."""
     d = sensitivity(cfg.neighbours)
     b = d / cfg.epsilon
     der = (f"the count vector changes by ℓ1 ≤ {d:g} between neighbours ("
@@ -185,7 +185,7 @@ def calibrate_histogram(cfg: HistogramConfig) -> Calibration:
            + ("" if cfg.postprocess == "none" else f" Post-processing '{cfg.postprocess}' is free."))
     return Calibration(mechanism="histograms/laplace", notion="pure", epsilon=cfg.epsilon, sensitivity=d,
                        constant=b, constant_name=_noise_text(cfg.noise), derivation=der,
-                       reference="Hall (2012) slides Part 1 ('Laplace per cell', risk O(p/α)); spec §1.1–1.2",
+                       reference="Hall (2012) slides Part 1 ('Laplace per cell', risk O(p/α))",
                        neighbours=cfg.neighbours, params={"noise": cfg.noise, "postprocess": cfg.postprocess,
                                                           "p": cfg.p})
 
@@ -203,7 +203,7 @@ def calibrate_threshold(cfg: ThresholdConfig) -> Calibration:
                "τ = b·log(p/q̂) with q̂ = clip(round(q + Laplace(1/ε_q)), 1, p) released (q changes by ≤ 1 between "
                f"neighbours, so q̂ is ε_q = {eps_q:.6g}-DP; basic composition gives ε_q + ε_h = ε)")
     der = (f"the count vector changes by ℓ1 ≤ {d:g} between neighbours; noise with b = Δ/ε_h = {b:.6g} in every cell "
-           "is ε_h-DP, and zeroing the cells ≤ τ is post-processing (spec §1.4; correction 9). "
+           "is ε_h-DP, and zeroing the cells ≤ τ is post-processing. "
            f"{tau_txt}. The sparse sampler draws the same law as the naive one: an empty cell survives with "
            "probability P(noise > τ) independently, so their number is Binomial(p − q, P(noise > τ)), their "
            "locations a uniform subset WITHOUT replacement of the empty cells, their values τ + (noise − τ | noise > τ) "
@@ -213,8 +213,7 @@ def calibrate_threshold(cfg: ThresholdConfig) -> Calibration:
               "sampler": cfg.sampler, "locations": "without replacement", "postprocess": cfg.postprocess}
     return Calibration(mechanism="histograms/threshold", notion="pure", epsilon=cfg.epsilon, sensitivity=d,
                        constant=b, constant_name=_noise_text(cfg.noise) + "_h", derivation=der,
-                       reference="Hall (2012) slides Part 1 ('hard thresholding', τ = (2/α) log p, risk O(q log p/α)); "
-                                 "spec §1.4 and corrections 1–2",
+                       reference="Hall (2012) slides Part 1 ('hard thresholding', τ = (2/α) log p, risk O(q log p/α))",
                        neighbours=cfg.neighbours, params=params,
                        note="" if cfg.sampler == "dense" else "the sparse sampler's running time grows with q (not hidden)")
 
@@ -410,7 +409,7 @@ def histogram_release(data: Any, config: HistogramConfig, *, rng: RNGLike = None
     cal = override(cal) if override else cal
     value = sample_histogram(counts, cal, 1, rng)[0]
     notes = (Note("info", f"{_noise_text(config.noise)} = {cal.constant:.4g} in each of the p = {config.p:,} cells; "
-                          f"expected ℓ1 error p·E|Z| ≈ {config.p * cal.constant:,.4g} (spec §1.1)."),)
+                          f"expected ℓ1 error p·E|Z| ≈ {config.p * cal.constant:,.4g}."),)
     return Release("histograms/laplace", value, cal.cost(1), cal, True, notes, _diagnostics(counts, value), config)
 
 

@@ -37,7 +37,7 @@ __all__ = ["GUARANTEE", "RDPConfig", "RDPRelease", "rdp_gamma", "rdp_release", "
 
 GUARANTEE = ("(ε, 0, γ)-random differential privacy (Hall, Rinaldo & Wasserman 2012): for X_1..X_{n+1} iid ∼ P, "
              "with probability ≥ 1 − γ over the data, P_D(A) ≤ e^ε P_D′(A) for all A, where D′ replaces X_n by "
-             "X_{n+1}; γ ≤ 2 Σ_c p_c (1 − p_c)^{n−1} (spec §4, RECONSTRUCTED). NOT ε-DP: a person alone in their "
+             "X_{n+1}; γ ≤ 2 Σ_c p_c (1 − p_c)^{n−1} (a union bound derived here). NOT ε-DP: a person alone in their "
              "cell is exposed (the released support is the set of occupied cells). Replace-one neighbours, Δ = 2.")
 
 

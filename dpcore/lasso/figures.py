@@ -145,10 +145,10 @@ LASSO = Experiment(
                  "sparse regression with s = 5 non-zeros, x uniform on [−1, 1]^p; p ∈ {100, 1000, 10000}. "
                  "error = L(θ_priv) − min_C L; excess_fw = the same for non-private Frank–Wolfe with the same T; "
                  "excess_zero = the same for θ = 0 (the trivial answer)."),
-    caption=("Paper: O(log(np/δ)/(nε)^{2/3}) with a matching Ω̃(n^{−2/3}) lower bound, so slope ≈ −2/3 and a log "
+    caption=("Paper: O(log(np/δ)/(nε)^(2/3)) with a matching Ω̃(n^(−2/3)) lower bound, so slope ≈ −2/3 and a log "
              "dependence on p. Measured on this design (seed 2019): the private risk stays near the risk of "
              "θ = 0 (column excess_zero ≈ 0.036) until the Gumbel noise of the 2p scores, b·ln(2p) with "
-             "b = 2Δ_s/ε₀ ∝ n^{−2/3}, falls below the score gaps — n ≈ 3·10⁴ for p = 100 — and then drops steeply "
+             "b = 2Δ_s/ε₀ ∝ n^(−2/3), falls below the score gaps — n ≈ 3·10⁴ for p = 100 — and then drops steeply "
              "(local slope ≈ −0.9 between 10⁵ and 3·10⁵; −1.02 fitted over 10⁵ … 10⁶, 3 reps), so the fitted slopes "
              "over the top 3 decades are −0.35 "
              "(p = 100), −0.09 (p = 1000), −0.04 (p = 10 000, n ≤ 3000; default 10 reps): not −2/3. Non-private Frank–Wolfe with the "
