@@ -18,7 +18,7 @@ from dpcore._validation import check_delta, check_epsilon, check_int
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Release, frozen_mapping
 from dpcore.privacy import PrivacyCost
-from dpcore.privacy.accounting import compose_basic
+from dpcore.privacy.accounting import compose_entry
 
 from . import bandwidth as Bw
 from . import fourier as F
@@ -134,7 +134,7 @@ def compare_release(x, config: CompareConfig, *, rng=None) -> Comparison:
     streams = g.spawn(len(cfgs))
     rel = {m: fns[m](x, c, rng=s) for (m, c), s in zip(cfgs.items(), streams)}
     costs = ([bw.cost] if bw is not None else []) + [r.cost for r in rel.values()]
-    return Comparison(frozen_mapping(rel), compose_basic(costs), K.grid_axis(config.grid), bw)
+    return Comparison(frozen_mapping(rel), compose_entry(costs), K.grid_axis(config.grid), bw)
 
 
 def unit_cube_columns(ds, columns) -> tuple[np.ndarray, int, list[tuple[float, float]]]:

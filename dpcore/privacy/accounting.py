@@ -277,6 +277,24 @@ def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) ->
     return PrivacyCost.approx(eps, min(delta, 1.0 - 1e-16), neighbours=neighbours)
 
 
+def compose_entry(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) -> PrivacyCost:
+    """Several costs recorded as ONE ledger entry (e.g. k draws of each of three methods).
+
+    When every cost has the same notion, per-draw numbers and neighbours, the per-draw form is
+    kept with the counts added, so zCDP composition still charges Σk·ε²/2 rather than (Σkε)²/2
+    (the k-fold over-charge of collapsing draws into one ε). Otherwise: :func:`compose_basic`.
+    """
+    costs = list(costs)
+    if not costs:
+        raise DPValueError("compose_entry needs at least one cost.")
+    c0 = costs[0]
+    if all((c.notion, c.epsilon, c.delta, c.rho, c.neighbours) == (c0.notion, c0.epsilon, c0.delta, c0.rho,
+                                                                  c0.neighbours) for c in costs):
+        return PrivacyCost(c0.notion, epsilon=c0.epsilon, delta=c0.delta, rho=c0.rho, neighbours=c0.neighbours,
+                           note=c0.note, count=sum(c.count for c in costs))
+    return compose_basic(costs, delta_for_zcdp)
+
+
 def compose_zcdp(costs: Iterable[PrivacyCost]) -> PrivacyCost | None:
     """zCDP composition: ρ's add (ε-DP counts as ε²/2). None if an (ε, δ>0) entry has no zCDP bound."""
     costs = list(costs)

@@ -109,6 +109,21 @@ def test_compose_basic_and_zcdp():
         P.compose_basic([])
 
 
+def test_compose_entry_keeps_per_draw_form_so_zcdp_is_not_over_charged():
+    # 10 draws of each of two ε = 1 pure methods in one ledger entry: basic 20, zCDP 20·½ = 10 (not 20²/2 = 200)
+    e = P.compose_entry([P.PrivacyCost.pure(1.0, count=10), P.PrivacyCost.pure(1.0, count=10)])
+    assert e.total_epsilon == pytest.approx(20.0) and e.as_zcdp_rho() == pytest.approx(10.0)
+    led = P.PrivacyLedger()
+    led.add("two methods", e)
+    t = led.totals()
+    assert t.basic_epsilon == pytest.approx(20.0) and t.zcdp_rho == pytest.approx(10.0)
+    mixed = P.compose_entry([P.PrivacyCost.pure(1.0, count=10), P.PrivacyCost.approx(1.0, 1e-3, count=10)])
+    assert mixed.notion == "approx" and mixed.total_epsilon == pytest.approx(20.0)
+    assert mixed.total_delta == pytest.approx(1e-2)
+    with pytest.raises(DPValueError):
+        P.compose_entry([])
+
+
 def test_compose_advanced_formula_and_benefit():
     eps0, k, dp = 0.01, 1000, 1e-6
     c = P.compose_advanced(eps0, 0.0, k, dp)
