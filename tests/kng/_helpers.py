@@ -62,3 +62,24 @@ def reg2(n, seed):
 
 def nonprivate(release) -> np.ndarray:
     return release.diagnostics.values["non-private estimate"]
+
+
+#: Directions onto which 2-D draws are projected for KS tests (two marginals, two oblique directions).
+PROJ = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, -1.0]])
+
+
+def grid_projection_cdfs(logpdf, lo=-1.0, hi=1.0, m=601):
+    """CDFs of θ·v (v = rows of PROJ) under the 2-D density normalised on an m × m grid of cell centres."""
+    h = (hi - lo) / m
+    ctr = lo + h * (np.arange(m) + 0.5)
+    T1, T2 = np.meshgrid(ctr, ctr, indexing="ij")
+    pts = np.column_stack([T1.ravel(), T2.ravel()])
+    lp = logpdf(pts)
+    w = np.exp(lp - np.max(lp[np.isfinite(lp)]))
+    w /= w.sum()
+    cdfs = []
+    for v in PROJ:
+        z = pts @ v
+        o = np.argsort(z)
+        cdfs.append(lambda t, zs=z[o], cw=np.cumsum(w[o]): np.interp(t, zs, cw))
+    return cdfs

@@ -8,30 +8,12 @@ from scipy import stats
 
 from dpcore import kng
 from dpcore.kng import _exact_regression as ex
-from tests.kng._helpers import mcmc_raw, prep, reg2
+from tests.kng._helpers import PROJ, grid_projection_cdfs, mcmc_raw, prep, reg2
 
 pytestmark = pytest.mark.stat
 P_MIN = 1e-6
-PROJ = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, -1.0]])
 
 
-def _grid_projection_cdfs(logpdf, lo=-1.0, hi=1.0, m=601):
-    """CDFs of θ·v (v = rows of PROJ) under the 2-D density normalised on an m × m grid of cell centres."""
-    h = (hi - lo) / m
-    ctr = lo + h * (np.arange(m) + 0.5)
-    T1, T2 = np.meshgrid(ctr, ctr, indexing="ij")
-    pts = np.column_stack([T1.ravel(), T2.ravel()])
-    lp = logpdf(pts)
-    w = np.exp(lp - np.max(lp[np.isfinite(lp)]))
-    w /= w.sum()
-    cdfs = []
-    for v in PROJ:
-        z = pts @ v
-        o = np.argsort(z)
-        zs, cw = z[o], np.cumsum(w[o])
-        # cell width along v smooths the step function: interpolate between cell-centre projections
-        cdfs.append(lambda t, zs=zs, cw=cw: np.interp(t, zs, cw))
-    return cdfs
 
 
 def _ks(draws, cdfs):
@@ -60,10 +42,10 @@ def test_exact_law_matches_grid_density(mech, norm, design):
     assert r.released and r.diagnostics.mcmc is None and r.diagnostics.values["sampler"] == "exact rejection sampler"
     assert r.calibration.note.startswith("exact sampler") and not r.notes_of("approximate")
     assert np.all(np.abs(r.value).sum(axis=1) <= 1.0)  # Θ = {‖θ‖₁ ≤ 1}, x_bound = y_bound = 1
-    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t))
+    cdfs = grid_projection_cdfs(lambda t: prob.log_density(P, cal, t))
     assert min(_ks(r.value, cdfs)) > P_MIN, _ks(r.value, cdfs)
     wrong = cal.replace(constant=1.5 * cal.constant)
-    bad = _grid_projection_cdfs(lambda t: prob.log_density(P, wrong, t))
+    bad = grid_projection_cdfs(lambda t: prob.log_density(P, wrong, t))
     assert min(_ks(r.value, bad)) < P_MIN
 
 
@@ -143,9 +125,9 @@ def test_singular_design_uses_the_uniform_proposal_and_matches_the_grid(mech):
     prob, P, cal, cfg = prep("linear_regression", (X, y), mech, 1.0)
     r = kng.sample("linear_regression", (X, y), mechanism=mech, epsilon=1.0, size=20_000, rng=6)
     assert r.released and r.diagnostics.values["sampler"] == "exact rejection sampler" and r.diagnostics.mcmc is None
-    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t))
+    cdfs = grid_projection_cdfs(lambda t: prob.log_density(P, cal, t))
     assert min(_ks(r.value, cdfs)) > P_MIN, _ks(r.value, cdfs)
-    bad = _grid_projection_cdfs(lambda t: prob.log_density(P, cal.replace(constant=2.0 * cal.constant), t))
+    bad = grid_projection_cdfs(lambda t: prob.log_density(P, cal.replace(constant=2.0 * cal.constant), t))
     assert min(_ks(r.value, bad)) < P_MIN
 
 
@@ -156,7 +138,7 @@ def test_wide_law_switches_to_the_uniform_proposal():
     out = ex.sample_linear_exact(X.T @ X, X.T @ y, "kng", cal.constant, "linf", 0.2, 10_000, np.random.default_rng(1),
                                  max_trials=200_000)
     assert not out.missing.any() and out.from_uniform > 9_000
-    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -0.2, 0.2)
+    cdfs = grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -0.2, 0.2)
     assert min(_ks(out.values, cdfs)) > P_MIN
 
 

@@ -7,11 +7,10 @@ from scipy import stats
 
 from dpcore._validation import DPValueError
 from dpcore.mcmc import metropolis_within_gibbs, preconditioned_metropolis
-from tests.kng._helpers import mcmc_raw, prep
+from tests.kng._helpers import PROJ, grid_projection_cdfs, mcmc_raw, prep
 
 pytestmark = pytest.mark.stat
 P_MIN = 1e-6
-PROJ = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, -1.0]])
 
 
 def _ridge(rho=0.9999):
@@ -41,20 +40,6 @@ def test_too_few_sweeps_fail_the_same_test():
     assert stats.kstest(r.final[:, 0], stats.norm(0, 1).cdf).pvalue < P_MIN
 
 
-def _grid_projection_cdfs(logpdf, lo, hi, m=601):
-    h = (hi - lo) / m
-    ctr = lo + h * (np.arange(m) + 0.5)
-    T1, T2 = np.meshgrid(ctr, ctr, indexing="ij")
-    pts = np.column_stack([T1.ravel(), T2.ravel()])
-    lp = logpdf(pts)
-    w = np.exp(lp - np.max(lp[np.isfinite(lp)]))
-    w /= w.sum()
-    out = []
-    for v in PROJ:
-        z = pts @ v
-        o = np.argsort(z)
-        out.append(lambda t, zs=z[o], cw=np.cumsum(w[o]): np.interp(t, zs, cw))
-    return out
 
 
 def _collinear(n, seed, rho=0.98):
@@ -73,7 +58,7 @@ def test_quantile_regression_chains_match_grid_density_on_a_collinear_design(mec
     prob, P, cal, cfg = prep("quantile_regression", (X, y), mech, eps, tau=0.5)
     assert prob.mcmc_kind(P, cfg) == "preconditioned"
     assert len(prob.temperatures(P, cfg)) == {("kng", 1.0): 3, ("exponential", 1.0): 1, ("kng", 20.0): 5}[mech, eps]
-    cdfs = _grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -1.0, 1.0)
+    cdfs = grid_projection_cdfs(lambda t: prob.log_density(P, cal, t), -1.0, 1.0)
     draws, diag = mcmc_raw(prob, P, cal, cfg, 1000, 300, 11)
     ps = [stats.kstest(draws @ v, cdf).pvalue for v, cdf in zip(PROJ, cdfs)]
     assert min(ps) > P_MIN, ps
