@@ -110,8 +110,7 @@ def exact_mise_rows(n: int, d: int, *, epsilon: float, delta: float, bw_scale: f
             noise = 0.0
         elif m == "gp":
             delta_h = K.kde_sensitivity(n, h, d)
-            sigma = (K.hall_c(delta) * delta_h / epsilon if epsilon <= K.HALL_MAX_EPSILON
-                     else K.analytic_gaussian_sigma(epsilon, delta, delta_h))
+            sigma = K.gp_sigma(epsilon, delta, delta_h)[0]
             noise = sigma ** 2
         elif m == "fourier-laplace":
             noise = _laplace_noise_term(n, d, h, epsilon)

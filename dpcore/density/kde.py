@@ -32,10 +32,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from dpcore._validation import (check_choice, check_delta, check_epsilon, check_finite_array, check_int,
+                                check_positive)
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
-from dpcore.privacy.accounting import analytic_gaussian_sigma  # noqa: F401  (re-exported for figures)
+from dpcore.privacy.accounting import analytic_gaussian_sigma
 
 __all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
            "grid_points", "hall_c", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
@@ -54,15 +55,11 @@ REFERENCE_GP = ("Hall, Rinaldo & Wasserman (2013), Differential privacy for func
 
 def check_data(data, d: int) -> tuple[np.ndarray, int]:
     """Data as an (n, d) float array; values outside [0, 1] are clipped (public preprocessing) and counted."""
-    x = np.asarray(data, dtype=float)
+    x = check_finite_array(data, "data", ndim=(1, 2), min_rows=1)
     if x.ndim == 1:
         x = x[:, None]
-    if x.ndim != 2 or x.shape[1] != d:
+    if x.shape[1] != d:
         raise DPValueError(f"data must have shape (n, {d}) for d = {d}; got shape {np.shape(data)}.")
-    if x.shape[0] < 1:
-        raise DPValueError("data has no rows; a density estimate needs n ≥ 1.")
-    if not np.all(np.isfinite(x)):
-        raise DPValueError("data contain NaN or infinite values; impute them with a public value first.")
     clipped = int(np.sum(np.any((x < 0) | (x > 1), axis=1)))
     return np.clip(x, 0.0, 1.0), clipped
 
@@ -145,13 +142,7 @@ class GPKDEConfig:
         check_choice(self.binning, "binning", ("auto", "exact", "linear"))
         check_int(self.bins, "bins", lo=16, hi=16_384)
         check_int(self.size, "size", lo=1, hi=1000)
-        if self.calibration == "hall" and self.epsilon > HALL_MAX_EPSILON:
-            raise DPValueError(f"calibration = 'hall' with epsilon = {self.epsilon:g}: Hall's c(δ) is only used for "
-                               f"ε ≤ {HALL_MAX_EPSILON} (beyond it the bound is not proven); use calibration 'analytic' or 'auto'.")
-
-    @property
-    def grid_shape(self) -> tuple[int, ...]:
-        return (self.grid,) * self.d
+        check_hall(self.calibration, self.epsilon)
 
 
 def _linear_bin_1d(x: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -216,19 +207,31 @@ def nonprivate_kde(data, config: GPKDEConfig) -> np.ndarray:
     return kde_on_grid(x, config.bandwidth, config.grid, binning=_use_binning(len(x), config), bins=config.bins)
 
 
+def gp_sigma(epsilon: float, delta: float, sensitivity: float, calibration: str = "auto") -> tuple[float, bool]:
+    """(σ, used Hall's c(δ)) of a Gaussian-process release with RKHS sensitivity Δ: Hall's σ = c(δ)Δ/ε for
+    ``"hall"`` (and for ``"auto"`` when ε ≤ HALL_MAX_EPSILON), else the analytic Gaussian σ (Balle & Wang 2018)."""
+    use_hall = calibration == "hall" or (calibration == "auto" and epsilon <= HALL_MAX_EPSILON)
+    if use_hall:
+        return hall_c(delta) * sensitivity / epsilon, True
+    return analytic_gaussian_sigma(epsilon, delta, sensitivity), False
+
+
+def check_hall(calibration: str, epsilon: float) -> None:
+    """Refuse Hall's c(δ) beyond ε = HALL_MAX_EPSILON, where its bound is not proven."""
+    if calibration == "hall" and epsilon > HALL_MAX_EPSILON:
+        raise DPValueError(f"calibration = 'hall' with epsilon = {epsilon:g}: Hall's c(δ) is only used for "
+                           f"ε ≤ {HALL_MAX_EPSILON} (beyond it the bound is not proven); use calibration 'analytic' "
+                           "or 'auto'.")
+
+
 def calibrate_gp(config: GPKDEConfig, n: int) -> Calibration:
     """The GP-KDE calibration for n (public) records; ``constant`` is the GP noise scale σ."""
     n = check_int(n, "n", lo=1)
     cfg = config
     delta_h = kde_sensitivity(n, cfg.bandwidth, cfg.d)
-    use_hall = cfg.calibration == "hall" or (cfg.calibration == "auto" and cfg.epsilon <= HALL_MAX_EPSILON)
-    if use_hall:
-        c = hall_c(cfg.delta)
-        sigma = c * delta_h / cfg.epsilon
-        name = "GP noise scale σ = c(δ)·Δ/ε with Hall's c(δ) = √(2 ln(2/δ))"
-    else:
-        sigma = analytic_gaussian_sigma(cfg.epsilon, cfg.delta, delta_h)
-        name = "GP noise scale σ: analytic Gaussian (Balle & Wang 2018) for Mahalanobis sensitivity Δ"
+    sigma, use_hall = gp_sigma(cfg.epsilon, cfg.delta, delta_h, cfg.calibration)
+    name = ("GP noise scale σ = c(δ)·Δ/ε with Hall's c(δ) = √(2 ln(2/δ))" if use_hall else
+            "GP noise scale σ: analytic Gaussian (Balle & Wang 2018) for Mahalanobis sensitivity Δ")
     return Calibration(
         mechanism="density/gp-kde", notion="approx", epsilon=cfg.epsilon, delta=cfg.delta, sensitivity=delta_h,
         constant=sigma, constant_name=name,
@@ -273,9 +276,14 @@ def gp_sample(data, config: GPKDEConfig, size: int, rng, *, override=None) -> np
     cal = calibrate_gp(config, len(x))
     if override is not None:
         cal = override(cal)
+    return _gp_draws(x, config, cal, size, rng)[1]
+
+
+def _gp_draws(x: np.ndarray, config: GPKDEConfig, cal: Calibration, size: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """(f_D on the grid, ``size`` draws f_D + σ·G): the one noisy-output path of the release and the audit."""
     f = kde_on_grid(x, config.bandwidth, config.grid, binning=_use_binning(len(x), config), bins=config.bins)
     sigma = cal.constant * cal.params["noise_factor"]
-    return f[None] + sigma * sample_gp(config.grid, config.bandwidth, config.d, size, rng)
+    return f, f[None] + sigma * sample_gp(config.grid, config.bandwidth, config.d, size, rng)
 
 
 def gp_release(data, config: GPKDEConfig, *, rng=None) -> Release:
@@ -284,10 +292,8 @@ def gp_release(data, config: GPKDEConfig, *, rng=None) -> Release:
     n = len(x)
     cal = calibrate_gp(config, n)
     binned = _use_binning(n, config)
-    f = kde_on_grid(x, config.bandwidth, config.grid, binning=binned, bins=config.bins)
+    f, value = _gp_draws(x, config, cal, config.size, rng)
     sigma = cal.constant * cal.params["noise_factor"]
-    noise = sample_gp(config.grid, config.bandwidth, config.d, config.size, rng)
-    value = f[None] + sigma * noise
     notes = [Note("info", f"GP noise scale σ = {sigma:.4g} ({cal.params['calibration']} calibration); "
                           f"E∫(f̃ − f_D)² = σ² = {sigma ** 2:.4g} over [0, 1]^{config.d}.")]
     if binned:

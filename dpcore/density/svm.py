@@ -24,10 +24,10 @@ import numpy as np
 import pandas as pd
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from dpcore._validation import (check_choice, check_delta, check_epsilon, check_finite_array, check_int,
+                                check_positive)
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
-from dpcore.privacy.accounting import analytic_gaussian_sigma
 
 from . import kde as K
 from .designs import two_class
@@ -69,14 +69,14 @@ class SVMConfig:
         check_choice(self.calibration, "calibration", ("auto", "hall", "analytic"))
         check_int(self.max_epochs, "max_epochs", lo=1, hi=100_000)
         check_int(self.size, "size", lo=1, hi=1000)
-        if self.calibration == "hall" and self.epsilon > K.HALL_MAX_EPSILON:
-            raise DPValueError(f"calibration = 'hall' needs ε ≤ {K.HALL_MAX_EPSILON}; use 'analytic' or 'auto'.")
+        K.check_hall(self.calibration, self.epsilon)
 
 
 def _check_xy(data) -> tuple[np.ndarray, np.ndarray]:
-    X, y = data
-    X = np.clip(np.asarray(X, dtype=float), 0.0, 1.0)
-    y = np.asarray(y, dtype=float)
+    if not (isinstance(data, (tuple, list)) and len(data) == 2):
+        raise DPValueError("SVM data must be a pair (X, y): an (n, 2) array in [0, 1]² and labels ±1.")
+    X = np.clip(check_finite_array(data[0], "SVM covariates X"), 0.0, 1.0)
+    y = check_finite_array(data[1], "SVM labels y")
     if X.ndim != 2 or X.shape[1] != 2 or len(y) != len(X):
         raise DPValueError(f"SVM data must be (X (n, 2), y (n,)); got shapes {np.shape(X)} and {np.shape(y)}.")
     if not np.all(np.isin(y, (-1.0, 1.0))):
@@ -119,9 +119,7 @@ def svm_sensitivity(n: int, lam: float, gap: float) -> float:
 def calibrate_svm(config: SVMConfig, n: int) -> Calibration:
     n = check_int(n, "n", lo=1)
     s = svm_sensitivity(n, config.lam, config.gap)
-    hall = config.calibration == "hall" or (config.calibration == "auto" and config.epsilon <= K.HALL_MAX_EPSILON)
-    sigma = K.hall_c(config.delta) * s / config.epsilon if hall else analytic_gaussian_sigma(config.epsilon,
-                                                                                              config.delta, s)
+    sigma, hall = K.gp_sigma(config.epsilon, config.delta, s, config.calibration)
     return Calibration(
         mechanism="density/svm", notion="approx", epsilon=config.epsilon, delta=config.delta, sensitivity=s,
         constant=sigma, constant_name="GP noise scale σ" + (" = c(δ)Δ/ε (Hall)" if hall else " (analytic Gaussian)"),
@@ -149,7 +147,12 @@ def svm_sample(data, config: SVMConfig, size: int, rng, *, override=None) -> np.
     cal = calibrate_svm(config, len(y))
     if override is not None:
         cal = override(cal)
-    f = nonprivate_svm((X, y), config)
+    c, _ = fit_svm(X, y, config.lam, config.bandwidth, config.gap, config.max_epochs)
+    return _svm_draws(_grid_values(c, X, config), config, cal, size, rng)
+
+
+def _svm_draws(f: np.ndarray, config: SVMConfig, cal: Calibration, size: int, rng) -> np.ndarray:
+    """``size`` draws f_D + σ·G on the grid: the one noisy-output path of the release and the audit."""
     sigma = cal.constant * cal.params["noise_factor"]
     return f[None] + sigma * K.sample_gp(config.grid, config.bandwidth, 2, size, rng)
 
@@ -160,7 +163,7 @@ def svm_release(data, config: SVMConfig, *, rng=None) -> Release:
     cal = calibrate_svm(config, len(y))
     c, gap = fit_svm(X, y, config.lam, config.bandwidth, config.gap, config.max_epochs)
     f = _grid_values(c, X, config)
-    value = f[None] + cal.constant * K.sample_gp(config.grid, config.bandwidth, 2, config.size, rng)
+    value = _svm_draws(f, config, cal, config.size, rng)
     return Release("density/svm", value, cal.cost(config.size), cal, True,
                    (Note("info", f"GP noise σ = {cal.constant:.4g} on the {config.grid}×{config.grid} grid."),),
                    Diagnostics(values={"non-private decision function": f, "attained duality gap": gap}), config)
