@@ -86,17 +86,16 @@ def _gp_events(d_a, d_b, epsilon, delta):
     cfg = K.GPKDEConfig(epsilon=epsilon, delta=delta, **_GP_AUDIT_CFG)
     ma, mb = K.nonprivate_kde(d_a, cfg), K.nonprivate_kde(d_b, cfg)
     L = K.gp_factors(cfg.grid, cfg.bandwidth, 1)
-    M = L @ L.T
+    return _gp_halfline_events(ma, mb, L @ L.T, K.calibrate_gp(cfg, len(d_a)).constant)
+
+
+def _gp_halfline_events(ma, mb, M, sigma):
+    """Half-lines along the most powerful projection p = M⁻¹(m_a − m_b) of a Gaussian-process output with
+    means m_a, m_b and covariance σ²M: ±4 sd around the midpoint, 33 thresholds."""
     p = np.linalg.solve(M, ma - mb)
-    sigma = K.calibrate_gp(cfg, len(d_a)).constant
     sd = sigma * float(np.sqrt(p @ M @ p))
     mid = 0.5 * float(p @ (ma + mb))
     return halfline_events(mid + sd * np.linspace(-4.0, 4.0, 33), projection=p)
-
-
-def _gp_half_noise(cal):
-    """Mutant: GP noise scale too small (σ/2, e.g. Δ without √2 and a halved constant)."""
-    return cal.replace(params={"noise_factor": 0.5})
 
 
 _F_PAIR = (np.full(5, 1 / 8), np.array([1 / 8] * 4 + [5 / 8]))
@@ -143,11 +142,7 @@ def _svm_events(d_a, d_b, epsilon, delta):
     cfg = S.SVMConfig(epsilon=epsilon, delta=delta, **_SVM_CFG)
     ma, mb = S.nonprivate_svm(d_a, cfg).ravel(), S.nonprivate_svm(d_b, cfg).ravel()
     L = K.gp_factors(cfg.grid, cfg.bandwidth, 2)
-    M = np.kron(L @ L.T, L @ L.T)
-    p = np.linalg.solve(M, ma - mb)
-    sd = S.calibrate_svm(cfg, 1).constant * float(np.sqrt(p @ M @ p))
-    mid = 0.5 * float(p @ (ma + mb))
-    return halfline_events(mid + sd * np.linspace(-4.0, 4.0, 33), projection=p)
+    return _gp_halfline_events(ma, mb, np.kron(L @ L.T, L @ L.T), S.calibrate_svm(cfg, 1).constant)
 
 
 _BW_PAIR = (np.array([0.2] * 3 + [0.8] * 3), np.array([0.2] * 4 + [0.8] * 2))
@@ -175,7 +170,7 @@ AUDITS = (
           title="GP-KDE on a 9-point grid (h = 0.1): one record moved from 0 to 1", datasets=_GP_PAIR,
           neighbours="replace-one: one of 5 records moved from 0 to 1 (RKHS sensitivity attained)",
           sampler=_gp_sampler, events=_gp_events, epsilon=1.0, delta=0.05,
-          mutant=Mutant("GP noise scale too small", "σ halved (the analytic σ for Δ/2)", _gp_half_noise),
+          mutant=Mutant("GP noise scale too small", "σ halved (the analytic σ for Δ/2)", _half_noise),
           n_samples=200_000, output_label="f̃ on the grid"),
     Audit(id="density/fourier-laplace", mechanism="density/fourier-laplace",
           title="Fourier/Laplace coefficients (k = 1): one record moved from 1/8 to 5/8", datasets=_F_PAIR,

@@ -99,7 +99,7 @@ def fit_svm(X: np.ndarray, y: np.ndarray, lam: float, bandwidth: float, gap: flo
         for i in order:
             new = min(max(a[i] + (1.0 - y[i] * f[i]) / Kx[i, i], 0.0), C)
             if new != a[i]:
-                f += (new - a[i]) * y[i] * Kx[:, i]
+                f += (new - a[i]) * y[i] * Kx[i]       # row i = column i (K symmetric), contiguous
                 a[i] = new
         c = a * y
         norm2 = float(c @ f)
