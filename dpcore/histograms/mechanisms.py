@@ -282,8 +282,7 @@ def _dense_rows(p: int, reps: int) -> int:
     return max(1, _CHUNK // p)
 
 
-def sample_histogram(counts: SparseCounts, cal: Calibration, reps: int, rng: RNGLike = None,
-                     progress: Optional[Callable[[int, int], bool]] = None) -> np.ndarray:
+def sample_histogram(counts: SparseCounts, cal: Calibration, reps: int, rng: RNGLike = None) -> np.ndarray:
     """``reps`` independent releases of the per-cell mechanism of ``cal``: array (reps, p)."""
     p = counts.p
     _check_dense(p)
@@ -295,9 +294,6 @@ def sample_histogram(counts: SparseCounts, cal: Calibration, reps: int, rng: RNG
         hi = min(reps, lo + rows)
         out[lo:hi] = _postprocess_dense(dense[None, :] + _noise(cal.params["noise"], cal.constant, (hi - lo, p), g),
                                         cal.params["postprocess"], counts.n)
-        if progress is not None and not progress(hi, reps):
-            from ..errors import Cancelled
-            raise Cancelled("stopped")
     return out
 
 
@@ -456,8 +452,9 @@ def laplace_and_threshold_release(data: Any, config: ThresholdConfig, *, rng: RN
                            "'public q bound').")
     counts = as_counts(data, config.p)
     cal = calibrate_threshold(config)
-    g = as_generator(rng)
-    x = counts.to_dense() + _noise(config.noise, cal.constant, config.p, g)
+    # the per-cell draw is the audited histogram sampler's (histograms/laplace audits); thresholding is post-processing
+    per_cell = calibrate_histogram(HistogramConfig(config.epsilon, config.p, config.neighbours, config.noise))
+    x = sample_histogram(counts, per_cell, 1, as_generator(rng))[0]
     tau = cal.constant * math.log(config.p / cal.params["q_for_tau"])
     cells = np.flatnonzero(x > tau)
     vals = x[cells]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._rng import RNGLike, as_generator
-from .._validation import check_int, check_positive
+from .._validation import check_finite_array, check_int, check_positive
 from ..errors import DPValueError
 
 __all__ = ["MAX_P", "MAX_DENSE_CELLS", "NLCS_P", "NLCS_Q", "NLCS_N", "SparseCounts", "SparseHistogram",
@@ -98,19 +98,12 @@ class SparseCounts:
     def from_records(cls, records: Any, p: int) -> "SparseCounts":
         """Counts of integer records (cell indices in [0, p))."""
         r = np.asarray(records).reshape(-1)
-        if r.size and (r.dtype.kind not in "iu" and not np.all(r == np.round(r))):
-            raise DPValueError("records must be whole-number cell indices in [0, p).")
+        if r.dtype.kind not in "iu":
+            r = check_finite_array(r, "records (cell indices)", min_rows=0)
+            if r.size and not np.all(r == np.round(r)):
+                raise DPValueError("records must be whole-number cell indices in [0, p).")
         cells, counts = np.unique(r.astype(np.int64), return_counts=True)
         return cls(p, cells, counts)
-
-    @classmethod
-    def from_dense(cls, counts: Any) -> "SparseCounts":
-        """From a length-p vector of non-negative whole counts."""
-        c = np.asarray(counts).reshape(-1)
-        if c.size and (np.any(c < 0) or np.any(c != np.round(c))):
-            raise DPValueError("a dense count vector must hold non-negative whole numbers.")
-        nz = np.flatnonzero(c)
-        return cls(c.size, nz, c[nz].astype(np.int64))
 
 
 def _check_dense(p: int) -> None:
