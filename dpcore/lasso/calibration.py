@@ -50,7 +50,7 @@ from typing import Optional
 from .._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
 from ..errors import DPValueError
 from ..mechanism import Calibration
-from ..privacy import zcdp_delta
+from ..privacy.accounting import approx_to_zcdp_rho
 
 __all__ = ["LassoConfig", "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "PATHS", "DTYPES", "MAX_STEPS", "MAX_P",
            "score_sensitivity", "theorem25_steps", "per_step_epsilon", "calibrate", "paper_noise_scale",
@@ -143,15 +143,8 @@ def _advanced_eps0(epsilon: float, delta: float, k: int) -> float:
 
 
 def _zcdp_rho(epsilon: float, delta: float) -> float:
-    """Largest ρ (to bisection precision, rounded down) with tight δ(ε) ≤ δ."""
-    lo, hi = 0.0, epsilon + 1.0
-    for _ in range(100):
-        mid = 0.5 * (lo + hi)
-        if mid > 0 and zcdp_delta(mid, epsilon) <= delta:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    """Largest ρ with tight δ(ε) ≤ δ (:func:`dpcore.privacy.accounting.approx_to_zcdp_rho`)."""
+    return approx_to_zcdp_rho(epsilon, delta)
 
 
 def per_step_epsilon(epsilon: float, delta: float, steps: int, selection: str, composition: str

@@ -181,6 +181,21 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     return float(min(1.0, math.exp(min(log_delta, 0.0))))
 
 
+def approx_to_zcdp_rho(epsilon: float, delta: float) -> float:
+    """The largest ρ (to bisection precision, rounded down) whose tight conversion gives (ε, δ)-DP:
+    zcdp_delta(ρ, ε) ≤ δ. Bisection on log ρ over [1e-12, 1e12]; the inverse of :func:`zcdp_to_approx`."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    lo, hi = math.log(1e-12), math.log(1e12)
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if zcdp_delta(math.exp(mid), epsilon) <= delta:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(lo)
+
+
 def zcdp_to_approx(rho: float, delta: float, tight: bool = True) -> float:
     """ε such that ρ-zCDP implies (ε, δ)-DP; ``tight`` uses the numeric CKS20 conversion."""
     simple = zcdp_to_approx_simple(rho, delta)

@@ -28,6 +28,7 @@ from .._validation import check_choice, check_int, check_positive, check_rho
 from ..errors import DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
 from ..privacy import gaussian_sigma_zcdp, zcdp_to_approx
+from ..privacy.accounting import approx_to_zcdp_rho
 from .geometry import decompose_workload, mean_width, net_of_workload
 from .projection import pairwise_frank_wolfe, pairwise_frank_wolfe_batch
 from .workloads import Workload, WorkloadSpec, check_indices, mean_point
@@ -167,15 +168,9 @@ def approx_guarantee(rho: float, delta: float = 1e-6) -> dict:
 
 @functools.lru_cache(maxsize=64)
 def rho_for_approx(epsilon: float, delta: float) -> float:
-    """The largest ρ whose tight (ε, δ) conversion gives at most ``epsilon`` (bisection on log ρ; for audits)."""
-    lo, hi = 1e-8, 1e4
-    for _ in range(50):
-        mid = math.sqrt(lo * hi)
-        if zcdp_to_approx(mid, delta, tight=True) <= epsilon:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    """The largest ρ whose tight (ε, δ) conversion gives at most ``epsilon`` (for audits;
+    :func:`dpcore.privacy.accounting.approx_to_zcdp_rho`)."""
+    return approx_to_zcdp_rho(epsilon, delta)
 
 
 def rms_error(value: np.ndarray, truth: np.ndarray) -> np.ndarray:

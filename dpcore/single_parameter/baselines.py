@@ -33,7 +33,8 @@ from .._rng import RNGLike, as_generator
 from .._validation import check_delta, check_epsilon, check_int, check_positive
 from ..errors import DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
-from ..privacy import analytic_gaussian_sigma, zcdp_delta
+from ..privacy import analytic_gaussian_sigma
+from ..privacy.accounting import approx_to_zcdp_rho
 from . import algorithms as A
 from .losses import get_loss
 
@@ -262,15 +263,8 @@ def nonprivate_objective(data, cfg) -> np.ndarray:
 
 # --- noisy gradient descent -----------------------------------------------------------------------
 def rho_for(epsilon: float, delta: float) -> float:
-    """Largest ρ with ρ-zCDP ⇒ (ε, δ)-DP under the tight conversion (bisection on log ρ)."""
-    lo, hi = math.log(1e-12), math.log(1e12)
-    for _ in range(100):
-        mid = 0.5 * (lo + hi)
-        if zcdp_delta(math.exp(mid), epsilon) <= delta:
-            lo = mid
-        else:
-            hi = mid
-    return math.exp(lo)
+    """Largest ρ with ρ-zCDP ⇒ (ε, δ)-DP under the tight conversion (:func:`dpcore.privacy.accounting.approx_to_zcdp_rho`)."""
+    return approx_to_zcdp_rho(epsilon, delta)
 
 
 def calibrate_noisy_gd(cfg, n: int, D: float) -> Calibration:
