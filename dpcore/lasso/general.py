@@ -38,7 +38,7 @@ from .._validation import check_choice, check_delta, check_epsilon, check_int, c
 from ..errors import Cancelled, DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
 from .calibration import MAX_STEPS, _zcdp_rho, theorem25_steps
-from .solver import MAX_WORK, clip_design, constrained_optimum, loss
+from .solver import MAX_WORK, clip_data, constrained_optimum, loss
 
 __all__ = ["GENERAL_CONSTRAINTS", "NoisyGradientConfig", "calibrate_noisy_gradient", "gradient_sensitivity",
            "gaussian_width", "noisy_gradient_fw", "release_noisy_gradient", "nonprivate_general", "l1_radius_of"]
@@ -170,7 +170,7 @@ def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radiu
 
 def nonprivate_general(data, cfg: NoisyGradientConfig) -> np.ndarray:
     """Non-private Frank–Wolfe on C with the same T and start (σ = 0)."""
-    X, y, _ = clip_design(*data)
+    X, y, _ = clip_data(data)
     steps = int(calibrate_noisy_gradient(cfg, *X.shape).params["steps"])
     return noisy_gradient_fw(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, sigma=0.0)[0][0]
 
@@ -178,7 +178,7 @@ def nonprivate_general(data, cfg: NoisyGradientConfig) -> np.ndarray:
 def release_noisy_gradient(data, cfg: NoisyGradientConfig, *, rng: RNGLike = None, progress=None,
                            diagnostics: bool = True) -> Release:
     """θ_priv ∈ C by noisy-gradient Frank–Wolfe, (ε, δ)-DP (replace-one; n, p public)."""
-    X, y, clip_info = clip_design(*data)
+    X, y, clip_info = clip_data(data)
     cal = calibrate_noisy_gradient(cfg, *X.shape)
     th, _ = noisy_gradient_fw(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
                               sigma=cal.constant, rng=rng, progress=progress)

@@ -17,7 +17,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from ..mechanism import Calibration, Diagnostics, Note, Release
 from .calibration import LassoConfig, calibrate
-from .solver import FWRun, clip_design, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
+from .solver import FWRun, clip_data, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
 
 __all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery"]
 
@@ -43,7 +43,7 @@ def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Ca
                progress=None) -> FWRun:
     """``reps`` independent private runs on the same data (vectorised; audits and figures). ``cal``
     overrides the calibration (audit mutants)."""
-    X, y, _ = clip_design(*data, dtype=cfg.dtype)
+    X, y, _ = clip_data(data, dtype=cfg.dtype)
     cal = cal or calibrate(cfg, X.shape[0], X.shape[1])
     return frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
                        chooser=make_chooser(cal, rng), reps=reps, path=cfg.path, dtype=cfg.dtype, progress=progress)
@@ -51,7 +51,7 @@ def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Ca
 
 def nonprivate(data, cfg: LassoConfig) -> np.ndarray:
     """Non-private Frank–Wolfe (Algorithm 1: exact argmin) with the same T and start θ₁ = 0: θ of shape (p,)."""
-    X, y, _ = clip_design(*data, dtype=cfg.dtype)
+    X, y, _ = clip_data(data, dtype=cfg.dtype)
     steps = int(calibrate(cfg, X.shape[0], X.shape[1]).params["steps"])
     return frank_wolfe(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, path=cfg.path,
                        dtype=cfg.dtype).theta[0]
@@ -91,7 +91,7 @@ def release(data, cfg: LassoConfig, *, rng: RNGLike = None, progress=None, diagn
         Also compute the NON-PRIVATE comparison (non-private Frank–Wolfe, the constrained optimum θ*,
         losses, excess empirical risk, clipping counts) into ``Release.diagnostics``.
     """
-    X, y, clip_info = clip_design(*data, dtype=cfg.dtype)
+    X, y, clip_info = clip_data(data, dtype=cfg.dtype)
     n, p = X.shape
     cal = calibrate(cfg, n, p)
     run = frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,

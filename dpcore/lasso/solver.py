@@ -37,6 +37,13 @@ class FWRun:
     path: str
 
 
+def clip_data(data, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
+    """:func:`clip_design` of ``data = (X, y)``; anything but a pair is a :class:`DataError`."""
+    if not (isinstance(data, (tuple, list)) and len(data) == 2):
+        raise DataError("data must be a pair (X, y): an (n, p) covariate matrix and a length-n response.")
+    return clip_design(data[0], data[1], dtype=dtype)
+
+
 def clip_design(X, y, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
     """X clipped to [−1, 1] entry-wise and y to [−1, 1] (the public domain ‖x‖∞ ≤ 1, |y| ≤ 1), as
     ``dtype`` (no copy when X already has it and needs no clipping), and the NON-PRIVATE counts of
@@ -115,7 +122,7 @@ def frank_wolfe(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, cons
                 chooser: Optional[Chooser] = None, reps: int = 1, path: str = "auto", dtype: str = "float64",
                 progress: Optional[Callable[[int, int], bool]] = None, gram: Optional[tuple] = None,
                 n: Optional[int] = None) -> FWRun:
-    """``reps`` Frank–Wolfe runs of ``steps`` steps from θ₁ = 0; ``chooser(scores, t)`` picks the vertices
+    """``reps`` Frank–Wolfe runs of ``steps`` steps from θ₁ = 0 (ℓ1 ball) or r/p (simplex); ``chooser(scores, t)`` picks the vertices
     (None: exact argmin, the non-private Algorithm 1). X, y must already lie in the public domain.
 
     ``gram`` = (XᵀX, Xᵀy) may be passed to reuse a set-up (benchmarks), or instead of X and y (then ``n``
@@ -138,14 +145,15 @@ def frank_wolfe(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, cons
     dt = np.float32 if dtype == "float32" else np.float64
     Xd = None if X is None else np.asarray(X, dtype=dt)
     yd = None if y is None else np.asarray(y, dtype=dt)
-    theta = np.zeros((reps, p))
+    # θ₁ = 0 for the ℓ1 ball; the simplex r·Δ_p does not contain 0, so start at its centre r/p (in C).
+    theta = np.zeros((reps, p)) if constraint == "l1" else np.full((reps, p), radius / p)
     verts = np.empty((reps, steps), dtype=np.int64)
     rows = np.arange(reps)
     if path == "gram":
         G, b = gram if gram is not None else (Xd.T @ Xd, Xd.T @ yd)
-        Gt = np.zeros((reps, p), dtype=dt)
+        Gt = (theta @ G).astype(dt)                 # (XᵀX θ)ᵀ per run
     else:
-        res = np.broadcast_to(-yd, (reps, n)).copy()
+        res = (theta.astype(dt) @ Xd.T - yd[None, :]).astype(dt)   # Xθ − y per run
     every = max(1, steps // 100)
     for t in range(1, steps + 1):
         g = (2.0 / n) * ((Gt - b[None, :]) if path == "gram" else res @ Xd)
