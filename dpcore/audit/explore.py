@@ -20,7 +20,6 @@ neighbouring under the audit's replace-one relation.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .._rng import RNGLike, as_generator, spawn
+from .._validation import check_delta, check_epsilon, check_int
 from ..errors import Cancelled, DPValueError
 from . import MAX_AUDIT_SAMPLES, Audit, AuditRun, run_audit
 from .harness import AuditResult, audit
@@ -50,10 +50,7 @@ def sample_cap(audit_: Audit) -> int:
 
 def check_samples(audit_: Audit, n: Any) -> int:
     """``n`` as an int, or a DPValueError naming the value and the cap."""
-    try:
-        n = int(n)
-    except (TypeError, ValueError):
-        raise DPValueError(f"sample size n = {n!r} must be a whole number.") from None
+    n = check_int(n, "sample size n")
     cap = sample_cap(audit_)
     if not 1_000 <= n <= cap:
         raise DPValueError(f"sample size n = {n:,} per dataset is outside 1,000 … {cap:,} for this audit "
@@ -167,12 +164,8 @@ def run(audit_: Audit, *, n: Optional[int] = None, mutant: bool = False, epsilon
     ``chunks=1`` without a callback is exactly ``run_audit``. ``n`` is capped by :func:`sample_cap`.
     """
     n = check_samples(audit_, audit_.n_samples if n is None else n)
-    eps = audit_.epsilon if epsilon is None else float(epsilon)
-    dlt = audit_.delta if delta is None else float(delta)
-    if not (math.isfinite(eps) and eps > 0):
-        raise DPValueError(f"claimed epsilon = {eps!r} must be a positive finite number.")
-    if not 0 <= dlt < 1:
-        raise DPValueError(f"claimed delta = {dlt!r} must be in [0, 1).")
+    eps = check_epsilon(audit_.epsilon if epsilon is None else epsilon, "claimed epsilon")
+    dlt = check_delta(audit_.delta if delta is None else delta, "claimed delta", allow_zero=True)
     kw = dict(mutant=mutant, epsilon=eps, delta=dlt, datasets=datasets)
     chunks = max(1, min(int(chunks), n // 500 or 1))
     if chunks == 1 and progress is None:

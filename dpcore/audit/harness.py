@@ -78,8 +78,9 @@ def audit(out_a: np.ndarray, out_b: np.ndarray, events: Events, *, epsilon: floa
     ka, kb = ea.sum(axis=0), eb.sum(axis=0)
     lo_a, up_a = clopper_pearson_lower(ka, na, a), clopper_pearson_upper(ka, na, a)
     lo_b, up_b = clopper_pearson_lower(kb, nb, a), clopper_pearson_upper(kb, nb, a)
-    m_ab = lo_a - math.exp(epsilon) * up_b - delta
-    m_ba = lo_b - math.exp(epsilon) * up_a - delta
+    e = math.exp(min(epsilon, 700.0))   # e^ε overflows beyond ~709; no event is refuted at such ε anyway
+    m_ab = lo_a - e * up_b - delta
+    m_ba = lo_b - e * up_a - delta
     with np.errstate(divide="ignore", invalid="ignore"):
         lb = np.concatenate([np.log(np.maximum(lo_a - delta, 0.0) / up_b), np.log(np.maximum(lo_b - delta, 0.0) / up_a)])
     lb = lb[np.isfinite(lb)]

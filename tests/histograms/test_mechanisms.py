@@ -148,3 +148,11 @@ def test_dense_work_cap():
     t = T.SparseCounts.from_records([0], 2**20)
     with pytest.raises(DPValueError, match="exceeds the limit"):
         M.sample_histogram(t, M.calibrate_histogram(M.HistogramConfig(1.0, 2**20)), 100)
+
+
+@pytest.mark.stat
+def test_add_remove_neighbours_pass_their_audit_and_the_half_sensitivity_mutant_is_rejected():
+    from dpcore.audit import run_audit
+    from dpcore.histograms.declare import ADD_REMOVE_AUDIT
+    assert not run_audit(ADD_REMOVE_AUDIT).result.rejected
+    assert run_audit(ADD_REMOVE_AUDIT, mutant=True).result.rejected
