@@ -204,8 +204,10 @@ async def scenario(s: Session, eps_step: str = "1.5"):
         await s.upload(s.widget("data_upload"), "people.csv", CSV)
         await s.rerun("upload CSV")
         tag = hashlib.sha256(b"age").hexdigest()[:12]
-        lo = next(w for w in s.widgets if "-data_lo_" in w and w.endswith(tag))
-        hi = next(w for w in s.widgets if "-data_hi_" in w and w.endswith(tag))
+        lo = next((w for w in s.widgets if "-data_lo_" in w and w.endswith(tag)), None)
+        hi = next((w for w in s.widgets if "-data_hi_" in w and w.endswith(tag)), None)
+        if lo is None or hi is None:
+            raise StepError("the bounds widgets of column 'age' are not on the Data page")
         s.set(lo, double_value=20.0)
         s.set(hi, double_value=70.0)
         await s.rerun("declare bounds")
