@@ -100,16 +100,6 @@ class LinearLaw:
             w = g.standard_normal((m, d))
         return self.theta_hat[None, :] + w @ self.M.T
 
-    def logpdf_unrestricted(self, th: np.ndarray) -> np.ndarray:
-        """Unnormalised log density on R^d (for tests): −c‖2A(θ − θ̂)‖_K or −c(θ − θ̂)ᵀA(θ − θ̂)."""
-        from ..norms import norm
-
-        Minv = np.linalg.inv(self.M)
-        w = (np.atleast_2d(th) - self.theta_hat) @ Minv.T
-        if self.mechanism == "kng":
-            return -self.c * norm(w, self.norm)
-        return -0.5 * np.sum(w * w, axis=1)
-
 
 def linear_law(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, norm: str) -> Optional[LinearLaw]:
     """The unrestricted law of KNG / the exponential mechanism for A = XᵀX, b = Xᵀy; None if A is not

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._rng import RNGLike, spawn
 from .._validation import check_finite_array, check_int
-from ..errors import DataError
+from ..errors import DataError, DPValueError
 
 __all__ = [
     "FIGURE1_D",
@@ -236,6 +236,10 @@ def correlated_design(n: int, *, rho: float = 0.98, rng: RNGLike, noise: float =
     from scipy.special import ndtr
 
     n = check_int(n, "n", lo=2)
+    if not -1.0 < rho < 1.0:
+        raise DPValueError(f"rho = {rho!r} must lie strictly between −1 and 1 (a correlation).")
+    if not noise >= 0:
+        raise DPValueError(f"noise = {noise!r} must be ≥ 0.")
     g = spawn(rng, 1)[0] if not isinstance(rng, np.random.Generator) else rng
     z = g.standard_normal((n, 2))
     z[:, 1] = rho * z[:, 0] + np.sqrt(1.0 - rho * rho) * z[:, 1]

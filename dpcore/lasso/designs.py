@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._rng import RNGLike, as_generator
-from .._validation import check_int, check_positive
+from .._validation import check_choice, check_int, check_positive
 from ..data import Dataset, public_columns
 from ..errors import DataError, DPValueError
 from .calibration import MAX_P
@@ -44,6 +44,8 @@ def sparse_regression(n: int, p: int, s: int = 5, *, radius: float = 1.0, signal
         raise DPValueError(f"n·p = {n}·{p} = {float(n) * p:.3g} cells > {MAX_SIM_CELLS:.3g}; lower n or p.")
     check_positive(radius, "radius")
     check_positive(noise, "noise", allow_zero=True)
+    check_positive(signal, "signal", allow_zero=True)
+    check_choice(design, "design", ("uniform", "rademacher"))
     g = as_generator(rng)
     X = g.uniform(-1, 1, (n, p)) if design == "uniform" else np.where(g.random((n, p)) < 0.5, -1.0, 1.0)
     theta = np.zeros(p)

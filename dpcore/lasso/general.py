@@ -63,6 +63,8 @@ class NoisyGradientConfig:
         check_epsilon(self.epsilon)
         check_delta(self.delta)
         check_positive(self.radius, "radius")
+        if not self.radius <= 1e3:
+            raise DPValueError(f"radius = {self.radius:g} is too large (the noise grows like r²); use r ≤ 1000.")
         if self.steps is not None:
             object.__setattr__(self, "steps", check_int(self.steps, "steps (T)", lo=1, hi=MAX_STEPS))
         check_choice(self.constraint, "constraint", GENERAL_CONSTRAINTS)
