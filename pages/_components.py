@@ -148,11 +148,18 @@ def randomness_sidebar() -> None:
 
 # -- releases -----------------------------------------------------------------------
 def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, teaching: bool = False,
-            kind: str | None = None) -> P.ReleaseRequest:
+            kind: str | None = None, bounded: Sequence[str] | None = None,
+            not_dp: Sequence[str] = ()) -> P.ReleaseRequest:
     """A :class:`~dpcore.privacy.ReleaseRequest` for a release on ``ds`` using ``columns``: checks
-    every column's bounds (raises DPValueError if one has none) and applies the sidebar's randomness."""
+    the bounds of every column in ``bounded`` (default: all of ``columns``; raises DPValueError if one
+    has none) and applies the sidebar's randomness. ``not_dp`` adds other data-derived public inputs
+    (e.g. "x: categories read from the data"): the release is then recorded as not DP."""
     kind = kind or P.data_kind(ds)
-    bounds = P.check_bounds(bound_sources(ds, columns)) if kind == P.USER else None
+    bounds = None
+    if kind == P.USER:
+        bounded = list(columns if bounded is None else bounded)
+        from_data = P.check_bounds(bound_sources(ds, bounded)).from_data if bounded else ()
+        bounds = P.BoundsCheck(tuple(columns), tuple(from_data) + tuple(not_dp))
     return P.ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness(kind), bounds=bounds,
                             teaching=teaching)
 

@@ -77,15 +77,11 @@ else:
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
         table, labels = ct.counts, ct.labels
         cfg = H.ThresholdConfig(eps, table.p, noise=noise, sampler="dense")
-        kind = P.data_kind(ds)
-        binned = [c for c in cols if modes[c] == "bins"]
-        checked = P.check_bounds(ui.bound_sources(ds, binned)) if binned else P.BoundsCheck(tuple(cols))
-        bounds = P.BoundsCheck(tuple(cols), checked.from_data + tuple(f"{c}: categories read from the data"
-                                                                      for c in ct.from_data))
-        req = P.ReleaseRequest(key=(ds.fingerprint(), "histograms/pair", tuple(cols), tuple(modes.items()),
-                                    tuple(bins.items()), cfg), label=P.release_label(
-                                   "Histogram (Laplace + thresholded)", data=ds.name, columns=cols, epsilon=eps),
-                               kind=kind, randomness=ui.randomness(kind), bounds=bounds if kind == P.USER else None)
+        req = ui.request((ds.fingerprint(), "histograms/pair", tuple(cols), tuple(modes.items()), tuple(bins.items()),
+                          cfg), P.release_label("Histogram (Laplace + thresholded)", data=ds.name, columns=cols,
+                                                epsilon=eps), ds, cols,
+                         bounded=[c for c in cols if modes[c] == "bins"],
+                         not_dp=[f"{c}: categories read from the data" for c in ct.from_data])
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
