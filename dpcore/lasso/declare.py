@@ -55,6 +55,9 @@ AUDITS = (
     Audit("lasso/three-steps", "lasso/private-fw", "T = 3 steps: the sequence of chosen vertices", _PAIR, _NB,
           U.vertex_sampler(3), U.sequence_events(3), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION,
           output_label="vertex sequence (base-2 code)"),
+    Audit("lasso/eight-steps", "lasso/private-fw", "T = 8 steps: the vertex sequence under the zCDP route "
+          "(ρ₀ = ε₀²/8 per step, the default composition)", _PAIR, _NB, U.vertex_sampler(8), U.sequence_events(8),
+          epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION, output_label="vertex sequence (base-2 code)"),
     Audit("lasso/one-step-laplace", "lasso/private-fw", "One step (T = 1): report-noisy-min with Laplace noise",
           _PAIR, _NB, U.vertex_sampler(1, "laplace"), U.sequence_events(1), epsilon=1.0, delta=1e-6,
           mutant=_LAPLACE_NO_2, output_label="chosen vertex"),
