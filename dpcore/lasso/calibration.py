@@ -70,6 +70,18 @@ REFERENCE = "Talwar, Thakurta & Zhang (2015), Nearly Optimal Private LASSO, Neur
 MECHANISM = "lasso/private-fw"
 
 
+def check_run(cfg) -> None:
+    """The checks every Frank–Wolfe config shares: ε, δ, 0 < radius ≤ 1000 and 1 ≤ T ≤ MAX_STEPS (T is
+    normalised to an int on the frozen config)."""
+    check_epsilon(cfg.epsilon)
+    check_delta(cfg.delta)
+    check_positive(cfg.radius, "radius")
+    if not cfg.radius <= 1e3:
+        raise DPValueError(f"radius = {cfg.radius:g} is too large (the noise grows like r²); use r ≤ 1000.")
+    if cfg.steps is not None:
+        object.__setattr__(cfg, "steps", check_int(cfg.steps, "steps (T)", lo=1, hi=MAX_STEPS))
+
+
 @dataclass(frozen=True)
 class LassoConfig:
     """Private Frank–Wolfe on the ℓ1 ball (or simplex) of radius ``radius``.
@@ -106,13 +118,7 @@ class LassoConfig:
     dtype: str = "float64"
 
     def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_positive(self.radius, "radius")
-        if not self.radius <= 1e3:
-            raise DPValueError(f"radius = {self.radius:g} is too large (the noise grows like r²); use r ≤ 1000.")
-        if self.steps is not None:
-            object.__setattr__(self, "steps", check_int(self.steps, "steps (T)", lo=1, hi=MAX_STEPS))
+        check_run(self)
         check_choice(self.selection, "selection", SELECTIONS)
         check_choice(self.composition, "composition", COMPOSITIONS)
         check_choice(self.constraint, "constraint", CONSTRAINTS)

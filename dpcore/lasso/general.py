@@ -34,10 +34,10 @@ import numpy as np
 from scipy import integrate, stats
 
 from .._rng import RNGLike, as_generator
-from .._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from .._validation import check_choice, check_int
 from ..errors import Cancelled, DPValueError
 from ..mechanism import Calibration, Diagnostics, Note, Release
-from .calibration import MAX_STEPS, _zcdp_rho, theorem25_steps
+from .calibration import _zcdp_rho, check_run, theorem25_steps
 from .solver import MAX_WORK, clip_data, constrained_optimum, loss
 
 __all__ = ["GENERAL_CONSTRAINTS", "NoisyGradientConfig", "calibrate_noisy_gradient", "gradient_sensitivity",
@@ -60,13 +60,7 @@ class NoisyGradientConfig:
     constraint: str = "l1"
 
     def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_positive(self.radius, "radius")
-        if not self.radius <= 1e3:
-            raise DPValueError(f"radius = {self.radius:g} is too large (the noise grows like r²); use r ≤ 1000.")
-        if self.steps is not None:
-            object.__setattr__(self, "steps", check_int(self.steps, "steps (T)", lo=1, hi=MAX_STEPS))
+        check_run(self)
         check_choice(self.constraint, "constraint", GENERAL_CONSTRAINTS)
 
 
