@@ -99,52 +99,56 @@ def _raises(fn: Callable[[], Any], exc, match: str, what: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------- neighbours
-def _moved(a: np.ndarray) -> np.ndarray:
-    """``a`` with its first record replaced: far out (clipped by the mechanism) for continuous data, another
-    value already present for integer or two-valued data (categories, counts, labels)."""
+def _moved(a: np.ndarray, sign: float) -> np.ndarray:
+    """``a`` with its first record replaced: far out on the side ``sign`` (clipped by the mechanism) for
+    continuous data; another value already present for integer or two-valued data (categories, counts, labels)."""
     b = a.copy()
     vals = np.unique(a)
     if a.dtype.kind in "iub" or vals.size <= 2:
-        other = vals[vals != a.flat[0]] if a.ndim == 1 else vals
-        if a.ndim == 1:
-            b[0] = other[-1] if other.size else a[0]
-        else:
-            b[0] = vals[-1] if not np.all(a[0] == vals[-1]) else vals[0]
+        pick = vals[-1] if sign > 0 else vals[0]
+        if np.all(np.asarray(a[0]) == pick):
+            pick = vals[0] if sign > 0 else vals[-1]
+        b[0] = pick
         return b
     top = float(np.max(np.abs(a[np.isfinite(a)]))) if np.isfinite(a).any() else 1.0
-    far = 10.0 * top + 10.0
-    b[0] = -far if np.all(np.asarray(a[0]) > 0) else far
+    b[0] = sign * (10.0 * top + 10.0)
     return b
 
 
-def _rebuild(data, target: int, counter: list) -> Any:
+def _rebuild(data, target: int, sign: float, counter: list) -> Any:
     """A copy of ``data`` with its ``target``-th array (in :func:`_arrays` order) moved by :func:`_moved`."""
     if isinstance(data, np.ndarray):
         i = counter[0]
         counter[0] += 1
-        return _moved(data) if i == target else data
+        return _moved(data, sign) if i == target else data
     if isinstance(data, tuple):
-        return tuple(_rebuild(o, target, counter) for o in data)
+        return tuple(_rebuild(o, target, sign, counter) for o in data)
     if isinstance(data, list):
-        return [_rebuild(o, target, counter) for o in data]
+        return [_rebuild(o, target, sign, counter) for o in data]
     if isinstance(data, dict):
-        return {k: _rebuild(v, target, counter) for k, v in data.items()}
+        return {k: _rebuild(v, target, sign, counter) for k, v in data.items()}
     return data
+
+
+def _identical(a, b) -> bool:
+    xa, xb = list(_arrays(a)), list(_arrays(b))
+    return len(xa) == len(xb) and all(_same_array(x, y) for x, y in zip(xa, xb))
 
 
 def neighbour_pairs(spec: MechanismSpec) -> list[tuple[Any, Any]]:
     """The datasets the public surface of ``spec`` is compared on.
 
-    ``spec.neighbours()`` when the spec declares them, else one pair per array of the example: D is the
-    example, D′ the example with the first record of that array replaced (far outside any public bound for
-    continuous values, so that it is clipped; another present value for integer or two-valued arrays).
-    Replacing one record keeps n and every public parameter.
+    ``spec.neighbours()`` when the spec declares them, else two pairs per array of the example: D is the
+    example, D′ the example with the first record of that array replaced, far above and far below any public
+    bound for continuous values (so that it is clipped), by the largest and the smallest present value for
+    integer or two-valued arrays. Replacing one record keeps n and every public parameter.
     """
     if spec.neighbours is not None:
         return list(spec.neighbours())
     data, _ = spec.example()
-    k = sum(1 for _ in _arrays(data)) if not isinstance(data, np.ndarray) else 1
-    return [(data, _rebuild(data, i, [0])) for i in range(k)]
+    k = sum(1 for _ in _arrays(data))
+    pairs = [(data, _rebuild(data, i, sign, [0])) for i in range(k) for sign in (1.0, -1.0)]
+    return [(a, b) for a, b in pairs if not _identical(a, b)]
 
 
 # ------------------------------------------------------------------------------------------- surface
