@@ -100,3 +100,47 @@ def test_eigenvalue_page_shows_the_same_text_on_neighbouring_uploads(case):
     a, b = _eigen(D), _eigen(Dp)
     assert any("Released" in s.value for s in a.success) and any("Released" in s.value for s in b.success)
     _assert_same_surface(a, b, EIGEN_VALUE)
+
+
+# ----------------------------------------------------------------------------------- KNG
+def _kng_frame(n: int = 80) -> pd.DataFrame:
+    g = np.random.default_rng(0)
+    return pd.DataFrame({"age": g.uniform(20, 60, n), "income": g.uniform(0, 50, n)})
+
+
+KNG_BOUNDS = {"age": (0.0, 100.0), "income": (0.0, 50.0)}
+KNG_STATE = dict(kng_source="Dataset from the Data page", kng_view="Release", kng_eps_typed=1.0)
+
+
+def _kng(frame, **state):
+    return _release("kng.py", _dataset(frame, KNG_BOUNDS), "kng_go", **{**KNG_STATE, **state})
+
+
+@pytest.mark.parametrize("case", ["one value moved", "one value outside its bounds"])
+def test_kng_page_mean_shows_the_same_text_on_neighbouring_uploads(case):
+    D = _kng_frame()
+    Dp = D.copy()
+    Dp.loc[0, "age"] = 99.0 if case == "one value moved" else 150.0   # 150 > 100: clipped (a diagnostic)
+    _assert_same_surface(_kng(D), _kng(Dp))
+
+
+def _regression_frame(n: int, slope: float, shift: float, seed: int = 5) -> pd.DataFrame:
+    g = np.random.default_rng(seed)
+    x = g.uniform(-1, 1, n)
+    y = np.clip(shift + slope * x + 0.2 * g.normal(size=n), -1, 1)
+    return pd.DataFrame({"x": x, "y": y})
+
+
+def test_kng_page_linear_regression_does_not_say_which_sampler_ran():
+    """Issue 17 item 6: on D the exact rejection sampler gives the draw; on D′ (same n and bounds, θ̂ outside
+    Θ = {‖θ‖₁ ≤ 1}) the MCMC fallback does. Before: the calibration statement and notes named the fallback."""
+    from dpcore.data import Dataset
+
+    state = dict(kng_problem="linear_regression", kng_mechs=["kng"], kng_sweeps=2000, kng_y="y", kng_x=["x"])
+    pages = []
+    for slope, shift in ((-0.3, 0.2), (1.2, 0.5)):
+        frame = _regression_frame(2000, slope, shift)
+        ds = Dataset(frame, ("x", "y"), {"x": (-1.0, 1.0), "y": (-1.0, 1.0)}, "test upload", name="upload")
+        pages.append(_release("kng.py", ds, "kng_go", **{**KNG_STATE, **state}))
+    assert all(any("— released" in m.value for m in at.markdown) for at in pages)
+    _assert_same_surface(*pages)
