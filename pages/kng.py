@@ -83,7 +83,12 @@ with f2:
         params["constants"] = st.radio("Constants", ["calibrated", "paper"], horizontal=True, key="kng_constants",
                                        help="The exact sensitivities, or the paper's printed ones (where private).")
 with f3:
-    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws_t" if teaching else "kng_draws_r")
+    # Each view keeps its own number (kng_draws_t / kng_draws_r) behind ONE widget: a widget whose key changed
+    # with the view was re-created by the browser holding the other view's value (teaching 100 → release 1 → 1).
+    kept = "kng_draws_t" if teaching else "kng_draws_r"
+    ss["kng_draws"] = ss[kept]
+    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws",
+                            on_change=lambda: ss.__setitem__(kept, ss["kng_draws"]))
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
 details = {"τ": params.get("tau"), "B": params.get("B"), "norm": NORMS[norm] if d > 1 else None}

@@ -180,7 +180,7 @@ def test_release_on_user_data_needs_a_click_shows_cost_first_and_only_value_and_
     at = _on_user()
     assert len(_ledger(at)) == 0 and any("press **Release**" in i.value for i in at.info)
     assert any(m.value.startswith("**This release costs** ε = 1") for m in at.markdown)  # before the click
-    assert at.number_input(key="kng_draws_r").value == 1  # one draw by default
+    assert at.number_input(key="kng_draws").value == 1  # one draw by default
     _click(at)
     t = _ledger(at).totals()
     assert (t.n_releases, t.basic_epsilon) == (2, 2.0)
@@ -252,7 +252,7 @@ def test_page_defaults_two_mechanisms_times_100_draws_give_rho_100():
 
 def test_teaching_view_on_user_data_is_labelled_not_private_and_recorded_apart():
     at = _on_user(view=TEACH)
-    assert at.number_input(key="kng_draws_t").value == 100 and any("press **Show the teaching view**" in i.value
+    assert at.number_input(key="kng_draws").value == 100 and any("press **Show the teaching view**" in i.value
                                                                     for i in at.info)
     _click(at)
     assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at)
