@@ -132,11 +132,11 @@ try:
     numeric = [r.column for r in rules if r.threshold is not None]
     req = ui.request((ds.fingerprint(), "query_release/marginals", tuple(rules), w, method, rho_r, alpha),
                      P.release_label(f"{w}-way marginals ({viz.label(method)})", data=ds.name, columns=cols,
-                                     details={"ρ": rho_r}), ds, numeric)
+                                     details={"ρ": rho_r}), ds, numeric, cost=P.PrivacyCost.zcdp(rho_r))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
-clicked, slot = ui.release_button("Release", key="qr_go", cost=P.PrivacyCost.zcdp(rho_r), charge=req.charge)
+clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
 out = ui.run_release(req, lambda rng: lab.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
                                                             alpha=alpha, rng=rng), submitted=clicked)
 if out is None:
