@@ -190,7 +190,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
 st.title("Data")
 st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
             "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
-st.warning("Refreshing or closing this browser tab, or a server restart, ends the session: the dataset is "
+st.warning("Refreshing or closing this browser tab ends the session (so does a server restart): the dataset is "
            "unloaded and its budget forgotten. Download the ledger (JSON, sidebar) to continue counting "
            "against the same budget after loading the data again.", icon=":material/refresh:")
 st.markdown("**Real examples** (shipped with scikit-learn; public bounds from domain knowledge):")

@@ -125,7 +125,9 @@ r1, r2, r3 = st.columns(3)
 w = r1.number_input("marginal order w", 1, 3, 2, key="qr_rw")
 method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"), format_func=viz.label,
                       key="qr_rm")
-rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.5, format="%.3f", key="qr_rrho")
+rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.1, format="%.3f", key="qr_rrho",
+                        help="ρ-zCDP; the budget counts it as (ε, δ) at δ = 1e-6 (ρ = 0.1 ⇒ ε ≈ 2.1), as the "
+                             "button shows.")
 if not rules:
     st.stop()
 try:
