@@ -42,6 +42,7 @@ SESSION_PARAM = "session"        # the URL query parameter holding this browser 
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
 RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
 LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
+BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
 
@@ -260,6 +261,8 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
         outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of, value_of=value_of)
         if outcome.status == "released":
             redraw_ledger()  # now: the page may st.stop() later, after which nothing can be drawn
+            if (st.session_state.get(BUDGET_SLOT_KEY) or (None, None))[1] == req.dataset:
+                redraw_budget_line()
         return outcome
     except Cancelled:
         st.info("Stopped before it finished: nothing was released or charged.", icon=":material/stop_circle:")
@@ -295,13 +298,8 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
                    + (" — in total " + total if len(costs) > 1 else "") + ".")
     acct = session.account(reqs[0].dataset) if reqs[0].kind == P.USER else None
     if acct is not None and charge.counted_as_dp:
-        r_eps, r_delta = acct.remaining()
-        line = (f"Budget of “{dpdata.escape_markdown(acct.name)}”: ε = {_fmt(r_eps)} of {_fmt(acct.budget.epsilon)} "
-                f"and δ = {_fmt(r_delta)} of {_fmt(acct.budget.delta)} remain.")
-        if costs and not acct.fits(costs):
-            st.warning(line + " This click does not fit: it will be refused.", icon=":material/block:")
-        else:
-            st.caption(line)
+        st.session_state[BUDGET_SLOT_KEY] = (st.empty(), acct.fingerprint, costs)
+        redraw_budget_line()
     b, slot = st.columns([2, 3], vertical_alignment="center")
     clicked = b.button(text, key=key, type="primary", icon=":material/lock_open:")
     if clicked and charge.counted_as_dp and reqs[0].kind == P.USER:
@@ -311,6 +309,25 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
             show_error(exc)
             clicked = False
     return clicked, slot.empty()
+
+
+def redraw_budget_line() -> None:
+    """The remaining budget beside this run's release button (redrawn after a release in the same run)."""
+    entry = st.session_state.get(BUDGET_SLOT_KEY)
+    if entry is None:
+        return
+    slot, fingerprint, costs = entry
+    acct = release_session().account(fingerprint)
+    if acct is None:
+        return
+    r_eps, r_delta = acct.remaining()
+    line = (f"Budget of “{dpdata.escape_markdown(acct.name)}”: ε = {_fmt(r_eps)} of {_fmt(acct.budget.epsilon)} "
+            f"and δ = {_fmt(r_delta)} of {_fmt(acct.budget.delta)} remain.")
+    with slot.container():
+        if costs and not acct.fits(costs):
+            st.warning(line + " A click of this cost does not fit: it would be refused.", icon=":material/block:")
+        else:
+            st.caption(line)
 
 
 def progress(slot: Any, what: str) -> Callable[[int, int], bool]:
@@ -361,6 +378,7 @@ def clear_ledger() -> None:
 def ledger_slot(slot: Any) -> None:
     """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
     st.session_state[LEDGER_SLOT_KEY] = slot
+    st.session_state.pop(BUDGET_SLOT_KEY, None)  # a release button of this run registers its own
     redraw_ledger()
 
 
