@@ -105,6 +105,7 @@ def session_guard() -> None:
 def ledger_upload(key: str = "dp_ledger_upload") -> None:
     """Upload a saved ledger (JSON) to continue counting its datasets' spending against their budgets."""
     up = st.file_uploader("Saved ledger (JSON) to continue counting", type=["json"], key=key,
+                          max_upload_size=max(1, P.MAX_LEDGER_BYTES // 2**20),
                           help="The file from “Download ledger (JSON)”: the budgets and spending of your datasets. "
                                "Load the same data again afterwards; its budget continues where it was.")
     if up is None:

@@ -30,6 +30,7 @@ from .accounting import (
 )
 from .budget import (
     DEFAULT_BUDGET_EPSILON,
+    MAX_LEDGER_BYTES,
     ZCDP_DELTA,
     Budget,
     BudgetExceeded,
@@ -71,6 +72,7 @@ from .session import (
 
 __all__ = [
     "DEFAULT_BUDGET_EPSILON",
+    "MAX_LEDGER_BYTES",
     "ZCDP_DELTA",
     "Budget",
     "BudgetExceeded",
