@@ -18,7 +18,7 @@ NORMS = {"linf": "ℓ∞", "l2": "ℓ2", "l1": "ℓ1"}
 REG = ("linear_regression", "quantile_regression")
 SIM, MINE, TEACH, RELEASE = "Built-in simulation", "Dataset from the Data page", "Teaching view (not private)", "Release"
 ui.persist(kng_problem="mean", kng_source=SIM, kng_sim_n=1000, kng_sim_d=1, kng_y=None, kng_x=None, kng_col=None,
-           kng_cols=None, kng_intercept=True, kng_view=TEACH, kng_mechs=["kng", "exponential"], kng_mechs_r=["kng"],
+           kng_cols=None, kng_intercept=True, kng_view=TEACH, kng_mechs_t=["kng", "exponential"], kng_mechs_r=["kng"],
            kng_norm="linf",
            kng_eps=1.0, kng_eps_typed=1.0, kng_tau=0.5, kng_B=1.0, kng_constants="calibrated", kng_draws_t=100,
            kng_draws_r=1, kng_sweeps=1000)
@@ -67,8 +67,12 @@ teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", h
     "and simulated data both are free.")) == TEACH
 f1, f2, f3 = st.columns(3)
 with f1:
-    mkey, mdefault = ("kng_mechs", ["kng", "exponential"]) if teaching else ("kng_mechs_r", ["kng"])
-    mechs = st.multiselect("Mechanisms", ui.offered(mkey, kng.MECHANISMS, mdefault), format_func=viz.label, key=mkey,
+    # Each view keeps its own choice (kng_mechs_t / kng_mechs_r) behind ONE widget, as the draws below: the
+    # release view starts with one mechanism, so a default click costs ε.
+    kept_m = "kng_mechs_t" if teaching else "kng_mechs_r"
+    ss["kng_mechs"] = ss[kept_m]
+    mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng"]), format_func=viz.label,
+                           key="kng_mechs", on_change=lambda: ss.__setitem__(kept_m, ss["kng_mechs"]),
                            help="Each selected mechanism releases its own draws, each at the ε below.")
     norm = st.radio("Norm ‖·‖_K", list(NORMS), format_func=NORMS.get, horizontal=True, key="kng_norm") if d > 1 else "linf"
     eps = ui.epsilon_input(key="kng_eps", typed=True)
@@ -86,7 +90,12 @@ with f2:
         params["constants"] = st.radio("Constants", ["calibrated", "paper"], horizontal=True, key="kng_constants",
                                        help="The exact sensitivities, or the paper's printed ones (where private).")
 with f3:
-    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws_t" if teaching else "kng_draws_r")
+    # Each view keeps its own number (kng_draws_t / kng_draws_r) behind ONE widget: a widget whose key changed
+    # with the view was re-created by the browser holding the other view's value (teaching 100 → release 1 → 1).
+    kept = "kng_draws_t" if teaching else "kng_draws_r"
+    ss["kng_draws"] = ss[kept]
+    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws",
+                            on_change=lambda: ss.__setitem__(kept, ss["kng_draws"]))
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
 details = {"τ": params.get("tau"), "B": params.get("B"), "norm": NORMS[norm] if d > 1 else None}

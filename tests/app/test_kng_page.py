@@ -117,7 +117,7 @@ def test_invalid_parameters_show_clear_errors(problem, widget, value, match):
 
 def test_objective_perturbation_refused_for_quantile_regression():
     at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_t=20,
-              kng_mechs=["kng", "objective_perturbation"])
+              kng_mechs_t=["kng", "objective_perturbation"])
     assert any("linear regression only" in e.value for e in at.error)
     assert len(at.get("plotly_chart")) == 1  # KNG still shown
 
@@ -191,8 +191,8 @@ def test_release_on_user_data_needs_a_click_shows_cost_first_and_only_value_and_
     assert len(_ledger(at)) == 0 and any("press **Release**" in i.value for i in at.info)
     assert any(c.value.startswith("This click costs ε = 1") for c in at.caption)  # before the click
     assert at.button(key="kng_go").label == "Release — ε = 1, δ = 0"              # the click's total
-    assert at.number_input(key="kng_draws_r").value == 1  # one draw by default
-    assert at.multiselect(key="kng_mechs_r").value == ["kng"]  # one mechanism by default: the click costs ε
+    assert at.number_input(key="kng_draws").value == 1  # one draw by default
+    assert at.multiselect(key="kng_mechs").value == ["kng"]  # one mechanism by default: the click costs ε
     _click(at)
     t = _ledger(at).totals()
     assert (t.n_releases, t.basic_epsilon) == (1, 1.0)
@@ -264,7 +264,7 @@ def test_page_defaults_two_mechanisms_times_100_draws_give_rho_100():
 
 def test_teaching_view_on_user_data_is_labelled_not_private_and_recorded_apart():
     at = _on_user(view=TEACH)
-    assert at.number_input(key="kng_draws_t").value == 100 and any("press **Show the teaching view**" in i.value
+    assert at.number_input(key="kng_draws").value == 100 and any("press **Show the teaching view**" in i.value
                                                                     for i in at.info)
     _click(at)
     assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at)
@@ -282,7 +282,7 @@ def test_withheld_draw_names_only_the_failing_criterion_and_density_and_diagnost
 
     monkeypatch.setattr(_release, "RHAT_MAX", 1.0 + 1e-6)
     monkeypatch.setattr(_release, "ESS_MIN", 1.0)
-    at = _run(kng_problem="quantile_regression", kng_mechs=["kng"], kng_sweeps=200, kng_draws_t=8, kng_sim_n=1000)
+    at = _run(kng_problem="quantile_regression", kng_mechs_t=["kng"], kng_sweeps=200, kng_draws_t=8, kng_sim_n=1000)
     (warning,) = [w.value for w in at.warning if "withheld" in w.value]
     assert f"R-hat > {1.0 + 1e-6}" in warning and "ESS" not in warning
     (chart,) = _charts(at)
@@ -294,8 +294,8 @@ def test_withheld_draw_names_only_the_failing_criterion_and_density_and_diagnost
 def test_release_shows_no_diagnostics_and_the_teaching_view_shows_them_in_the_labelled_box():
     """Issue 8 §8 page side: diagnostics never beside a release; in the teaching view only inside the
     box labelled not private."""
-    at = _on_user(view=TEACH, kng_problem="median", kng_cols=["age", "income"], kng_mechs=["kng"],
-                  kng_sweeps=200, kng_draws_t=8)
+    at = _on_user(view=TEACH, kng_problem="median", kng_cols=["age", "income"], kng_mechs_t=["kng"],
+                  kng_mechs_r=["kng"], kng_sweeps=200, kng_draws_t=8)
     _click(at)
     assert any("max R-hat" in d.value.columns for d in at.dataframe)
     assert any("Not private" in m.value and "Teaching view" in m.value for m in at.markdown)
@@ -309,7 +309,7 @@ def test_work_over_the_cap_is_refused_up_front_with_dpcore_message():
     """Issue 8 §7 page side: dpcore refuses MCMC work over its cap before any work; the page shows its
     message and charges nothing."""
     at = _on_user(ds=_user_ds(n=10_000), kng_problem="median", kng_cols=["age", "income"], kng_draws_r=2000,
-                  kng_mechs=["kng"], kng_mechs_r=["kng"], budget=5000.0)  # a budget that fits: the cap refuses
+                  kng_mechs_r=["kng"], budget=5000.0)  # a budget that fits: the cap refuses
     _click(at)
     errors = re.sub(r"\\(.)", r"\1", " ".join(e.value for e in at.error))
     assert "exceeds the cap 3e+08" in errors and "fewer draws" in errors, errors
@@ -317,7 +317,7 @@ def test_work_over_the_cap_is_refused_up_front_with_dpcore_message():
 
 
 def test_progress_bar_sits_beside_the_release_button():
-    at = _on_user(kng_problem="median", kng_cols=["age", "income"], kng_mechs=["kng"], kng_sweeps=200)
+    at = _on_user(kng_problem="median", kng_cols=["age", "income"], kng_mechs_r=["kng"], kng_sweeps=200)
     _click(at)
     (row,) = [b for b in at.main.children.values() if getattr(b, "type", "") == "flex_container"
               and any(getattr(c, "key", None) == "kng_go" for c in _walk(b))]
