@@ -77,12 +77,12 @@ with tab_rel:
         A.check_functional_data((X, y), cfg)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, cfg),
                          P.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
-                                         epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols])
+                                         epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
+                         cost=A.calibrate_functional(cfg).cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", cost=A.calibrate_functional(cfg).cost(1),
-                                      charge=req.charge)
+    clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
     out = ui.run_release(req, lambda rng: A.release_functional((X, y), cfg, rng=rng), submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release ⟨v, θ⟩")

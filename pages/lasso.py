@@ -85,12 +85,13 @@ with tab_rel:
         cal = L.calibrate(cfg, *design.X.shape)
         req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg),
                          P.release_label("Private LASSO θ", data=ds.name, columns=[y_col, *x_cols][:6], epsilon=eps,
-                                         details={"δ": delta, "T": cal.params["steps"]}), ds, [y_col, *x_cols])
+                                         details={"δ": delta, "T": cal.params["steps"]}), ds, [y_col, *x_cols],
+                         cost=cal.cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
     st.table(pd.DataFrame(L.accounting(cal), columns=["accounting (public)", "value"]).set_index("accounting (public)"))
-    clicked, slot = ui.release_button("Release θ", key="lasso_go", cost=cal.cost(1), charge=req.charge)
+    clicked, slot = ui.release_button("Release θ", key="lasso_go", requests=req)
     out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng, diagnostics=P.data_kind(ds) !=
                                                     P.USER, progress=ui.progress(slot, "Frank–Wolfe steps")),
                          submitted=clicked)
