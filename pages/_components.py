@@ -21,6 +21,8 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.privacy import tradeoff
+from dpcore.viz.audit import cost_tradeoff_figure
 from dpcore._validation import epsilon_warning
 from dpcore.errors import Cancelled
 from pages._streamlit_compat import leave_legacy_pages_mode
@@ -297,6 +299,8 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
         text = f"{label} — {total}" if total else label
         st.caption("This click costs " + "; ".join(c.describe() for c in costs)
                    + (" — in total " + total if len(costs) > 1 else "") + ".")
+        if costs:
+            cost_meaning(costs, key=key)
     acct = session.account(reqs[0].dataset) if reqs[0].kind == P.USER else None
     if acct is not None and charge.counted_as_dp:
         st.session_state[BUDGET_SLOT_KEY] = (st.empty(), acct.fingerprint, costs)
@@ -310,6 +314,15 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
             show_error(exc)
             clicked = False
     return clicked, slot.empty()
+
+
+def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
+    """What a cost means as a test (dpcore.privacy.tradeoff): one sentence, and the curve on request."""
+    st.caption("What this means: " + tradeoff.reading(costs) + ".")
+    if st.toggle("Show the trade-off curve", key=f"{key}_curve", help=(
+            "Any adversary who sees the output and tries to tell whether one person is in the data has a "
+            "false-positive and a true-positive rate; the guarantee keeps it on or below this curve.")):
+        plot(*cost_tradeoff_figure(costs), f"{key}_tradeoff")
 
 
 def redraw_budget_line() -> None:
@@ -431,6 +444,8 @@ def ledger_panel() -> None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
             st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
+            if t.zcdp_rho > 0:
+                st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
                               "cost": [P.short_cost(e.cost) for e in ledger.counted],
                               "time (UTC)": [e.time[11:19] for e in ledger.counted]})
