@@ -23,11 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int, check_positive
+from dpcore._validation import check_choice, check_epsilon, check_int
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
-from .kde import MAX_GRID_PER_AXIS, MAX_GRID_POINTS, check_data, grid_axis
+from .kde import MAX_GRID_PER_AXIS, MAX_GRID_POINTS, check_bandwidth, check_data, grid_axis
 
 __all__ = ["FourierConfig", "basis", "weights", "coefficients", "evaluate", "fourier_sensitivity",
            "calibrate_fourier", "fourier_sample_coefficients", "fourier_release", "nonprivate_fourier",
@@ -118,7 +118,7 @@ class FourierConfig:
     def __post_init__(self):
         check_epsilon(self.epsilon)
         check_int(self.k, "k", lo=1, hi=2000)
-        check_positive(self.bandwidth, "bandwidth")
+        check_bandwidth(self.bandwidth)
         check_int(self.d, "d", lo=1, hi=2)
         check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
         if self.grid ** self.d > MAX_GRID_POINTS:

@@ -32,12 +32,12 @@ from scipy.optimize import linprog
 from scipy.special import gammaln
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int, check_positive
+from dpcore._validation import check_choice, check_epsilon, check_int
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
 from .fourier import WEIGHTS, basis, evaluate
-from .kde import MAX_GRID_PER_AXIS, check_data
+from .kde import MAX_GRID_PER_AXIS, check_bandwidth, check_data
 
 __all__ = ["KNormConfig", "Body", "body", "moment_curve", "toeplitz_gauge", "round_to_grid", "uniform_in_body",
            "hit_and_run", "calibrate_knorm", "knorm_sample", "knorm_release", "nonprivate_knorm", "laplace_noise_mse",
@@ -247,7 +247,7 @@ class KNormConfig:
     def __post_init__(self):
         check_epsilon(self.epsilon)
         check_int(self.k, "k", lo=1, hi=MAX_K)
-        check_positive(self.bandwidth, "bandwidth")
+        check_bandwidth(self.bandwidth)
         check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
         check_choice(self.weights, "weights", WEIGHTS)
         check_int(self.body_grid, "body_grid", lo=2 * self.k + 2, hi=MAX_GRID_PER_AXIS)
