@@ -91,26 +91,91 @@ def _error_vs_n_at_limits(exp_id: str):
     xs = tuple(exp.axis.grid(lim.get("max_x")))
     opts = {k: lim[f"max_{k}"] for k in exp.app_options if f"max_{k}" in lim}
     opts.update({k: exp.quick.get(k, exp.options[k]) for k in exp.app_options if k not in opts})
+    from dpcore.limits import BUDGET_SECONDS
     run_experiment(exp_id, xs=xs, reps=int(lim.get("max_reps", 50)), epsilon=exp.default_epsilon, seed=0, jobs=1,
-                   **opts)
+                   max_seconds=BUDGET_SECONDS, **opts)
 
 
 def case_error_vs_n_lasso():
-    _error_vs_n_at_limits(_lasso_id())
+    _error_vs_n_at_limits("lasso")
 
 
-def _lasso_id() -> str:
-    from dpcore.experiments import registry
-    return next(i for i in registry() if "lasso" in i)
+def case_density_d2_grid512_draws32():
+    """The largest d = 2 release the draw cap allows at a 512² grid (32 draws), n = 10⁶, k = 70."""
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=70, draws=32,
+                          methods=("gp", "fourier-laplace"))
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_density_knorm_k4_draws38():
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
+                          methods=("knorm",))
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_kng_mean_d10_draws2000_sweeps10000():
+    """KNG page: simulated n = 10⁵, 10 columns, 2000 draws × 10 000 sweeps (the widgets' maxima)."""
+    import numpy as np
+    import pandas as pd
+
+    from dpcore import kng
+    ds = kng.simulated_dataset("mean", 100_000, 10, rng=0)
+    cols = list(ds.numeric_columns)
+    pdata = kng.problem_data(pd.DataFrame(np.asarray(ds.frame[cols]), columns=cols), ds.bounds, "mean", cols)
+    cfg = kng.make("mean", mechanism="kng", epsilon=1.0, norm="linf", size=2000, n_sweeps=10_000, **pdata.params)
+    kng.release(pdata.data, cfg, rng=0)
+
+
+def case_kng_linreg_d12_draws2000():
+    import numpy as np
+    import pandas as pd
+
+    from dpcore import kng
+    ds = kng.simulated_dataset("linear_regression", 100_000, 12, rng=0)
+    cols = list(ds.numeric_columns)
+    xs, y = [c for c in cols if c != "y"], "y"
+    pdata = kng.problem_data(pd.DataFrame(np.asarray(ds.frame[cols]), columns=cols), ds.bounds, "linear_regression",
+                             xs, y_column=y, intercept=True)
+    cfg = kng.make("linear_regression", mechanism="exponential", epsilon=1.0, norm="linf", size=2000,
+                   n_sweeps=10_000, **pdata.params)
+    kng.release(pdata.data, cfg, rng=0)
+
+
+def case_histograms_demo_p2e30():
+    """The synthetic table at p = 2^30, q = 10⁵, n = 10⁷ (widget maxima): sparse release + trials (50 reps)."""
+    from dpcore import histograms as H
+    from dpcore.histograms.figures import trials_frame
+    table = H.sparse_table(2**30, 100_000, 10_000_000, rng=0)
+    H.threshold_release(table, H.ThresholdConfig(1.0, table.p), rng=0)
+    trials_frame(table, 1.0, 50, rng=0)
+
+
+def case_error_vs_n_lasso_p100():
+    """What the cap leaves: the LASSO figure with p = 100 only, the page's x range and replicates."""
+    from dpcore.experiments import registry, run_experiment
+    from dpcore.limits import BUDGET_SECONDS
+    exp = registry()["lasso"]
+    run_experiment("lasso", xs=tuple(exp.axis.grid(exp.app_limits["max_x"])), reps=exp.app_limits["max_reps"],
+                   epsilon=1.0, seed=0, jobs=1, methods=["p=100"], max_seconds=BUDGET_SECONDS)
 
 
 CASES = {
     "histograms": [("cross 10 000 × 10 000 bins (refused)", case_histograms_cross_10000x10000),
-                   ("cross 4096 × 4096 = 2^24 cells, release + figure", case_histograms_cross_4096x4096_release)],
+                   ("cross 4096 × 4096 = 2^24 cells, release + figure", case_histograms_cross_4096x4096_release),
+                   ("synthetic p = 2^30, q = 10⁵, n = 10⁷, 50 trials", case_histograms_demo_p2e30)],
     "density": [("n = 10⁶, grid 512, 100 draws, d = 1, 3 methods", case_density_1e6_grid512_draws100_d1),
                 ("n = 10⁶, grid 512², 100 draws, d = 2", case_density_1e6_grid512_draws100_d2),
-                ("K-norm k = 4, 100 draws", case_density_knorm_k4_draws100)],
-    "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso)],
+                ("n = 10⁶, grid 512², 32 draws, d = 2, k = 70", case_density_d2_grid512_draws32),
+                ("K-norm k = 4, 100 draws", case_density_knorm_k4_draws100),
+                ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
+    "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
+            ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
+    "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso),
+                   ("LASSO figure, p = 100 only, page's limits", case_error_vs_n_lasso_p100)],
 }
 
 

@@ -90,10 +90,12 @@ def feasible(n: int, p: int) -> bool:
     return float(n) * p * p <= MAX_GRAM_WORK if (n > p and p <= 1000) else float(n) * p <= MAX_CELLS
 
 
-#: Seconds per unit of work of one figure unit, measured on the 2-core machine under load (issue 18):
-#: Frank–Wolfe on X (n ≤ p or p > 1000) costs ≈ 5e-8 s per n·p·T; the Gram route ≈ 1e-9 s per (n + T)·p²;
-#: every step ≈ 2 ms of overhead (the exponential mechanism over 2p scores, bookkeeping).
-_S_X, _S_GRAM, _S_STEP = 5e-8, 1e-9, 2e-3
+#: Seconds per unit of work of one figure unit (Frank–Wolfe + the reference optimum min_C L): the X route
+#: (n ≤ p or p > 1000) per n·p·T, the Gram route per (n + T)·p², and a per-step overhead. The shape was fitted
+#: on six units (n ∈ {10³, 10⁴}, p ∈ {100, 1000, 10⁴}) on the 2-core machine under a load of ~6 (5e-8, 1e-9,
+#: 2e-3), then scaled by 1/16 so that the page's limits (n ≤ 10⁴, 10 replicates, three p) predict the 375 s
+#: measured there in issue 18.
+_S_X, _S_GRAM, _S_STEP = 3e-9, 6e-11, 1.2e-4
 
 
 def unit_seconds(n: int, p: int, *, epsilon: float, delta: float, radius: float, composition: str = "zcdp") -> float:
