@@ -232,6 +232,7 @@ def main() -> None:
                 print(f"{p}: {name}")
         return
     rows = []
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
     print(f"{'page':<14} {'case':<52} {'seconds':>8} {'peak MB':>8}  outcome")
     for page in pages:
         for i, (name, _) in enumerate(CASES[page]):
@@ -239,7 +240,8 @@ def main() -> None:
             rows.append((page, name, r))
             flag = " OVER BUDGET" if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB else ""
             print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r['rss_mb']:8.0f}  {r['outcome']}{flag}", flush=True)
-    print(f"\nPer page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction):")
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction):")
     for page in pages:
         mine = [(n, r) for p, n, r in rows if p == page]
         slow = max(mine, key=lambda t: t[1]["seconds"])
