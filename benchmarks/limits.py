@@ -101,10 +101,10 @@ def case_error_vs_n_lasso():
 
 
 def case_density_d2_grid512_draws32():
-    """The largest d = 2 release the draw cap allows at a 512² grid (32 draws), n = 10⁶, k = 70."""
+    """The largest d = 2 release the caps allow at a 512² grid: 32 draws, n = 10⁶, k = 34."""
     from dpcore.density import compare as C
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=70, draws=32,
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
                           methods=("gp", "fourier-laplace"))
     C.compare_release(x, cfg, rng=0)
 
@@ -169,7 +169,7 @@ CASES = {
                    ("synthetic p = 2^30, q = 10⁵, n = 10⁷, 50 trials", case_histograms_demo_p2e30)],
     "density": [("n = 10⁶, grid 512, 100 draws, d = 1, 3 methods", case_density_1e6_grid512_draws100_d1),
                 ("n = 10⁶, grid 512², 100 draws, d = 2", case_density_1e6_grid512_draws100_d2),
-                ("n = 10⁶, grid 512², 32 draws, d = 2, k = 70", case_density_d2_grid512_draws32),
+                ("n = 10⁶, grid 512², 32 draws, d = 2, k = 34", case_density_d2_grid512_draws32),
                 ("K-norm k = 4, 100 draws", case_density_knorm_k4_draws100),
                 ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
     "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
