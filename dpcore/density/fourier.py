@@ -79,12 +79,23 @@ def coefficients(x: np.ndarray, k: int) -> np.ndarray:
     n, d = x.shape
     m = 2 * k + 1
     check_coefficient_work(n, k, d)
+    if d == 1:                    # Σ_i e^{2πijx_i}, j = 1..k: k passes over one complex vector (no (n, m) array)
+        z = np.exp(2j * math.pi * x[:, 0])
+        w = np.ones_like(z)
+        sums = np.empty(k, dtype=complex)
+        for j in range(k):
+            w *= z
+            sums[j] = w.sum()
+        out = np.empty(m)
+        out[0] = n
+        out[1::2] = math.sqrt(2) * sums.real
+        out[2::2] = math.sqrt(2) * sums.imag
+        return out / n
     rows = max(1, _CHUNK_VALUES // m)
-    out = np.zeros((m,) * d)
+    out = np.zeros((m, m))
     for s in range(0, n, rows):
         xs = x[s:s + rows]
-        out += _basis_by_powers(xs[:, 0], k).sum(axis=0) if d == 1 else \
-            _basis_by_powers(xs[:, 0], k).T @ _basis_by_powers(xs[:, 1], k)
+        out += _basis_by_powers(xs[:, 0], k).T @ _basis_by_powers(xs[:, 1], k)
     return out / n
 
 
