@@ -7,7 +7,9 @@ no run over the interaction budget (an AppTest timeout is a failure too).
 Pages that read a dataset are swept twice: as they open, and with the built-in diabetes data loaded
 and their "Dataset from the Data page" source chosen. Each page scenario is dealt into SHARDS test ids
 (widgets round-robin) so that xdist spreads them; long select_slider scales are tried at their ends and
-middle, multiselects empty, full and with one option.
+middle, multiselects empty, full and with one option. Cost: each shard is 10–40 page runs; under a load
+average of 13–16 on the 2-core machine a shard took 40–230 s (one run of the Query-release page sweep took
+over 10 minutes), so the sweep is for xdist (``-n 2``) or a by-hand run, not for ``-n 0`` in the app budget.
 """
 from __future__ import annotations
 
