@@ -79,7 +79,8 @@ with tab_est:
         ui.show_error(exc)
         st.stop()
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng), submitted=clicked)
+    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
+                         submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:

@@ -66,7 +66,7 @@ st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsil
 ns = tuple(n for n in (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000) if n <= n_max)
 try:
     cfg = lab.LabConfig(spec, dataset=dataset, rho=rho, epsilon=eps, alpha=alpha, methods=tuple(methods), ns=ns,
-                        reps=reps, alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2))
+                        reps=reps, alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2) or (alpha,))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
