@@ -24,7 +24,7 @@ import pandas as pd
 
 from .._validation import check_int
 from ..errors import DataError
-from ._cells import NA_TOKENS, is_number_text, parse_cells
+from ._cells import NA_TOKENS, ColumnParse, hints, is_number_text, parse_cells
 from ._format import list_names, mb, short
 from .dataset import Dataset
 
@@ -195,6 +195,7 @@ def _decode(raw: bytes, name: str, notes: list[str]) -> str:
         except UnicodeDecodeError as exc:
             off = exc.start
             where = f"byte 0x{raw[off]:02X} at line {_line_of(raw, off)}"
+            _refuse_binary(raw, name, where)
             try:
                 text = raw.decode("cp1252")
                 notes.append(f"encoding: not valid UTF-8 ({where}); decoded as Windows-1252 (cp1252). Check that "
@@ -214,6 +215,24 @@ def _decode(raw: bytes, name: str, notes: list[str]) -> str:
             raise DataError(f"{short(name)} looks like a binary file ({ctrl} control characters in its first "
                             f"{len(sample):,} characters), not CSV text; upload a CSV text file ({_SAVE_AS}).")
     return text
+
+
+#: Largest share of bytes ≥ 0x80 in the first 64 KB of a file that is not valid UTF-8 (text in
+#: Windows-1252/Latin-1 has a few accented letters; a binary file about half).
+MAX_HIGH_BYTE_SHARE = 0.3
+
+
+def _refuse_binary(raw: bytes, name: str, where: str) -> None:
+    """DataError for bytes that are not UTF-8 and mostly not ASCII: binary, not a text CSV."""
+    sample = raw[:1 << 16]
+    high = len(sample) - len(sample.translate(None, bytes(range(0x80, 0x100))))
+    c1 = len(sample) - len(sample.translate(None, b"\x81\x8d\x8f\x90\x9d"))   # bytes undefined in cp1252
+    if (len(sample) >= 64 and high > MAX_HIGH_BYTE_SHARE * len(sample)) or c1 > max(2, 0.005 * len(sample)):
+        raise DataError(f"{short(name)} does not look like a text CSV file: it is not valid UTF-8 ({where}) and "
+                        f"{high / len(sample):.0%} of its first {len(sample):,} bytes are not ASCII text, so it is "
+                        "probably a binary file (compressed, encrypted, an image or another program's own format) "
+                        "renamed to .csv. Open the data in the program that made it and export the table as "
+                        "'CSV UTF-8 (comma delimited)', then upload that .csv file.")
 
 
 def _is_blank(rec: list[str]) -> bool:
@@ -343,8 +362,21 @@ def _cells_csv(text: str, sep: str, scan: _Scan) -> list[pd.Series]:
 
 
 
+#: Longest column name accepted (characters); a longer header cell is refused, not truncated.
+MAX_NAME_CHARS = 200
+#: A column whose non-missing cells are numbers except at most this share (and at most
+#: MAX_STRAY_VALUES cells) is read as numeric with the stray cells as missing, each named in a note.
+MAX_STRAY_SHARE = 0.05
+MAX_STRAY_VALUES = 100
+
+
 def _column_names(header: list[str], shown: str, notes: list[str]) -> list[str]:
     """Header cells → unique, non-empty column names (or DataError); what changed goes to ``notes``."""
+    for j, h in enumerate(header):
+        if len(h) > MAX_NAME_CHARS:
+            raise DataError(f"column {j + 1}'s name is {len(h):,} characters long (it starts {short(h, 30)}); the "
+                            f"limit is {MAX_NAME_CHARS} characters. Shorten that header cell and upload again (if the "
+                            "first line is data, not names, add a header line above it).")
     names = [h.strip() for h in header]
     if names != list(header):
         notes.append("spaces around column names were removed.")
@@ -377,6 +409,8 @@ def _assemble(names: list[str], cells: list[pd.Series], index: pd.Index, notes: 
     word = "line" if index.name == "line" else "row"
     for h, col in zip(names, cells):
         parsed = parse_cells(col, sep)
+        if parsed.values is None and parsed.note is None:
+            parsed = _stray_as_missing(h, col, parsed, index, notes)
         if parsed.values is None:
             data[h] = pd.Series(col.to_numpy(), index=index, dtype="str")
             text_cols.append(h)
@@ -407,6 +441,32 @@ def _assemble(names: list[str], cells: list[pd.Series], index: pd.Index, notes: 
     frame = pd.DataFrame(data, index=index)
     notes.insert(0, f"read {n:,} row(s) x {len(names)} column(s); numeric columns: {list_names(numeric)}.")
     return Dataset(frame, tuple(numeric), {}, provenance, notes=tuple(notes), name=name)
+
+
+def _stray_as_missing(h: str, col: pd.Series, parsed: Any, index: pd.Index, notes: list[str]) -> Any:
+    """A numeric column with a few non-number cells (a word, a typo): read them as missing, and name
+    each (value and line/row) with the fix in ``notes``; a mostly-text column is returned unchanged."""
+    bad = parsed.bad_mask
+    n_bad = int(bad.sum())
+    n_num = int((~parsed.na_mask & ~bad).sum())
+    if n_num <= n_bad:                                 # a text column
+        return parsed
+    word = "line" if index.name == "line" else "row"
+    pos = np.flatnonzero(bad)
+    shown = ", ".join(f"{word} {int(index[p])}: {short(str(col.iloc[p]).strip(), 20)}" for p in pos[:5])
+    more = f" and {n_bad - 5} more" if n_bad > 5 else ""
+    hint = hints([str(col.iloc[p]) for p in pos[:20]])
+    if n_num < 2 or n_bad > MAX_STRAY_VALUES or n_bad > MAX_STRAY_SHARE * (n_num + n_bad):
+        notes.append(f"column {short(h)} is kept as TEXT: {n_num} cells are numbers but {n_bad} are not ({shown}"
+                     f"{more}). To use it as a numeric column, fix these cells in the file (a number, or empty / "
+                     "NA if unknown) and upload again." + (f" {hint}" if hint else ""))
+        return parsed
+    nums = pd.to_numeric(col.str.strip().mask(bad | parsed.na_mask), errors="coerce").to_numpy(dtype=float)
+    notes.append(f"column {short(h)} is numeric except {n_bad} cell(s) that are not numbers ({shown}{more}); they "
+                 "are read as MISSING and take the column's public imputation value in releases. To keep their "
+                 "values, fix these cells in the file (a number, or empty / NA if unknown) and upload again."
+                 + (f" {hint}" if hint else ""))
+    return ColumnParse(nums, parsed.na_mask | bad, np.zeros_like(bad), None)
 
 
 def _limits(max_bytes: Any, max_rows: Any, max_cols: Any) -> tuple[int, int, int]:

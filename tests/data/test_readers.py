@@ -356,3 +356,41 @@ def test_many_cells_refused_at_the_cell_cap(monkeypatch):
 
 def _letters(j: int) -> str:
     return D.readers._col_letter(j)
+
+
+# ------------------------------------------------------------------------------------------------
+# Unclear messages (issue 18, finding 6)
+# ------------------------------------------------------------------------------------------------
+def test_binary_file_renamed_csv_is_not_called_a_header():
+    rng = np.random.default_rng(7)
+    raw = rng.integers(0x80, 0x100, 4096, dtype=np.uint8).tobytes()   # no NUL, no newline: was "header, no data"
+    msg = load_error(raw, name="photo.csv")
+    assert_words(msg, ["'photo.csv'", "does not look like a text CSV", "not valid UTF-8", "binary file",
+                       "export the table as 'CSV UTF-8"])
+    assert "header" not in msg
+
+
+def test_cp1252_text_is_still_read():
+    ds = D.load_csv(("name,note\n" + "Zoë,café crème brûlée\n" * 20).encode("cp1252"))
+    assert ds.frame["note"].iloc[0] == "café crème brûlée"
+
+
+def test_one_word_in_a_numeric_column_is_named_and_read_as_missing():
+    raw = b"age,city\n" + b"".join(b"%d,Paris\n" % (20 + i) for i in range(40)) + b"unknown,Lyon\n"
+    ds = D.load_csv(raw)
+    assert ds.numeric_columns == ("age",)
+    assert ds.frame["age"].isna().sum() == 1 and np.isnan(ds.frame["age"].loc[42])
+    assert_words(" | ".join(ds.notes), ["column 'age' is numeric except 1 cell", "line 42: 'unknown'",
+                                        "read as missing", "imputation value", "fix these cells"])
+
+
+def test_mostly_numeric_column_kept_as_text_is_reported():
+    ds = D.load_csv(b"x,y\n1,a\n2,b\n3%,c\n")
+    assert ds.numeric_columns == ()
+    assert_words(" | ".join(ds.notes), ["column 'x' is kept as text", "2 cells are numbers", "line 4: '3%'",
+                                        "percentage", "fix these cells"])
+
+
+def test_huge_column_name_refused_with_the_cap():
+    msg = load_error(b"a," + b"q" * 100_000 + b"\n1,2\n")
+    assert_words(msg, ["column 2's name", "100,000 characters", f"limit is {D.readers.MAX_NAME_CHARS}", "shorten"])
