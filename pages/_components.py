@@ -390,9 +390,10 @@ def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV"
 
 
 def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str) -> None:
-    """Show a plotly figure (full width) and a download button for the data behind it."""
+    """Show a plotly figure (full width) and a download button for the data behind it. Every text in the
+    figure is shown literally (dpcore.data.plotly_literal_spec: data-borne names never render as HTML)."""
     name = _safe_name(name)
-    st.plotly_chart(fig, width="stretch", key=f"dp_plot::{name}")
+    st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 import string
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..errors import DataError
 
-__all__ = ["escape_markdown", "to_safe_csv"]
+__all__ = ["escape_markdown", "literal", "plotly_literal", "plotly_literal_spec", "to_safe_csv"]
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -59,3 +60,55 @@ def escape_markdown(text: Any) -> str:
     """
     s = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     return "".join("\\" + ch if ch in _MD_ESCAPE else ch for ch in s)
+
+
+def literal(text: Any) -> str:
+    """THE rule for user-provided text (column names, categories, cells, sheet and file names) and any
+    message that may contain it, wherever it reaches Markdown: ``st.markdown``/``caption``/``info``/
+    ``warning``/``error``, widget labels, radio options, help texts. Shown literally — never as a link
+    (``[x](url)``, ``<url>``, a bare ``https://…`` or ``www.…``, which GitHub-flavoured Markdown
+    autolinks), image, HTML, emoji/icon shortcode, colour directive or LaTeX. Same as
+    :func:`escape_markdown`; plain-text widgets (``st.dataframe``, selectbox/multiselect options)
+    and plotly (see :func:`plotly_literal`) need their own rule.
+
+    >>> print(literal("[x](https://h/) www.h.org"))
+    \\[x\\]\\(https\\:\\/\\/h\\/\\) www\\.h\\.org
+    """
+    return escape_markdown(text)
+
+
+_PLOTLY_ENTITIES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
+
+
+def plotly_literal(text: Any) -> str:
+    """User text made literal for plotly, which renders a subset of HTML (``<a href>``, ``<b>``, ``<br>``,
+    ``<span style>``…) in titles, axis and tick labels, legend names, hover text and annotations:
+    ``&``, ``<`` and ``>`` become HTML entities (plotly shows them as the characters); newlines
+    become spaces.
+
+    >>> plotly_literal('<a href="http://h">y</a> & co')
+    '&lt;a href="http://h"&gt;y&lt;/a&gt; &amp; co'
+    """
+    s = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return s.translate(_PLOTLY_ENTITIES)
+
+
+#: Keys of a plotly spec whose strings are templates the app writes (``<br>`` and ``%{x}`` meant as such);
+#: user text inside them must be made literal where the template is built.
+TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate", "hovertemplatefallback", "texttemplatefallback"})
+
+
+def plotly_literal_spec(spec: Any) -> Any:
+    """A copy of a plotly figure's JSON (``fig.to_plotly_json()``) with :func:`plotly_literal` applied to
+    every string that holds ``&``, ``<`` or ``>`` — titles, names, tick/category labels, hover text,
+    annotations — except under :data:`TEMPLATE_KEYS`. Applied to every figure a page shows, so text
+    from the data never renders as HTML or a link whichever figure builder it went through."""
+    if isinstance(spec, str):
+        return plotly_literal(spec) if ("<" in spec or ">" in spec or "&" in spec) else spec
+    if isinstance(spec, dict):
+        return {k: (v if k in TEMPLATE_KEYS else plotly_literal_spec(v)) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [plotly_literal_spec(v) for v in spec]
+    if isinstance(spec, np.ndarray) and spec.dtype.kind in "OUS":
+        return np.array([plotly_literal_spec(v) for v in spec.ravel().tolist()], dtype=object).reshape(spec.shape)
+    return spec
