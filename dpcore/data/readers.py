@@ -334,7 +334,7 @@ def _cells_pandas(text: str, sep: str, scan: _Scan) -> list[pd.Series] | None:
     """Pass 2: all cells as strings via pandas' C parser; None if it disagrees with pass 1."""
     m = len(scan.header)
     try:
-        raw = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, na_filter=False,
+        raw = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=object, na_filter=False,
                           keep_default_na=False, skip_blank_lines=False, index_col=False, engine="c",
                           quotechar='"', doublequote=True, low_memory=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error):
