@@ -31,9 +31,10 @@ from .dataset import Dataset
 __all__ = ["MAX_EXCEL_CELLS", "MAX_SHARED_STRINGS", "NA_TOKENS", "is_excel_workbook", "load_csv", "load_excel", "load_file"]
 
 #: Largest number of cells read from a workbook (data rows × header columns). openpyxl streams about
-#: 6·10⁴ cells/s on the 2-core server under load (500 000 cells: 8.7 s), so this keeps a workbook under
-#: the 30 s budget; a CSV of the same table loads far faster and is allowed up to ``max_rows``.
-MAX_EXCEL_CELLS = 1_000_000
+#: 6·10⁴ cells/s on the 2-core server at load average 4 (500 000 cells: 8.7 s) and 2·10⁴ at load 18
+#: (10⁶ cells: 55 s, benchmarks/loaders.py), so this keeps a workbook near the 30 s budget; a CSV of
+#: the same table loads several times faster and is allowed up to ``max_rows``.
+MAX_EXCEL_CELLS = 500_000
 #: Caps on the workbook's ZIP archive, checked from its directory before any part is decompressed:
 #: parts, uncompressed bytes of one worksheet / of the shared strings / of any other part / of all
 #: parts, and the expansion ratio of a large part (deflate on honest sheet XML gives 5–30:1).
