@@ -1,6 +1,7 @@
 """Output hygiene: CSV the app writes back (formula injection neutralised) and user text shown as Markdown."""
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -52,14 +53,24 @@ _MD_ESCAPE = frozenset(string.punctuation)
 def escape_markdown(text: Any) -> str:
     """User text made inert for ``st.markdown``/``st.error``: every ASCII punctuation character is
     backslash-escaped (CommonMark renders "\\c" as the literal c), so ``<script>``, ``**bold**``,
-    links, ``$…$`` LaTeX and ``:red[…]`` directives show as typed; newlines become spaces.
+    links, ``$…$`` LaTeX and ``:red[…]`` directives show as typed; newlines become spaces. Bare URLs
+    and e-mail addresses, which GitHub-flavoured Markdown links even when escaped, get an invisible
+    word joiner (U+2060) after ``https:``, ``www`` or ``@``.
     For Markdown contexts only (plain-text widgets such as ``st.dataframe`` need no escaping).
 
     >>> print(escape_markdown("**bold** <b>"))
     \\*\\*bold\\*\\* \\<b\\>
     """
     s = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    s = _AUTOLINK.sub(lambda m: m.group(0) + _WJ, s)
     return "".join("\\" + ch if ch in _MD_ESCAPE else ch for ch in s)
+
+
+#: U+2060 WORD JOINER (invisible): Streamlit's GitHub-flavoured Markdown autolinks bare URLs and e-mail
+#: addresses *after* parsing, in the text nodes (backslash escapes are already resolved there), so
+#: "https://…", "www.…" and "a@b.c" are broken with an invisible joiner after "scheme:", "www" and "@".
+_WJ = "\u2060"
+_AUTOLINK = re.compile(r"(?i)\b(?:https?|ftp|mailto|file|javascript|data):(?=/|\w)|\bwww(?=\.)|@(?=[-\w])")
 
 
 def literal(text: Any) -> str:
@@ -71,8 +82,8 @@ def literal(text: Any) -> str:
     :func:`escape_markdown`; plain-text widgets (``st.dataframe``, selectbox/multiselect options)
     and plotly (see :func:`plotly_literal`) need their own rule.
 
-    >>> print(literal("[x](https://h/) www.h.org"))
-    \\[x\\]\\(https\\:\\/\\/h\\/\\) www\\.h\\.org
+    >>> literal("[x](https://h/) www.h.org").replace("\u2060", "|")
+    '\\\\[x\\\\]\\\\(https\\\\:|\\\\/\\\\/h\\\\/\\\\) www|\\\\.h\\\\.org'
     """
     return escape_markdown(text)
 
