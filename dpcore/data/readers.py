@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int
-from ..errors import DataError
+from ..errors import Cancelled, DataError
 from ._cells import NA_TOKENS, ColumnParse, hints, is_number_text, parse_cells
 from ._format import list_names, mb, short
 from .dataset import Dataset
@@ -410,14 +410,15 @@ def _column_names(header: list[str], shown: str, notes: list[str]) -> list[str]:
 
 
 def _assemble(names: list[str], cells: list[pd.Series], index: pd.Index, notes: list[str], sep: str | None,
-              name: str, provenance: str) -> Dataset:
+              name: str, provenance: str, progress: Any = None, steps: tuple[int, int] = (0, 0)) -> Dataset:
     """Typed columns from text cells: numeric when every non-missing cell is a number, else text."""
     n = len(index)
     data: dict[str, Any] = {}
     numeric: list[str] = []
     text_cols: list[str] = []
     word = "line" if index.name == "line" else "row"
-    for h, col in zip(names, cells):
+    for j, (h, col) in enumerate(zip(names, cells)):
+        _tick(progress, steps[0] + j, steps[1])
         parsed = parse_cells(col, sep)
         if parsed.values is None and parsed.note is None:
             parsed = _stray_as_missing(h, col, parsed, index, notes)
@@ -479,6 +480,12 @@ def _stray_as_missing(h: str, col: pd.Series, parsed: Any, index: pd.Index, note
     return ColumnParse(nums, parsed.na_mask | bad, np.zeros_like(bad), None)
 
 
+def _tick(progress: Any, done: int, total: int) -> None:
+    """Report progress; a callback returning False stops loading (:class:`~dpcore.errors.Cancelled`)."""
+    if progress is not None and progress(int(done), int(total)) is False:
+        raise Cancelled("loading stopped", done=done, total=total)
+
+
 def _limits(max_bytes: Any, max_rows: Any, max_cols: Any) -> tuple[int, int, int]:
     return (check_int(max_bytes, "max_bytes", lo=1), check_int(max_rows, "max_rows", lo=1),
             check_int(max_cols, "max_cols", lo=1))
@@ -491,7 +498,7 @@ def _refuse_empty(raw: bytes, name: str, what: str) -> None:
 
 
 def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 ** 20,
-             max_rows: int = 1_000_000, max_cols: int = 200) -> Dataset:
+             max_rows: int = 1_000_000, max_cols: int = 200, progress: Any = None) -> Dataset:
     """Load a CSV file into a :class:`Dataset`, or raise :class:`DataError` saying what is wrong and how to fix it.
 
     Parameters
@@ -500,6 +507,8 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     name : display name for messages (taken from the path / uploaded file if left at the default).
     max_bytes, max_rows, max_cols : limits that protect the server (Streamlit's ``server.maxUploadSize``
         must also be set: the per-widget limit is only enforced in the browser).
+    progress : optional ``(done, total) -> bool`` called between the steps (decoding, the record scan,
+        the cell pass, each column); returning False stops with :class:`~dpcore.errors.Cancelled`.
 
     What loading does (each step recorded in ``notes``): refuses binary formats by their magic number
     (Excel .xlsx/.xls, gzip, PDF, PNG, …) and NUL bytes; decodes UTF-8 (BOM removed), UTF-16/32 (BOM,
@@ -523,12 +532,15 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     if kind is not None:
         raise DataError(f"{short(name)} is {kind}.")
     notes: list[str] = []
+    _tick(progress, 0, 4)
     text = _decode(raw, name, notes)
+    _tick(progress, 1, 4)
     if not text.strip():
         raise DataError(f"{short(name)} contains only whitespace/blank lines: no header and no data. Choose a CSV "
                         "file with a header line and at least one data row.")
     sep = _sniff_separator(text)
     scan = _scan_records(text, sep, name, max_rows, max_cols)
+    _tick(progress, 2, 3 + len(scan.header))
     m = len(scan.header)
     if m > 1 or sep != ",":
         notes.append(f"separator: {_SEP_NAMES[sep]} (detected).")
@@ -542,12 +554,15 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     if scan.n_blank:
         notes.append(f"skipped {scan.n_blank} blank line(s).")
     cells = _cells_pandas(text, sep, scan)
+    _tick(progress, 3, 3 + m)
     if cells is None:
         cells = _cells_csv(text, sep, scan)
     index = pd.Index(np.frombuffer(scan.data_lines, dtype=np.int64).copy(), name="line")
     digest = hashlib.sha256(raw).hexdigest()[:12]
     prov = f"uploaded file {short(name, 80)} ({len(raw):,} bytes, sha256 {digest}…), {n:,} rows x {m} columns."
-    return _assemble(names, cells, index, notes, sep, name, prov)
+    ds = _assemble(names, cells, index, notes, sep, name, prov, progress, (3, 3 + m))
+    _tick(progress, 3 + m, 3 + m)
+    return ds
 
 
 def is_excel_workbook(raw: bytes) -> bool:
@@ -587,7 +602,8 @@ _XLSX_FIX = "open it in Excel or LibreOffice, check it, and save it again as .xl
 
 
 def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = None,
-               max_bytes: int = 50 * 2 ** 20, max_rows: int = 1_000_000, max_cols: int = 200) -> Dataset:
+               max_bytes: int = 50 * 2 ** 20, max_rows: int = 1_000_000, max_cols: int = 200,
+               progress: Any = None) -> Dataset:
     """Load one sheet of an Excel workbook (.xlsx/.xlsm, read with openpyxl) into a :class:`Dataset`.
 
     Reads the first worksheet unless ``sheet`` names another (other sheets are listed in the notes),
@@ -640,8 +656,9 @@ def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = No
         notes = [f"Excel workbook: read sheet {short(ws.title)}"
                  + (f" (of {len(names_all)}: {list_names(names_all)})." if len(names_all) > 1 else ".")]
         _check_dimension(ws, name, max_rows, max_cols)
+        expected = ws.max_row if isinstance(ws.max_row, int) and ws.max_row > 0 else max_rows
         ws.reset_dimensions()   # stream what is there (a wrong <dimension> neither truncates nor pads rows)
-        header, hrow, rows, rownums, n_blank = _sheet_rows(ws, name, max_rows, max_cols)
+        header, hrow, rows, rownums, n_blank = _sheet_rows(ws, name, max_rows, max_cols, progress, expected)
     except DataError:
         raise
     except Exception as exc:  # noqa: BLE001 - damaged sheet XML surfaces while streaming rows
@@ -779,7 +796,7 @@ def _check_dimension(ws: Any, name: str, max_rows: int, max_cols: int) -> None:
                         f"'CSV UTF-8' (a CSV file may have up to {max_rows:,} rows).")
 
 
-def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
+def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int, progress: Any = None, expected: int = 0):
     """Header (texts), its row number, data rows (texts), their row numbers, and empty rows skipped."""
     header: list[str] | None = None
     hrow = 0
@@ -789,6 +806,8 @@ def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
     n_blank = 0
     row_cap = max_rows + 1 + MAX_EMPTY_ROWS
     for r, values in enumerate(ws.iter_rows(min_row=1, values_only=True), start=1):
+        if r % 5_000 == 0:
+            _tick(progress, min(r, expected), max(expected, r))
         if r > row_cap:
             raise DataError(f"{short(name)}: the sheet {short(ws.title)} goes on past row {row_cap:,} (after "
                             f"{len(rows):,} data rows and {n_blank:,} empty rows); the limits are {max_rows:,} data "
@@ -836,11 +855,13 @@ def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
     return header, hrow, rows, rownums, n_blank
 
 
-def load_file(source: Any, *, name: str = "upload.csv", sheet: str | None = None, **limits: Any) -> Dataset:
+def load_file(source: Any, *, name: str = "upload.csv", sheet: str | None = None, progress: Any = None,
+              **limits: Any) -> Dataset:
     """:func:`load_excel` for an .xlsx/.xlsm workbook (``sheet``: which one), else :func:`load_csv` —
     decided by the content, not the file name (a legacy .xls or any other binary file is refused by
-    :func:`load_csv` with its reason and fix). ``limits``: ``max_bytes``, ``max_rows``, ``max_cols``."""
+    :func:`load_csv` with its reason and fix). ``limits``: ``max_bytes``, ``max_rows``, ``max_cols``;
+    ``progress``: ``(done, total) -> bool`` between steps (CSV) or every 5 000 sheet rows (.xlsx)."""
     raw, name = _read_source(source, str(name), check_int(limits.get("max_bytes", 50 * 2 ** 20), "max_bytes", lo=1))
     if is_excel_workbook(raw):
-        return load_excel(raw, name=name, sheet=sheet, **limits)
-    return load_csv(raw, name=name, **limits)
+        return load_excel(raw, name=name, sheet=sheet, progress=progress, **limits)
+    return load_csv(raw, name=name, progress=progress, **limits)

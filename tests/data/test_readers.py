@@ -394,3 +394,17 @@ def test_mostly_numeric_column_kept_as_text_is_reported():
 def test_huge_column_name_refused_with_the_cap():
     msg = load_error(b"a," + b"q" * 100_000 + b"\n1,2\n")
     assert_words(msg, ["column 2's name", "100,000 characters", f"limit is {D.readers.MAX_NAME_CHARS}", "shorten"])
+
+
+def test_loading_reports_progress_and_can_be_stopped():
+    from dpcore.errors import Cancelled
+    calls = []
+    ds = D.load_file(b"a,b\n" + b"1,2\n" * 10, progress=lambda d, t: calls.append((d, t)) or True)
+    assert ds.n_rows == 10 and calls[-1][0] == calls[-1][1] and all(d <= t for d, t in calls)
+    rows = [["x"]] + [[i] for i in range(12_000)]
+    calls.clear()
+    raw = X.table(rows, dimension="A1:A12001")
+    assert D.load_file(raw, progress=lambda d, t: calls.append((d, t)) or True).n_rows == 12_000
+    assert len(calls) >= 2 and calls[0] == (5_000, 12_001)        # sheet rows read / the declared rows
+    with pytest.raises(Cancelled):
+        D.load_file(b"a\n1\n", progress=lambda d, t: d < 2)
