@@ -8,8 +8,10 @@ CSV near the 50 MB upload limit (960 000 rows x 6 numbers). With python-calamine
 
 Measured on the 2-core machine while ~6 other sessions ran (load average 11–15), see the report of
 issue 18: dimension bomb 46 min extrapolated → 0.36 s (refused); shared-strings bomb (20 M)
-≈ 11 min extrapolated (1 M strings: 32 s, +77 MB) → 0.02 s (refused); 49.4 MB CSV 38 s, peak RSS
-799 MB. python-calamine 0.9.1 reads a 100 000 x 5 workbook in 1.7 s vs 8.7 s for the openpyxl loader,
+≈ 11 min extrapolated (1 M strings: 32 s, +77 MB) → 0.01 s (refused); a workbook of 10⁶ cells 55 s
+(the cap is now 500 000: 8.7–27 s); 49.4 MB CSV 38–66 s, peak RSS 799 MB–1 GB → 19–50 s, 651 MB
+(time dominated by the machine's load: the csv record scan ~20 %, pandas' cell pass ~50 %, the
+numeric parse ~30 %). python-calamine 0.9.1 reads a 100 000 x 5 workbook in 1.7 s vs 8.7 s for the openpyxl loader,
 but a sheet with one value at XFD20000 makes it allocate 10 GB and abort the whole process (Rust OOM:
 the server would die for every user), so the app keeps openpyxl behind the caps.
 
