@@ -18,6 +18,11 @@ def _example():
     return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40}
 
 
+def _example_intercept():
+    X, y, _ = sparse_regression(400, 20, 3, rng=20151209)
+    return (X, 0.5 + 0.5 * y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40, "intercept": True}
+
+
 def _example_general():
     X, y, _ = sparse_regression(400, 20, 3, rng=20151208)
     return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40, "constraint": "simplex"}
@@ -26,6 +31,8 @@ def _example_general():
 MECHANISMS = (
     MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, F.release,
                   F.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
+    MechanismSpec("lasso/private-fw-intercept", "Private Frank–Wolfe LASSO with an intercept (private centring means)",
+                  LassoConfig, F.release, F.nonprivate, _example_intercept, budget=("epsilon", "delta"), atol=1e-6),
     MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
                   Gn.NoisyGradientConfig, Gn.release_noisy_gradient, Gn.nonprivate_general, _example_general,
                   budget=("epsilon", "delta"), atol=1e-9),
@@ -64,6 +71,16 @@ AUDITS = (
     Audit("lasso/one-step-12-vertices", "lasso/private-fw", "One step among 12 vertices (p = 6): the Gumbel sign",
           _PAIR6, _NB + "; the other 5 covariates are 0", U.vertex_sampler(1), U.sequence_events(1, 6), epsilon=1.0,
           delta=1e-6, mutant=_WRONG_SIGN, output_label="chosen vertex (j: +r e_j, 6 + j: −r e_j)"),
+)
+
+_MEANS_NO_P = Mutant("means without the (p + 1)", "Laplace scale 2/(nε_m): the sensitivity of ONE mean, "
+                     "forgetting that replacing a record moves all p + 1 means", lambda cal: cal.replace(
+                         params={"mean_scale": cal.params["mean_scale"] / (cal.params["p"] + 1)}))
+AUDITS = AUDITS + (
+    Audit("lasso/intercept-means", "lasso/private-fw-intercept",
+          "Intercept, stage 1: the released centring means (p = 1, n = 20), at their own ε_m", U.mean_pair(),
+          "record 0 is (x, y) = (−1, −1) in D and (1, 1) in D′: both means move by 2/n (ℓ1: 2(p + 1)/n)",
+          U.mean_sampler, U.mean_events, epsilon=1.0, mutant=_MEANS_NO_P, output_label="released means (x̄, ȳ)"),
 )
 
 _SQRT_P = Mutant("√p dropped", "σ from the ℓ∞ bound 4(R₁ + 1)/n instead of the ℓ2 bound 4(R₁ + 1)√p/n "
