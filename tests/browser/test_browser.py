@@ -369,7 +369,7 @@ def test_workbook_bomb_and_link_named_columns_as_a_hostile_user(server, page, tm
     page.on("request", lambda r: requests.append(r.url))
     page.goto(f"{server}/data")
     wait_idle(page)
-    uploader = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploader = page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')
     bomb = tmp_path / "bomb.xlsx"
     bomb.write_bytes(X.bomb_dimension())
     t = time.perf_counter()
