@@ -290,10 +290,10 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
     total = P.spend_text(costs) if costs else ""
     session = release_session()
     if not charge.charged:
-        st.caption(f"Not charged: {charge.reason}.")
+        st.caption(f"Not charged: {dpdata.literal(charge.reason)}.")
         text = f"{label} — free" if not total else f"{label} — {total} (free: {'simulated' if reqs[0].kind == P.SIMULATED else 'public'} data)"
     elif not charge.counted_as_dp:
-        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total and no budget.")
+        st.markdown(f"**Not private**: {dpdata.literal(charge.reason)}. Recorded in the ledger apart, in no ε total and no budget.")
         text = f"{label} — not DP" + (f" ({total})" if total else "")
     else:
         text = f"{label} — {total}" if total else label
@@ -367,7 +367,7 @@ def show_outcome(outcome: P.Outcome, *, button: str) -> None:
         st.caption("The stored result of this release, shown again: not charged again. For another draw press "
                    "**New draw** in the sidebar (charged again).")
     if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
-        st.warning(f"Not differentially private: {outcome.charge.reason}.", icon=":material/warning:")
+        st.warning(f"Not differentially private: {dpdata.literal(outcome.charge.reason)}.", icon=":material/warning:")
 
 
 @contextmanager
@@ -561,9 +561,10 @@ def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV"
 
 
 def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str) -> None:
-    """Show a plotly figure (full width) and a download button for the data behind it."""
+    """Show a plotly figure (full width) and a download button for the data behind it. Every text in the
+    figure is shown literally (dpcore.data.plotly_literal_spec: data-borne names never render as HTML)."""
     name = _safe_name(name)
-    st.plotly_chart(fig, width="stretch", key=f"dp_plot::{name}")
+    st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
 
 

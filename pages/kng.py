@@ -128,7 +128,7 @@ for m, req in reqs.items():
     if out is not None and out.ready:
         results[m] = out.result
         for text in out.result.notes_of("withheld"):
-            st.warning(f"{viz.label(m)}: {text}", icon=":material/block:")
+            st.warning(f"{viz.label(m)}: {dpdata.literal(text)}", icon=":material/block:")
 if out is not None:
     ui.show_outcome(out, button=button)
 if not results:
@@ -138,7 +138,7 @@ if not teaching:  # the release: released values and the public calibration, not
         st.markdown(f"**{viz.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
         if r.released:
             st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
-        st.caption(r.calibration.statement() + " " + " ".join(r.notes_of("approximate")))
+        st.caption(dpdata.literal(r.calibration.statement() + " " + " ".join(r.notes_of("approximate"))))
     st.stop()
 cfg0 = next(iter(cfgs.values()))
 theta_hat = kng.nonprivate_estimate(pdata.data, cfg0)
