@@ -7,11 +7,11 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from dpcore.audit.explore import AuditSummary
-from dpcore.viz.style import LAYOUT
+from dpcore.viz.style import LAYOUT, OKABE_ITO
 
 __all__ = ["overlay_figure", "tradeoff_figure", "cost_tradeoff_figure"]
 
-COLOURS = {"D": "#0072B2", "D′": "#D55E00"}
+COLOURS = {"D": OKABE_ITO["blue"], "D′": OKABE_ITO["vermillion"]}
 
 
 def overlay_figure(summary: AuditSummary):
