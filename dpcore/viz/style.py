@@ -107,8 +107,9 @@ COLOURS = MappingProxyType({
 PALETTE = (_O["orange"], _O["sky_blue"], _O["reddish_purple"], _O["bluish_green"], _O["vermillion"], GREY)
 
 #: Line dashes and marker symbols by a trace's position in its figure, so that lines compared in one chart
-#: differ in shape as well as colour (for any colour vision, and in greyscale print).
-DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+#: differ in shape as well as colour (for any colour vision, and in greyscale print). "dot" is kept for the
+#: local (ε-LDP) methods.
+DASHES = ("solid", "dash", "longdash", "dashdot", "longdashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "star", "cross")
 
 NORM_LABELS = MappingProxyType({"l1": "ℓ1", "l2": "ℓ2", "linf": "ℓ∞"})
