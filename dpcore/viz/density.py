@@ -93,7 +93,7 @@ def svm_figure(grid: np.ndarray, fields: dict, X: np.ndarray, y: np.ndarray) -> 
     for lab, sym in ((1.0, "circle"), (-1.0, "x")):
         sel = y == lab
         fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", marker=dict(symbol=sym, size=5,
-                                 color="#777777"), name=f"class {int(lab):+d}", opacity=0.6))
+                                 color=GREY), name=f"class {int(lab):+d}", opacity=0.6))
     fig.update_layout(**LAYOUT, title="Kernel SVM decision boundary: non-private vs private (GP noise)",
                       xaxis_title="x₁ (rescaled to [0, 1])", yaxis_title="x₂ (rescaled to [0, 1])",
                       legend=dict(orientation="h", y=-0.2))

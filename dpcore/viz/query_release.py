@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .style import GREY, LAYOUT, SYMBOLS, colour, label, line_style
+from .style import GREY, LAYOUT, OKABE_ITO, SYMBOLS, colour, label, line_style
 
 __all__ = ["error_vs_n_figure", "packing_profile_figure", "sample_complexity_figure", "answers_figure",
            "error_summary"]
@@ -38,7 +38,7 @@ def error_vs_n_figure(errors: pd.DataFrame, *, metric: str = "rms", alpha: float
     if alpha is not None:
         fig.add_hline(y=alpha, line=dict(color="black", dash="dash"), annotation_text=f"target α = {alpha:g}")
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(color="#D55E00", dash="dot"),
+        fig.add_hline(y=floor, line=dict(color=OKABE_ITO["vermillion"], dash="dot"),
                       annotation_text=f"rounding floor of coarse/chaining ≤ α/2 = {floor:g}",
                       annotation_position="bottom right")
     what = "RMS error err₂ (normalised, per query)" if metric == "rms" else "worst-case error ‖·‖∞ (per query)"
