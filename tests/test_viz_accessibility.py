@@ -114,5 +114,11 @@ def test_describe_states_the_title_axes_and_each_series_headline():
     dens = go.Figure(go.Scatter(x=[0, 1, 2], y=[0.1, 0.8, 0.1], mode="lines", name="KNG density"))
     dens.update_layout(yaxis_title="density", xaxis_title="θ")
     assert "KNG density: peak 0.8 at θ = 1" in describe(dens)
+    a = np.linspace(0, 1, 11)  # curves sharing both ends (trade-off curves): their middle values are stated
+    tradeoff = go.Figure([go.Scatter(x=a, y=a, mode="lines", name="guessing"),
+                          go.Scatter(x=a, y=np.sqrt(a), mode="lines", name="bound")])
+    tradeoff.update_layout(xaxis_title="false-positive rate α: wrongly accuses D")
+    assert "guessing: 1 at false-positive rate α = 1 (from 0 at 0), 0.5 at 0.5" in describe(tradeoff)
+    assert "bound: 1 at false-positive rate α = 1 (from 0 at 0), 0.7071 at 0.5" in describe(tradeoff)
     horizontal = go.Figure(go.Scatter(x=[0.126], y=["Algorithm 5"], mode="markers", name="Algorithm 5"))
     assert "Algorithm 5: 0.126" in describe(horizontal)

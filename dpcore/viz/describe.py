@@ -2,7 +2,7 @@
 
 The app shows it as the caption under every chart (WCAG 2.1 success criterion 1.1.1, non-text content): the
 figure's title, its axes (and whether they are logarithmic), and one headline per trace — a line's last
-point, the range of a scatter, the median of a box or a histogram, the largest bar, the range of a surface.
+point (and its middle one where curves share both ends), the range of a scatter, the median of a box or a histogram, the largest bar, the range of a surface.
 A density curve is summarised by its peak.
 It is made from the figure alone, so it says nothing the figure does not show.
 
@@ -63,7 +63,17 @@ def _axis(fig: Any, which: str) -> tuple[str, bool]:
     return title, ax.type == "log"
 
 
-def _trace(t: Any, xname: str, density: bool) -> str | None:
+def _ends(t: Any) -> tuple | None:
+    """A line trace's first and last points (rounded), to spot series that share both ends."""
+    if t.type not in ("scatter", "scattergl") or "lines" not in (t.mode or "lines") or t.x is None or t.y is None:
+        return None
+    x, y = list(t.x), list(t.y)
+    if len(x) < 3 or not (_numeric(x) and _numeric(y)):
+        return None
+    return tuple(round(float(v), 9) for v in (x[0], y[0], x[-1], y[-1]))
+
+
+def _trace(t: Any, xname: str, density: bool, shared_ends: set = frozenset()) -> str | None:
     if getattr(t, "showlegend", None) is False:
         return None  # a repeat of a series already named (e.g. further draws of one mechanism)
     name = _text(getattr(t, "name", None)) or t.type
@@ -87,7 +97,12 @@ def _trace(t: Any, xname: str, density: bool) -> str | None:
         if "lines" in mode:
             (x0, y0), (x1, y1) = pts[0], pts[-1]
             at = f" at {xname} = {_num(x1)}" if xname else f" at {_num(x1)}"
-            return f"{name}: {_num(y1)}{at} (from {_num(y0)} at {_num(x0)})"
+            text = f"{name}: {_num(y1)}{at} (from {_num(y0)} at {_num(x0)})"
+            if _ends(t) in shared_ends:  # several curves share both ends: where they differ is in between
+                xs = np.array([float(a) for a, _ in pts])
+                k = int(np.argmin(np.abs(xs - (xs.min() + xs.max()) / 2)))
+                text += f", {_num(pts[k][1])} at {_num(pts[k][0])}"
+            return text
         ys = np.array([float(b) for _, b in pts])
         return f"{name}: {len(pts)} points, y from {_num(ys.min())} to {_num(ys.max())}"
     if t.type == "histogram":
@@ -126,7 +141,10 @@ def describe(fig: Any, max_traces: int = 6) -> str:
     if axes:
         parts.append("; ".join(axes) + ".")
     density = yt.lower().startswith("density")
-    lines = [s for s in (_trace(t, xt.split(" (")[0], density) for t in fig.data) if s]
+    ends = [e for e in (_ends(t) for t in fig.data) if e is not None]
+    shared = {e for e in ends if ends.count(e) > 1}
+    xname = xt.split(" (")[0].split(":")[0]
+    lines = [s for s in (_trace(t, xname, density, shared) for t in fig.data) if s]
     if lines:
         more = len(lines) - max_traces
         parts.append("; ".join(lines[:max_traces]) + (f"; and {more} more series" if more > 0 else "") + ".")
