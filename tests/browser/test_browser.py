@@ -22,6 +22,8 @@ from typing import NamedTuple
 
 import pytest
 
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE_TIMEOUT_MS, _free_port  # noqa: F401 (re-exported)
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server + one Chromium per run
 
 ROOT = Path(__file__).resolve().parents[2]
