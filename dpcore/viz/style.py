@@ -59,8 +59,8 @@ OKABE_ITO = MappingProxyType({
     "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
     "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
 })
-#: Neutral grey for baselines and reference lines: 4.7:1 on white (Okabe–Ito's usual #999999 is 2.8:1, under
-#: WCAG 2.1's 3:1 for graphics). Okabe–Ito's yellow (1.2:1 on white) is never used for a line or marker.
+#: Neutral grey for baselines and reference lines: 4.5:1 on white (Okabe–Ito's usual #999999 is 2.8:1, under
+#: WCAG 2.1's 3:1 for graphics). Okabe–Ito's yellow (1.3:1 on white) is never used for a line or marker.
 GREY = "#767676"
 DARK_GREY = "#505050"
 
