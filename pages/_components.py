@@ -560,11 +560,20 @@ def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV"
                        key=key or f"dp_download::{filename}", on_click="ignore", icon=":material/download:")
 
 
-def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str) -> None:
-    """Show a plotly figure (full width) and a download button for the data behind it. Every text in the
-    figure is shown literally (dpcore.data.plotly_literal_spec: data-borne names never render as HTML)."""
+def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str, caption: str | None = None) -> None:
+    """Show a plotly figure (full width), its text alternative and a download button for the data behind it.
+
+    Every text in the figure is shown literally (dpcore.data.plotly_literal_spec: data-borne names never render
+    as HTML). The text alternative is the caption right under the chart: ``caption`` (the page's words: what
+    the chart shows and its headline number) or else :func:`dpcore.viz.describe.describe` of the figure (title,
+    axes, each series' last value or summary: only what the figure draws). Shown literally: it may quote
+    column names.
+    """
+    from dpcore.viz.describe import describe
+
     name = _safe_name(name)
     st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
+    st.caption(dpdata.literal(caption or describe(fig)))
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
 
 

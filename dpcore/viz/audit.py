@@ -7,11 +7,11 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from dpcore.audit.explore import AuditSummary
-from dpcore.viz.style import LAYOUT
+from dpcore.viz.style import GREY, LAYOUT, OKABE_ITO
 
 __all__ = ["overlay_figure", "tradeoff_figure", "cost_tradeoff_figure"]
 
-COLOURS = {"D": "#0072B2", "D′": "#D55E00"}
+COLOURS = {"D": OKABE_ITO["blue"], "D′": OKABE_ITO["vermillion"]}
 
 
 def overlay_figure(summary: AuditSummary):
@@ -51,13 +51,14 @@ def tradeoff_figure(summary: AuditSummary):
                                     "tpr": max_power_gdp(a, summary.gdp_mu)}))
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="random guessing",
-                             line=dict(color="#999999", dash="dot")))
-    for c, (colour, dash) in zip(curves, (("#0072B2", "solid"), ("#009E73", "dash"))):
+                             line=dict(color=GREY, dash="dot")))
+    for c, (colour, dash) in zip(curves, ((OKABE_ITO["blue"], "solid"), (OKABE_ITO["bluish_green"], "dash"))):
         fig.add_trace(go.Scatter(x=c["fpr"], y=c["tpr"], mode="lines", name=c["what"].iloc[0],
                                  line=dict(color=colour, dash=dash, width=2)))
     t = summary.tradeoff
     who = "broken mutant" if summary.mutant else "calibrated mechanism"
-    for outside, colour, symbol, word in ((False, "#0072B2", "circle", "inside"), (True, "#D55E00", "x", "OUTSIDE")):
+    for outside, colour, symbol, word in ((False, OKABE_ITO["blue"], "circle", "inside"),
+                                              (True, OKABE_ITO["vermillion"], "x", "OUTSIDE")):
         pts = t[t["outside"] == outside] if len(t) else t
         if len(pts):
             fig.add_trace(go.Scatter(x=pts["fpr_upper"], y=pts["tpr_lower"], mode="markers",

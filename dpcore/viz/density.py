@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from dpcore.viz.style import LAYOUT, colour, label
+from dpcore.viz.style import DASHES, GREY, LAYOUT, SYMBOLS, colour, label
 
 __all__ = ["estimates_figure", "heatmaps_figure", "exponents_figure", "svm_figure", "accuracy_figure"]
 
@@ -25,16 +25,17 @@ def estimates_figure(comparison, *, reference: dict | None = None, axis_label: s
     x = comparison.grid
     fig = go.Figure()
     frame = comparison.frame()
-    for m, r in comparison.releases.items():
+    for k, (m, r) in enumerate(comparison.releases.items()):
         v = np.asarray(r.value)
-        c = colour(m)
+        c = colour(m, k)
         if len(v) > 1:
             lo, hi = np.quantile(v, [0.1, 0.9], axis=0)
             fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([hi, lo[::-1]]), fill="toself",
                                      fillcolor=c, opacity=0.2, line=dict(width=0), hoverinfo="skip",
                                      name=f"{_name(m)}: 10–90 % of {len(v)} draws"))
         for i, row in enumerate(v[:max_lines]):
-            fig.add_trace(go.Scatter(x=x, y=row, mode="lines", line=dict(color=c, width=1), opacity=0.8,
+            fig.add_trace(go.Scatter(x=x, y=row, mode="lines", line=dict(color=c, width=1.5, dash=DASHES[k % len(DASHES)]),
+                                     opacity=0.8,
                                      name=f"{_name(m)} (draws)", legendgroup=m, showlegend=i == 0))
     for i, (name, vals) in enumerate((reference or {}).items()):
         fig.add_trace(go.Scatter(x=x, y=vals, mode="lines", name=_name(name),
@@ -67,14 +68,15 @@ def heatmaps_figure(comparison, *, reference: dict | None = None,
 def exponents_figure(ex: pd.DataFrame) -> tuple[go.Figure, pd.DataFrame]:
     """The exponents chart: fitted MISE slopes vs d (markers) and the theory exponents (lines)."""
     fig = go.Figure()
-    for m in pd.unique(ex["method"]):
+    for i, m in enumerate(pd.unique(ex["method"])):
         s = ex[ex.method == m]
+        symbol = SYMBOLS[i % len(SYMBOLS)]
         fig.add_trace(go.Scatter(x=s.d, y=s.slope_total, mode="markers+lines", name=f"{_name(m)}: fitted MISE slope",
-                                 line=dict(color=colour(m))))
-        fig.add_trace(go.Scatter(x=s.d, y=s.theory, mode="lines", name=f"{_name(m)}: theory exponent"
+                                 line=dict(color=colour(m, i)), marker=dict(symbol=symbol, size=9)))
+        fig.add_trace(go.Scatter(x=s.d, y=s.theory, mode="markers+lines", name=f"{_name(m)}: theory exponent"
                                  + (" (noise term)" if m != "nonprivate" else ""),
-                                 line=dict(color=colour(m), dash="dot")))
-    fig.add_hline(y=0, line=dict(color="#999999", width=1))
+                                 line=dict(color=colour(m, i), dash="dot"), marker=dict(symbol=f"{symbol}-open", size=9)))
+    fig.add_hline(y=0, line=dict(color=GREY, width=1))
     fig.update_layout(**LAYOUT, title="MISE ∝ n^slope: the Laplace rate breaks down as d grows; the GP keeps the "
                                       "non-private rate", xaxis_title="dimension d", yaxis_title="exponent of n",
                       legend=dict(orientation="h", y=-0.25))
@@ -91,7 +93,7 @@ def svm_figure(grid: np.ndarray, fields: dict, X: np.ndarray, y: np.ndarray) -> 
     for lab, sym in ((1.0, "circle"), (-1.0, "x")):
         sel = y == lab
         fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", marker=dict(symbol=sym, size=5,
-                                 color="#777777"), name=f"class {int(lab):+d}", opacity=0.6))
+                                 color=GREY), name=f"class {int(lab):+d}", opacity=0.6))
     fig.update_layout(**LAYOUT, title="Kernel SVM decision boundary: non-private vs private (GP noise)",
                       xaxis_title="x₁ (rescaled to [0, 1])", yaxis_title="x₂ (rescaled to [0, 1])",
                       legend=dict(orientation="h", y=-0.2))

@@ -5,8 +5,8 @@ axis (n, ε, p, 1/α, …), as in Reimherr & Awan (2019) Figs 1–2: on log–lo
 logarithmic, with ticks written as numbers in the axis's units (n = 100, 1 000, 10 000 — not
 exponents), ±1.96 Monte-Carlo standard-error bars (delta method on the log of the mean), a dashed
 reference line of the slope the experiment declares (n^−1/2, …) through the non-private curve's
-first point, and each method's fitted slope in its legend entry. Labels and colours come from
-:mod:`dpcore.viz.style`.
+first point, and each method's fitted slope in its legend entry. Labels, colours, dashes and markers
+(each method its own) come from :mod:`dpcore.viz.style`.
 """
 from __future__ import annotations
 
@@ -75,8 +75,7 @@ def error_vs_x_figure(frame: pd.DataFrame, *, title: str | None = None, decades:
         slope = slopes.get(m, np.nan)
         name = name_of(m) + (f" (slope {slope:+.2f})".replace("-", "−") if np.isfinite(slope) else "")
         fig.add_trace(go.Scatter(
-            x=s[x].to_numpy(float), y=y, mode="lines+markers", name=name,
-            line=dict(color=style.colour(m, i)),
+            x=s[x].to_numpy(float), y=y, mode="lines+markers", name=name, **style.line_style(m, i),
             error_y=dict(type="data", symmetric=False, array=y * (10 ** (Z95 * se) - 1),
                          arrayminus=y * (1 - 10 ** (-Z95 * se)), visible=True, thickness=1),
             customdata=np.c_[s["reps"].to_numpy(), se],
@@ -94,7 +93,7 @@ def error_vs_x_figure(frame: pd.DataFrame, *, title: str | None = None, decades:
             rl = attrs.get("reference_label")
             fig.add_trace(go.Scatter(x=xr, y=yr, mode="lines",
                                      name=f"reference slope {ref:+g}".replace("-", "−") + (f" ({rl})" if rl else ""),
-                                     line=dict(color="#888888", dash="dash"), hoverinfo="skip"))
+                                     line=dict(color=style.GREY, dash="dash"), hoverinfo="skip"))
     fig.update_layout(
         title=title if title is not None else attrs.get("title", f"Error vs {x}"),
         legend=dict(title=f"bars: ±{Z95} MC s.e.; slopes: top {decades:g} decades" if log_x

@@ -68,7 +68,7 @@ def error_box_figure(frame: pd.DataFrame, *, n: int, bounds: Mapping[str, float]
         fig.add_hline(y=n, line=dict(color="#000000", dash="dash"),
                       annotation_text=f"all-zeros output: ℓ1 = n = {n:,}", annotation_position="top left")
     for j, (name, v) in enumerate((bounds or {}).items()):
-        fig.add_hline(y=v, line=dict(color="#888888", dash="dot"), annotation_text=f"{name}, up to a constant",
+        fig.add_hline(y=v, line=dict(color=style.GREY, dash="dot"), annotation_text=f"{name}, up to a constant",
                       annotation_position="bottom right" if j else "top right")
     label = {"error": "ℓ1 error (counts)", "l2": "ℓ2 error (counts)", "max_error": "max error (counts)"}[metric]
     fig.update_layout(title=title or f"{label} over repeated releases", showlegend=False, **style.LAYOUT)

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from dpcore.lasso.figures import lower_bound_curve
 from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.style import LAYOUT, colour, label
+from dpcore.viz.style import DARK_GREY, LAYOUT, SYMBOLS, colour, label, line_style
 
 __all__ = ["coefficients_figure", "risk_vs_n_figure", "gaussian_width_figure"]
 
@@ -30,8 +30,7 @@ def coefficients_figure(names: Sequence[str], series: Mapping[str, np.ndarray], 
     fig = go.Figure()
     for i, k in enumerate(series):
         fig.add_trace(go.Scatter(x=shown["covariate"], y=shown[k], mode="markers", name=label(k),
-                                 marker=dict(color=colour(k, i), size=9, symbol=["circle", "diamond", "x",
-                                                                                   "square"][i % 4])))
+                                 marker=dict(color=colour(k, i), size=9, symbol=SYMBOLS[i % len(SYMBOLS)])))
     fig.add_hline(y=0, line=dict(color="#bbbbbb", width=1))
     sub = "" if shown is frame else f" (the {len(shown)} largest of {len(frame)})"
     fig.update_layout(title=f"Coefficients θ_j{sub}", xaxis_title="covariate j",
@@ -49,7 +48,7 @@ def risk_vs_n_figure(frame: pd.DataFrame) -> go.Figure:
         n0, e0 = float(first["n"].iloc[0]), float(first["error"].iloc[0])
         ns = np.geomspace(ms["n"].min(), ms["n"].max(), 30)
         c = e0 / float(lower_bound_curve(n0))
-        fig.add_trace(go.Scatter(x=ns, y=lower_bound_curve(ns, c), mode="lines", line=dict(color="#555555", dash="dot"),
+        fig.add_trace(go.Scatter(x=ns, y=lower_bound_curve(ns, c), mode="lines", line=dict(color=DARK_GREY, dash="dot"),
                                  name="Theorem 3.1 lower-bound rate (n log n)^−2/3 (constant unknown: through the "
                                       "first point)", hoverinfo="skip"))
     return fig
@@ -68,7 +67,7 @@ def gaussian_width_figure(ps: Sequence[int] = (10, 100, 1000, 10_000, 100_000), 
     for i, (c, nm) in enumerate(names.items()):
         s = frame[frame["set"] == nm]
         fig.add_trace(go.Scatter(x=s["p"], y=s["gaussian_width"], mode="lines+markers", name=nm,
-                                 line=dict(color=colour(c, i))))
+                                 **line_style(c, i)))
     fig.update_layout(title="Gaussian width of C (Theorem 2.6's risk grows with it)", **LAYOUT)
     fig.update_xaxes(title="covariates p (log scale)", type="log")
     fig.update_yaxes(title="G_C = E sup⟨g, s⟩ over C, r = 1 (log scale)", type="log")

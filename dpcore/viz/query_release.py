@@ -9,13 +9,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .style import LAYOUT, colour, label
+from .style import GREY, LAYOUT, OKABE_ITO, SYMBOLS, colour, label, line_style
 
 __all__ = ["error_vs_n_figure", "packing_profile_figure", "sample_complexity_figure", "answers_figure",
            "error_summary"]
-
-_LOCAL_DASH = "dot"
-
 
 def error_summary(errors: pd.DataFrame, metric: str = "rms") -> pd.DataFrame:
     """Per (method, n): root-mean-square over replicates of ``metric`` ("rms": err₂; "max": ‖·‖_∞ error)
@@ -30,18 +27,18 @@ def error_summary(errors: pd.DataFrame, metric: str = "rms") -> pd.DataFrame:
 
 def error_vs_n_figure(errors: pd.DataFrame, *, metric: str = "rms", alpha: float | None = None,
                       floor: float | None = None, title: str = "") -> go.Figure:
-    """Error vs n, log–log, one line per method (local methods dotted), with the target α and the
+    """Error vs n, log–log, one line per method (each its own dash and marker; local methods dotted with open
+    markers), with the target α and the
     coarse/chaining rounding floor α/2 as horizontal lines."""
     s = error_summary(errors, metric)
     fig = go.Figure()
     for i, (m, d) in enumerate(s.groupby("method", sort=False)):
-        fig.add_trace(go.Scatter(x=d["n"], y=d["error"], mode="lines+markers", name=label(m),
-                                 line=dict(color=colour(m, i), dash=_LOCAL_DASH if m.startswith("local") else None),
+        fig.add_trace(go.Scatter(x=d["n"], y=d["error"], mode="lines+markers", name=label(m), **line_style(m, i),
                                  error_y=dict(type="data", array=2 * d["se"], visible=True)))
     if alpha is not None:
         fig.add_hline(y=alpha, line=dict(color="black", dash="dash"), annotation_text=f"target α = {alpha:g}")
     if floor is not None:
-        fig.add_hline(y=floor, line=dict(color="#D55E00", dash="dot"),
+        fig.add_hline(y=floor, line=dict(color=OKABE_ITO["vermillion"], dash="dot"),
                       annotation_text=f"rounding floor of coarse/chaining ≤ α/2 = {floor:g}",
                       annotation_position="bottom right")
     what = "RMS error err₂ (normalised, per query)" if metric == "rms" else "worst-case error ‖·‖∞ (per query)"
@@ -55,7 +52,7 @@ def packing_profile_figure(profile: pd.DataFrame, width_over_sqrt_k: float | Non
     fig = go.Figure(go.Scatter(x=profile["t"], y=profile["log_s"], mode="lines+markers", name="ln s(t)",
                                line=dict(color=colour("projection"))))
     if width_over_sqrt_k is not None:
-        fig.add_hline(y=width_over_sqrt_k, line=dict(dash="dash", color="grey"),
+        fig.add_hline(y=width_over_sqrt_k, line=dict(dash="dash", color=GREY),
                       annotation_text=f"w(X)/√k = {width_over_sqrt_k:.3g}")
     fig.update_layout(**LAYOUT, title="Packing profile ln s(t) (greedy t-separated set, d₂ = ‖·‖₂/√k)",
                       xaxis_title="scale t (normalised ℓ2 distance)", yaxis_title="ln s(t) (nats)", xaxis_type="log")
@@ -75,10 +72,12 @@ def sample_complexity_figure(complexity: pd.DataFrame) -> go.Figure:
             d = d[d["n"] > 0]
         else:
             col = colour(m, i)
-            line, mode = ((dict(color=col), "lines+markers") if kind == "empirical"
-                          else (dict(color=col, dash="dash" if kind == "upper bound" else "dashdot"), "lines"))
+            line = dict(color=col) if kind == "empirical" else dict(color=col, dash="dash" if kind == "upper bound"
+                                                                   else "dashdot")
+            mode = "lines+markers"  # (each method its marker: the lines differ by shape too)
         name = curve if kind == "lower bound" else f"{label(m)} ({kind})"
-        fig.add_trace(go.Scatter(x=d["inv_alpha"], y=d["n"], mode=mode, name=name, line=line))
+        fig.add_trace(go.Scatter(x=d["inv_alpha"], y=d["n"], mode=mode, name=name, line=line,
+                                 marker=dict(color=col, size=8, symbol=SYMBOLS[i % len(SYMBOLS)])))
     fig.update_layout(**LAYOUT, title="Sample complexity: smallest n with RMS error ≤ α",
                       xaxis_title="1/α (inverse target error)", yaxis_title="n (records)", xaxis_type="log",
                       yaxis_type="log")
@@ -88,7 +87,7 @@ def sample_complexity_figure(complexity: pd.DataFrame) -> go.Figure:
 def answers_figure(answers: pd.DataFrame) -> go.Figure:
     """A few queries' true, noisy (before projection) and released (projected) answers."""
     fig = go.Figure()
-    for col, name, c in (("true", "true answer", "#000000"), ("noisy", "noisy (before projection)", "#999999"),
+    for col, name, c in (("true", "true answer", "#000000"), ("noisy", "noisy (before projection)", GREY),
                          ("projected", "released (after projection)", colour("projection"))):
         fig.add_trace(go.Bar(x=answers["query"], y=answers[col], name=name, marker_color=c))
     m = answers["method"].iloc[0] if len(answers) else ""

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpcore.viz.style import LAYOUT, colour, label
+from dpcore.viz.style import GREY, LAYOUT, SYMBOLS, colour, label
 
 __all__ = ["bounds_vs_n_figure", "release_figure"]
 
@@ -27,20 +27,22 @@ def bounds_vs_n_figure(study: pd.DataFrame, *, delta: float) -> tuple[go.Figure,
     λ_c and the cap Λ_cap, against n (log x axis, linear y axis from 0). Hover shows the empirical coverage."""
     x = study["n"].to_numpy(float)
     fig = go.Figure()
-    for key, q in (("lam_hat", "lam_hat"), ("Lam_hat", "Lam_hat")):
+    for k, (key, q) in enumerate((("lam_hat", "lam_hat"), ("Lam_hat", "Lam_hat"))):
         lo, hi = study[f"{q}_q10"].to_numpy(float), study[f"{q}_q90"].to_numpy(float)
         _band(fig, x, lo, hi, key, label(key))
         cov = study["coverage_min" if key == "lam_hat" else "coverage_max"]
         fig.add_trace(go.Scatter(x=x, y=study[f"{q}_q50"], mode="lines+markers",
                                  name=f"{label(key)} (median)", line=dict(color=colour(key)),
+                                 marker=dict(symbol=SYMBOLS[k], size=8),
                                  customdata=cov, hovertemplate="n = %{x}<br>%{y:.4g}<br>coverage %{customdata:.4f}"))
-    for key in ("lambda_min", "lambda_max"):
+    for k, key in enumerate(("lambda_min", "lambda_max"), start=2):
         fig.add_trace(go.Scatter(x=x, y=study[key], mode="lines+markers", name=label(key),
-                                 line=dict(color=colour(key), dash="solid", width=3)))
+                                 line=dict(color=colour(key), dash="solid", width=3),
+                                 marker=dict(symbol=SYMBOLS[k], size=8)))
     fig.add_trace(go.Scatter(x=x, y=study["floor"], mode="lines", name="certification floor λ_c (public)",
-                             line=dict(color="#999999", dash="dot")))
+                             line=dict(color=GREY, dash="dot")))
     fig.add_trace(go.Scatter(x=x, y=study["cap"], mode="lines", name="cap Λ_cap = M1 + ρ (public)",
-                             line=dict(color="#999999", dash="dash")))
+                             line=dict(color=GREY, dash="dash")))
     top = 1.6 * float(study["lambda_max"].max())
     cap = float(study["cap"].iloc[0])
     fig.update_layout(**LAYOUT, title=f"Certified eigenvalue bounds (each holds with probability ≥ 1 − {delta / 2:g}); "

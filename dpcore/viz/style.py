@@ -1,7 +1,8 @@
 """Labels, colours and layout shared by every figure of the app (the one definition).
 
-Colours are the Okabe–Ito palette (colour-blind safe). A topic adds its mechanisms' labels
-and colours here, keyed by the short mechanism name used in its frames and results.
+Colours are the Okabe–Ito palette (colour-blind safe), defined once in :data:`OKABE_ITO`; where a figure
+compares methods with lines, :func:`line_style` also gives each its own dash and marker. A topic adds its
+mechanisms' labels and colours here, keyed by the short mechanism name used in its frames and results.
 
 >>> label("kng"), label("unknown_method")
 ('KNG', 'unknown_method')
@@ -52,45 +53,64 @@ LABELS = MappingProxyType({
     "all-zeros": "All-zeros output",
 })
 
+#: The Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"): eight colours told apart under
+#: protanopia, deuteranopia and tritanopia. The one place colours are defined; a topic picks from it.
+OKABE_ITO = MappingProxyType({
+    "black": "#000000", "orange": "#E69F00", "sky_blue": "#56B4E9", "bluish_green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00", "reddish_purple": "#CC79A7",
+})
+#: Neutral grey for baselines and reference lines: 4.5:1 on white (Okabe–Ito's usual #999999 is 2.8:1, under
+#: WCAG 2.1's 3:1 for graphics). Okabe–Ito's yellow (1.3:1 on white) is never used for a line or marker.
+GREY = "#767676"
+DARK_GREY = "#505050"
+
+_O = OKABE_ITO
 COLOURS = MappingProxyType({
-    "nonprivate": "#000000",
-    "kng": "#0072B2",
-    "exponential": "#D55E00",
-    "objective_perturbation": "#009E73",
-    "alg5": "#0072B2",
-    "oracle": "#000000",
-    "output_perturbation": "#CC79A7",
-    "noisy_gd": "#E69F00",
-    "lambda_min": "#000000",
-    "lambda_max": "#555555",
-    "lam_hat": "#0072B2",
-    "Lam_hat": "#D55E00",
-    "gaussian": "#999999",
-    "projection": "#0072B2",
-    "coarse": "#D55E00",
-    "chaining": "#009E73",
-    "pmw": "#CC79A7",
-    "local-average": "#999999",
-    "local-projection": "#56B4E9",
-    "local-coarse": "#E69F00",
-    "local-chaining": "#F0E442",
-    "private_fw": "#D55E00",
-    "nonprivate_fw": "#0072B2",
-    "optimum": "#000000",
-    "truth": "#009E73",
-    "gp": "#0072B2",
-    "fourier-laplace": "#D55E00",
-    "knorm": "#009E73",
-    "svm-private": "#0072B2",
-    "laplace": "#D55E00",
-    "laplace-clip-round": "#E69F00",
-    "threshold": "#0072B2",
-    "oracle-threshold": "#999999",
-    "all-zeros": "#000000",
+    "nonprivate": _O["black"],
+    "kng": _O["blue"],
+    "exponential": _O["vermillion"],
+    "objective_perturbation": _O["bluish_green"],
+    "alg5": _O["blue"],
+    "oracle": _O["black"],
+    "output_perturbation": _O["reddish_purple"],
+    "noisy_gd": _O["orange"],
+    "lambda_min": _O["black"],
+    "lambda_max": DARK_GREY,
+    "lam_hat": _O["blue"],
+    "Lam_hat": _O["vermillion"],
+    "gaussian": GREY,
+    "projection": _O["blue"],
+    "coarse": _O["vermillion"],
+    "chaining": _O["bluish_green"],
+    "pmw": _O["reddish_purple"],
+    # local (ε-LDP) versions: the central method's colour; their lines are dotted with open markers
+    "local-average": GREY,
+    "local-projection": _O["blue"],
+    "local-coarse": _O["vermillion"],
+    "local-chaining": _O["bluish_green"],
+    "private_fw": _O["vermillion"],
+    "nonprivate_fw": _O["blue"],
+    "optimum": _O["black"],
+    "truth": _O["bluish_green"],
+    "gp": _O["blue"],
+    "fourier-laplace": _O["vermillion"],
+    "knorm": _O["bluish_green"],
+    "svm-private": _O["blue"],
+    "laplace": _O["vermillion"],
+    "laplace-clip-round": _O["orange"],
+    "threshold": _O["blue"],
+    "oracle-threshold": GREY,
+    "all-zeros": _O["black"],
 })
 
-#: Extra colours for methods without an assigned one (Okabe–Ito, in order).
-PALETTE = ("#E69F00", "#56B4E9", "#CC79A7", "#F0E442", "#999999")
+#: Extra colours for methods without an assigned one (Okabe–Ito, in order; no yellow).
+PALETTE = (_O["orange"], _O["sky_blue"], _O["reddish_purple"], _O["bluish_green"], _O["vermillion"], GREY)
+
+#: Line dashes and marker symbols by a trace's position in its figure, so that lines compared in one chart
+#: differ in shape as well as colour (for any colour vision, and in greyscale print). "dot" is kept for the
+#: local (ε-LDP) methods.
+DASHES = ("solid", "dash", "longdash", "dashdot", "longdashdot")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "star", "cross")
 
 NORM_LABELS = MappingProxyType({"l1": "ℓ1", "l2": "ℓ2", "linf": "ℓ∞"})
 
@@ -105,3 +125,18 @@ def label(method: str) -> str:
 def colour(method: str, index: int = 0) -> str:
     """Colour of a method (a palette colour by ``index`` if none is assigned)."""
     return COLOURS.get(method, PALETTE[index % len(PALETTE)])
+
+
+def line_style(method: str, index: int, *, width: float = 2) -> dict:
+    """``line`` and ``marker`` arguments of a ``go.Scatter`` for the ``index``-th method compared in a figure:
+    the method's colour, the index's dash and marker symbol; local (ε-LDP) methods are dotted with open
+    markers, whatever their index.
+
+    >>> line_style("local-coarse", 1)["line"]["dash"], line_style("kng", 1)["marker"]["symbol"]
+    ('dot', 'square')
+    """
+    local = method.startswith("local")
+    symbol = SYMBOLS[index % len(SYMBOLS)]
+    return dict(line=dict(color=colour(method, index), width=width, dash="dot" if local else DASHES[index % len(DASHES)]),
+                marker=dict(color=colour(method, index), size=8, symbol=f"{symbol}-open" if local and symbol not in
+                            ("x", "cross") else symbol))

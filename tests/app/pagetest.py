@@ -12,8 +12,30 @@ PAGES = Path(__file__).resolve().parents[2] / "pages"
 
 
 def assert_ok(at: AppTest) -> None:
-    """No exception element on the page (the values are shown if there is one)."""
+    """No exception element on the page (the values are shown if there is one), and every chart has its
+    text alternative (:func:`uncaptioned_charts`)."""
     assert not at.exception, [e.value for e in at.exception]
+    assert not uncaptioned_charts(at), uncaptioned_charts(at)
+
+
+def uncaptioned_charts(at: AppTest) -> list[str]:
+    """Titles of the plotly charts not directly followed by a caption (issue 23: each chart's text alternative,
+    what it shows and its headline number, sits right under it; ``ui.plot`` draws both)."""
+    missing = []
+
+    def walk(block) -> None:
+        kids = [block.children[k] for k in sorted(block.children)]
+        for i, node in enumerate(kids):
+            if getattr(node, "type", None) == "plotly_chart":
+                nxt = kids[i + 1] if i + 1 < len(kids) else None
+                if getattr(nxt, "type", None) != "caption" or not str(nxt.value).strip():
+                    missing.append(json.loads(node.proto.spec).get("layout", {}).get("title", {}).get("text", "?"))
+            elif hasattr(node, "children"):
+                walk(node)
+
+    walk(at.main)
+    walk(at.sidebar)
+    return missing
 
 
 def page_runner(page: str, *, timeout: float = 90) -> Callable[..., AppTest]:

@@ -15,26 +15,19 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, IDLE_TIMEOUT_MS, _free_port  # noqa: F401 (re-exported)
+
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # one server + one Chromium per run
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
 SCREENSHOTS = Path(os.environ.get("DP_SCREENSHOT_DIR", ROOT / "tests" / "browser" / "screenshots"))
-IDLE_TIMEOUT_MS = 60_000
 CSV = "age,income,city\n34,52000,Paris\n51,61000.5,Lyon\n29,,Nice\n62,75000,Lille\n45,48000,Metz\n"
 
 
@@ -56,96 +49,6 @@ def _app_pages() -> list[AppPage]:
 
 #: Every page of the app (a page plugs in by its header line, not by editing this list).
 PAGES: list[AppPage] = _app_pages()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    """``streamlit run app.py`` on a free port; yields its base URL."""
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1 (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} not installed")
-    port = _free_port()
-    log = tempfile.TemporaryFile("w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"streamlit exited with code {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not become healthy within 60 s")
-            time.sleep(0.25)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1200})
-    pg = context.new_page()
-    pg.set_default_timeout(IDLE_TIMEOUT_MS)
-    pg.errors, pg.ignored = [], []
-    pg.on("pageerror", lambda exc: pg.errors.append(str(exc)))
-    pg.on("console", lambda msg: _console(pg, msg))
-    try:
-        yield pg
-    finally:
-        context.close()
-
-
-#: Console errors that are not the app's: Streamlit's frontend, on a deep link (/data), first probes
-#: /data/_stcore/{host-config,health} (404) and then the root; and resources outside the loopback server
-#: (the :material/…: favicon from fonts.gstatic.com) cannot load on this offline machine.
-BENIGN_404 = re.compile(r"^http://127\.0\.0\.1:\d+/[^_][^/]*/_stcore/(host-config|health)$")
-
-
-def _console(pg, msg) -> None:
-    if msg.type != "error":
-        return
-    url = (msg.location or {}).get("url", "")
-    if BENIGN_404.match(url) or (url.startswith("http") and not url.startswith("http://127.0.0.1:")):
-        pg.ignored.append(f"{msg.text} ({url})")
-        return
-    pg.errors.append(f"console error: {msg.text} ({url})")
 
 
 def wait_idle(pg) -> None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_browser import browser, page, server, wait_idle  # noqa: F401 (fixtures)
+from tests.browser.test_browser import wait_idle  # (the fixtures server, browser, page: tests/browser/conftest.py)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
-def test_view_switch_keeps_each_views_draws(server, page):  # noqa: F811
+def test_view_switch_keeps_each_views_draws(server, page):
     page.goto(f"{server}/kng")
     wait_idle(page)
     draws = page.get_by_label("Draws per mechanism")
