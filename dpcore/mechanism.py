@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, cast, Mapping, Optional
 
 import numpy as np
 
@@ -103,9 +103,9 @@ class Calibration:
     def cost(self, size: int = 1) -> PrivacyCost:
         """The :class:`~dpcore.privacy.PrivacyCost` of ``size`` independent draws (per-draw cost × count)."""
         if self.notion == "zcdp":
-            return PrivacyCost.zcdp(self.rho, neighbours=self.neighbours, note=self.note, count=size)
+            return PrivacyCost.zcdp(cast(float, self.rho), neighbours=self.neighbours, note=self.note, count=size)
         if self.notion == "ldp":
-            return PrivacyCost.ldp(self.epsilon, note=self.note, count=size)
+            return PrivacyCost.ldp(cast(float, self.epsilon), note=self.note, count=size)
         return PrivacyCost(self.notion, epsilon=self.epsilon, delta=self.delta, neighbours=self.neighbours,
                            note=self.note, count=size)
 

@@ -13,7 +13,7 @@ session can add or change an entry.
 from __future__ import annotations
 
 import functools
-import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass
 from types import MappingProxyType

@@ -186,6 +186,14 @@ class RunConfig:
     integer_axis: bool = True
 
     @property
+    def eps(self) -> float:
+        """ε of a figure with one ε (an error naming the fix when ``epsilon`` is None)."""
+        if self.epsilon is None:
+            from dpcore._validation import DPValueError
+            raise DPValueError(f"{self.experiment_id}: this figure needs one ε; give --epsilon (it has none).")
+        return float(self.epsilon)
+
+    @property
     def ns(self) -> tuple:
         """The x values (name kept for error-vs-n figures)."""
         return self.xs
@@ -352,7 +360,7 @@ class Experiment:
         object.__setattr__(self, "grouping_params", tuple(self.grouping_params))
         if self.app_options is None:
             object.__setattr__(self, "app_options", tuple(k for k in self.options if k not in self.grouping_params))
-        object.__setattr__(self, "app_options", tuple(self.app_options))
+        object.__setattr__(self, "app_options", tuple(self.app_options or ()))
 
     def label(self, method: str) -> str:
         """Display name of ``method`` (its own override, else :func:`dpcore.viz.style.label`)."""

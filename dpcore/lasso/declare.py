@@ -1,6 +1,8 @@
 """Private LASSO topic declaration: mechanisms, audits and figures (read by :mod:`dpcore.registry`)."""
 from __future__ import annotations
 
+from typing import cast
+
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
 from dpcore.registry import Topic
@@ -36,7 +38,7 @@ _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε�
                lambda cal: cal.replace(constant=cal.constant / 2))
 _NO_COMPOSITION = Mutant("per-step noise without composition",
                          "each of the T steps calibrated to the whole ε (ε₀ = ε): the composition over T is forgotten",
-                         lambda cal: cal.replace(constant=2 * cal.sensitivity / cal.epsilon))
+                         lambda cal: cal.replace(constant=2 * cal.sensitivity / cast(float, cal.epsilon)))
 _LAPLACE_NO_2 = Mutant("Laplace without the factor 2", "Lap(Δ_s/ε₀): the monotone-scores scale, but moving one "
                        "record lowers some scores and raises others", lambda cal: cal.replace(constant=cal.constant / 2))
 _WRONG_SIGN = Mutant("argmin of α + Gumbel", "argmin_s (α_s + b·G_s) instead of argmin_s (α_s − b·G_s): not the "
@@ -48,7 +50,7 @@ _NB = ("record 0 has y·x₁ = −1 in D and +1 in D′ (x = ±e₁, |y| = 1): e
 _PAIR = U.pair()
 _PAIR6 = U.pair(p=6)
 
-AUDITS = (
+AUDITS: tuple[Audit, ...] = (
     Audit("lasso/one-step", "lasso/private-fw", "One step (T = 1): the chosen vertex, exponential mechanism", _PAIR,
           _NB, U.vertex_sampler(1), U.sequence_events(1), epsilon=1.0, delta=1e-6, mutant=_HALF,
           output_label="chosen vertex (0 = +r e₁, 1 = −r e₁)"),

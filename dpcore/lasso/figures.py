@@ -112,7 +112,7 @@ def run_lasso_task(config: RunConfig, units) -> list[dict]:
             if not feasible(int(n), p):
                 continue                      # beyond the work caps: no point (the caption says so)
             g_data, g_noise = g[m].spawn(2)
-            r = excess_risk_unit(int(n), p, epsilon=config.epsilon, delta=q["delta"], radius=q["radius"], s=q["s"],
+            r = excess_risk_unit(int(n), p, epsilon=config.eps, delta=q["delta"], radius=q["radius"], s=q["s"],
                                  composition=q["composition"], rng_data=g_data, rng_noise=g_noise)
             rows.append({"method": m, "n": int(n), "rep": int(rep), "error": r.pop("excess_exponential"), **r,
                          "p": p})
@@ -126,7 +126,7 @@ def run_lasso_p_task(config: RunConfig, units) -> list[dict]:
         if not feasible(q["n"], int(p)):
             continue                          # beyond the work caps (the caption says so)
         g = unit_rngs(config, p, rep)
-        r = excess_risk_unit(q["n"], int(p), epsilon=config.epsilon, delta=q["delta"], radius=q["radius"], s=q["s"],
+        r = excess_risk_unit(q["n"], int(p), epsilon=config.eps, delta=q["delta"], radius=q["radius"], s=q["s"],
                              composition=q["composition"], selections=("exponential", "laplace"), rng_data=g["data"],
                              rng_noise=g["private_fw"], noisy_gradient="noisy_gradient_fw" in config.methods)
         extra = {"steps": r["steps"], "loss_opt": r["loss_opt"], "opt_gap": r["opt_gap"], "excess_zero": r["excess_zero"]}

@@ -69,8 +69,7 @@ def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = No
     k = len(truth_s) if k is None else int(k)
     if k == 0:
         return {"k": 0, "recovered": 0, "recall": float("nan"), "precision": float("nan"), "signs agree": 0}
-    top = np.argsort(-np.abs(theta), kind="stable")[:k]
-    top = [int(j) for j in top if abs(theta[j]) > 0]
+    top = [int(j) for j in np.argsort(-np.abs(theta), kind="stable")[:k] if abs(theta[j]) > 0]
     hit = [j for j in top if j in truth_s]
     return {"k": k, "recovered": len(hit), "recall": len(hit) / k, "precision": len(hit) / max(len(top), 1),
             "signs agree": int(sum(np.sign(theta[j]) == np.sign(truth[j]) for j in hit))}

@@ -232,6 +232,7 @@ def plan_for(config: Any) -> Plan:
             else:
                 active.append((lv.points, lv.index, lv.diam2, None))
         m = len(active)
+        rhos: tuple[float, ...]
         if m == 0:
             rhos = ()
         elif config.budget == "uniform":

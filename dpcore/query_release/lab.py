@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -129,6 +130,7 @@ def _run(method: str, data: np.ndarray, cfg: LabConfig, rng: np.random.Generator
              "local-projection": (L.local_projection_release, L.LocalProjectionConfig(spec, cfg.epsilon)),
              "local-coarse": (L.local_coarse_release, L.LocalCoarseConfig(spec, cfg.epsilon, cfg.alpha)),
              "local-chaining": (L.local_chaining_release, L.LocalChainingConfig(spec, cfg.epsilon, cfg.alpha))}
+    release: Any
     release, conf = table[method]
     rel = release(data, conf, rng=rng)
     noisy = next(iter(rel.diagnostics.values.values()), rel.value) if rel.diagnostics.values else rel.value
@@ -255,7 +257,7 @@ def release_marginals(frame: pd.DataFrame, rules: tuple, w: int, method: str, *,
     cfg = {"gaussian": C.GaussianConfig(spec, rho), "projection": C.ProjectionConfig(spec, rho),
            "coarse": C.CoarseConfig(spec, rho, alpha), "chaining": C.ChainingConfig(spec, rho, alpha),
            "pmw": C.PMWConfig(spec, rho)}[method]
-    release = {"gaussian": C.gaussian_release, "projection": C.projection_release, "coarse": C.coarse_release,
+    release: Any = {"gaussian": C.gaussian_release, "projection": C.projection_release, "coarse": C.coarse_release,
                "chaining": C.chaining_release, "pmw": C.pmw_release}[method]
     return release(idx, cfg, rng=rng)
 
