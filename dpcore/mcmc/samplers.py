@@ -112,7 +112,8 @@ def metropolis_within_gibbs(
     target = _checks.target_accept(target_accept)
     if incremental is None and not callable(log_density):
         raise DPValueError("log_density must be a callable (C, d) -> (C,) unless an incremental target is given.")
-    if incremental is not None and not all(callable(getattr(incremental, m, None)) for m in ("init", "propose", "commit")):
+    if incremental is not None and not all(callable(getattr(incremental, name, None))
+                                           for name in ("init", "propose", "commit")):
         raise DPValueError("incremental must provide init(theta), propose(state, theta, j, delta) and "
                            "commit(state, j, delta, accept, pending).")
     step = _checks.step(step_size, C, d)
