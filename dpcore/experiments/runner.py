@@ -19,7 +19,7 @@ import secrets
 import time
 import warnings
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Generator, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -278,31 +278,41 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     if progress is not None and progress(0, total) is False:
         raise cancelled()
     n_workers = _effective_jobs(jobs, total)
-    if n_workers == 1:
-        for units in tasks:
-            collected.extend(_execute(exp, config, units))
+    results = _task_rows(exp, config, tasks, n_workers, backend)
+    try:
+        for rows in results:
+            collected.extend(rows)
             done += 1
             if progress is not None and progress(done, total) is False:
                 raise cancelled()
-    else:
-        from joblib import Parallel, delayed
-
-        par = Parallel(n_jobs=n_workers, backend=backend, return_as="generator_unordered")
-        gen = par(delayed(_execute)(exp, config, units) for units in tasks)
-        try:
-            for rows in gen:
-                collected.extend(rows)
-                done += 1
-                if progress is not None and progress(done, total) is False:
-                    raise cancelled()
-        finally:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # joblib warns when a generator is closed early
-                gen.close()
+    finally:
+        results.close()
     frame = _assemble(exp, config, collected)
     frame.attrs["elapsed_s"] = time.perf_counter() - t0
     frame.attrs["jobs"] = n_workers
     return frame
+
+
+def _task_rows(exp: Experiment, config: RunConfig, tasks: list, n_workers: int,
+               backend: str) -> Generator[list[dict], None, None]:
+    """The rows of every task as it finishes: in-process (``n_workers == 1``) or from joblib workers.
+
+    Closing the generator (a cancelled run) stops the workers' generator too."""
+    if n_workers == 1:
+        for units in tasks:
+            yield _execute(exp, config, units)
+        return
+    from joblib import Parallel, delayed
+
+    par = Parallel(n_jobs=n_workers, backend=backend, return_as="generator_unordered")
+    gen = par(delayed(_execute)(exp, config, units) for units in tasks)
+    try:
+        for rows in gen:     # not `yield from`: closing this generator must close gen inside the filter below
+            yield rows
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # joblib warns when a generator is closed early
+            gen.close()
 
 
 def _effective_jobs(jobs: int, n_tasks: int) -> int:
