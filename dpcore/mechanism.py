@@ -93,7 +93,7 @@ class Calibration:
     params: Mapping[str, Any] = field(default_factory=frozen_mapping)
     note: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.notion not in NOTIONS:
             raise DPValueError(f"notion = {self.notion!r} is unknown; use one of {NOTIONS}.")
         if not isinstance(self.params, MappingProxyType):
@@ -131,7 +131,7 @@ class Note:
     kind: str
     text: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in NOTE_KINDS:
             raise DPValueError(f"note kind {self.kind!r} is unknown; use one of {NOTE_KINDS}.")
 
@@ -155,7 +155,7 @@ class Diagnostics:
     mcmc: Any = None
     values: Mapping[str, Any] = field(default_factory=frozen_mapping)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.values, MappingProxyType):
             object.__setattr__(self, "values", frozen_mapping(self.values))
 
@@ -199,7 +199,7 @@ class Release:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     config: Any = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.cost, PrivacyCost):
             raise TypeError(f"cost must be a PrivacyCost; got {type(self.cost).__name__}.")
         if not isinstance(self.calibration, Calibration):

@@ -84,7 +84,7 @@ class Axis:
     lo: float = -math.inf
     hi: float = math.inf
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"axis name {self.name!r} must be an identifier (it becomes a frame column).")
         vals = tuple(self.coerce(v) for v in self.values)
@@ -330,7 +330,7 @@ class Experiment:
     app_limits: Mapping[str, Any] = field(default_factory=dict)
     app_options: tuple[str, ...] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.id or not all(c.isalnum() or c in "-_" for c in self.id):
             raise ValueError(f"experiment id {self.id!r} must be a non-empty slug of letters, digits, '-' or '_'.")
         if not self.methods or len(set(self.methods)) != len(self.methods):

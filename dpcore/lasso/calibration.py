@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from .._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
 from ..errors import DPValueError
@@ -70,7 +70,7 @@ REFERENCE = "Talwar, Thakurta & Zhang (2015), Nearly Optimal Private LASSO, Neur
 MECHANISM = "lasso/private-fw"
 
 
-def check_run(cfg) -> None:
+def check_run(cfg: Any) -> None:
     """The checks every Frank–Wolfe config shares: ε, δ, 0 < radius ≤ 1000 and 1 ≤ T ≤ MAX_STEPS (T is
     normalised to an int on the frozen config)."""
     check_epsilon(cfg.epsilon)
@@ -117,7 +117,7 @@ class LassoConfig:
     path: str = "auto"
     dtype: str = "float64"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_run(self)
         check_choice(self.selection, "selection", SELECTIONS)
         check_choice(self.composition, "composition", COMPOSITIONS)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import cast, Optional
+from typing import Any, Callable, Optional, cast
 
 import numpy as np
 from scipy import integrate, stats
@@ -59,7 +59,7 @@ class NoisyGradientConfig:
     steps: Optional[int] = None
     constraint: str = "l1"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_run(self)
         check_choice(self.constraint, "constraint", GENERAL_CONSTRAINTS)
 
@@ -166,15 +166,15 @@ def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radiu
     return theta, cast(np.ndarray, first)             # steps >= 1
 
 
-def nonprivate_general(data, cfg: NoisyGradientConfig) -> np.ndarray:
+def nonprivate_general(data: Any, cfg: NoisyGradientConfig) -> np.ndarray:
     """Non-private Frank–Wolfe on C with the same T and start (σ = 0)."""
     X, y, _ = clip_data(data)
     steps = int(calibrate_noisy_gradient(cfg, *X.shape).params["steps"])
     return noisy_gradient_fw(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, sigma=0.0)[0][0]
 
 
-def release_noisy_gradient(data, cfg: NoisyGradientConfig, *, rng: RNGLike = None, progress=None,
-                           diagnostics: bool = True) -> Release:
+def release_noisy_gradient(data: Any, cfg: NoisyGradientConfig, *, rng: RNGLike = None,
+                           progress: Callable[[int, int], Any] | None = None, diagnostics: bool = True) -> Release:
     """θ_priv ∈ C by noisy-gradient Frank–Wolfe, (ε, δ)-DP (replace-one; n, p public)."""
     X, y, clip_info = clip_data(data)
     cal = calibrate_noisy_gradient(cfg, *X.shape)

@@ -10,7 +10,7 @@ is the baseline of the excess empirical risk.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -39,7 +39,7 @@ def make_chooser(cal: Calibration, rng: RNGLike) -> Callable[[np.ndarray, int], 
     return choose
 
 
-def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Calibration] = None, *,
+def sample_run(data: Any, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Calibration] = None, *,
                progress=None) -> FWRun:
     """``reps`` independent private runs on the same data (vectorised; audits and figures). ``cal``
     overrides the calibration (audit mutants)."""
@@ -49,7 +49,7 @@ def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Ca
                        chooser=make_chooser(cal, rng), reps=reps, path=cfg.path, dtype=cfg.dtype, progress=progress)
 
 
-def nonprivate(data, cfg: LassoConfig) -> np.ndarray:
+def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     """Non-private Frank–Wolfe (Algorithm 1: exact argmin) with the same T and start θ₁ = 0: θ of shape (p,)."""
     X, y, _ = clip_data(data, dtype=cfg.dtype)
     steps = int(calibrate(cfg, X.shape[0], X.shape[1]).params["steps"])
@@ -75,7 +75,8 @@ def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = No
             "signs agree": int(sum(np.sign(theta[j]) == np.sign(truth[j]) for j in hit))}
 
 
-def release(data, cfg: LassoConfig, *, rng: RNGLike = None, progress=None, diagnostics: bool = True) -> Release:
+def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Callable[[int, int], Any] | None = None,
+            diagnostics: bool = True) -> Release:
     """θ_priv by private Frank–Wolfe, (ε, δ)-DP (replace-one; n and p public).
 
     Parameters

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, cast, Optional
+from typing import Any, Callable, Optional, cast
 
 import numpy as np
 
@@ -37,14 +37,14 @@ class FWRun:
     path: str
 
 
-def clip_data(data, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
+def clip_data(data: Any, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
     """:func:`clip_design` of ``data = (X, y)``; anything but a pair is a :class:`DataError`."""
     if not (isinstance(data, (tuple, list)) and len(data) == 2):
         raise DataError("data must be a pair (X, y): an (n, p) covariate matrix and a length-n response.")
     return clip_design(data[0], data[1], dtype=dtype)
 
 
-def clip_design(X, y, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
+def clip_design(X: Any, y: Any, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
     """X clipped to [−1, 1] entry-wise and y to [−1, 1] (the public domain ‖x‖∞ ≤ 1, |y| ≤ 1), as
     ``dtype`` (no copy when X already has it and needs no clipping), and the NON-PRIVATE counts of
     clipped entries / records (never silent). The inputs are never modified."""
@@ -114,7 +114,7 @@ def choose_path(n: int, p: int, steps: int, path: str = "auto") -> str:
     return "gram" if (n > p and p < steps and p <= 3000) else "direct"
 
 
-def _work(n, p, steps, reps, path):
+def _work(n: int, p: int, steps: int, reps: int, path: str) -> float:
     return float(n) * p * p + float(steps) * p * reps if path == "gram" else float(steps) * n * p * reps
 
 

@@ -57,7 +57,7 @@ class LabConfig:
     alphas: tuple = (0.4, 0.2, 0.1, 0.05)
     complexity_reps: int = 8
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         central._check_workload(self.workload)
         check_choice(self.dataset, "dataset", DATASETS)
         check_rho(self.rho)
@@ -214,7 +214,7 @@ class ColumnRule:
     threshold: float | None = None
     categories: tuple = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if (self.threshold is None) == (not self.categories):
             raise DPValueError(f"column {self.column!r}: give either a public threshold (numbers) or a set of "
                                "public categories (text), not both or neither.")
