@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from .._rng import as_generator
-from .._validation import DPValueError, check_int
+from .._validation import check_int
+from ..errors import DPValueError
 
 #: Largest number of stored trace values (T * C * d); beyond this, ask for thinning.
 MAX_TRACE_VALUES = 50_000_000

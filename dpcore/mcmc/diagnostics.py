@@ -14,7 +14,7 @@ import numpy as np
 from scipy import fft as _fft
 from scipy import special as _special
 
-from .._validation import DPValueError
+from ..errors import DPValueError
 
 __all__ = ["split_rhat", "effective_sample_size", "per_chain_rhat_ess", "acceptance_rate"]
 
@@ -71,7 +71,8 @@ def _rank_normalise(x: np.ndarray) -> np.ndarray:
     """Pooled rank-normal scores per coordinate: Φ⁻¹((r − 3/8)/(N + 1/4)), average ranks for ties."""
     n, m, d = x.shape
     r = _average_ranks(x.reshape(n * m, d))
-    return _special.ndtri((r - 0.375) / (n * m + 0.25)).reshape(n, m, d)
+    scores: np.ndarray = _special.ndtri((r - 0.375) / (n * m + 0.25))
+    return scores.reshape(n, m, d)
 
 
 def _rhat_core(x: np.ndarray) -> np.ndarray:
@@ -99,7 +100,8 @@ def _rhat_from(s: np.ndarray, z: np.ndarray) -> np.ndarray:
     bulk = _rhat_core(z)
     folded = np.abs(s - np.median(s.reshape(-1, d), axis=0))
     tail = _rhat_core(_rank_normalise(folded))
-    return np.fmax(bulk, tail)  # NaN only if both are NaN
+    out: np.ndarray = np.fmax(bulk, tail)  # NaN only if both are NaN
+    return out
 
 
 def _ess_from(s: np.ndarray, z: np.ndarray) -> np.ndarray:

@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validation import DPValueError, check_positive
+from .._validation import check_positive
+from ..errors import DPValueError
 from . import _checks
 from .diagnostics import rhat_ess
 from .driver import Progress, run

@@ -239,7 +239,8 @@ class PreconditionedMove:
         """Per-coordinate proposal sd of the β = 1 chains, s_c·√diag(L_cL_cᵀ)."""
         M = self.theta.shape[0]
         sc = np.broadcast_to(np.exp(self.log_s), (self.dim, M)).T                 # (M, d) scale per direction
-        return np.sqrt(np.einsum("cjk,ck->cj", self.L * self.L, sc * sc))[self.cold]
+        sd: np.ndarray = np.sqrt(np.einsum("cjk,ck->cj", self.L * self.L, sc * sc))
+        return sd[self.cold]
 
     def swap_rates(self) -> np.ndarray | None:
         return self.swaps / np.maximum(self.swap_tries, 1) if self.K > 1 else None
