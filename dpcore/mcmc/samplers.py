@@ -71,8 +71,7 @@ def metropolis_within_gibbs(
     log_density : callable (C, d) -> (C,), or None when ``incremental`` is given
         Unnormalised log target, evaluated row-wise (may return -inf; NaN counts as -inf).
         It receives a reused buffer (possibly Fortran-ordered): it must not modify or keep it.
-    init : array (C, d), or (d,) for a single chain
-        Start states inside the constraints, finite log density.
+    init : array (C, d), or (d,) for a single chain — start states inside the constraints, finite log density.
     n_sweeps : int
         Sweeps (one sweep = one proposal for every coordinate of every chain).
     rng : Generator, seed, or list of C Generators
@@ -113,8 +112,8 @@ def metropolis_within_gibbs(
     target = _checks.target_accept(target_accept)
     if incremental is None and not callable(log_density):
         raise DPValueError("log_density must be a callable (C, d) -> (C,) unless an incremental target is given.")
-    if incremental is not None and not all(callable(getattr(incremental, name, None))
-                                           for name in ("init", "propose", "commit")):
+    hooks = ("init", "propose", "commit")
+    if incremental is not None and not all(callable(getattr(incremental, name, None)) for name in hooks):
         raise DPValueError("incremental must provide init(theta), propose(state, theta, j, delta) and "
                            "commit(state, j, delta, accept, pending).")
     step = _checks.step(step_size, C, d)
