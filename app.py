@@ -8,6 +8,7 @@ a new page plugs in by existing.
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import privacy as P
 from pages import _components as ui
 from pages import _nav
 
@@ -16,20 +17,32 @@ st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock
 ui.init_session()
 
 page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in _nav.discover()])
+ui.session_guard()  # a restarted server or a reloaded page is said before anything else happens
 ui.note_page(page.url_path)  # pages keep their settings across navigation (ui.persist)
 
 with st.sidebar:
     ui.randomness_sidebar()
     st.divider()
     ui.ledger_slot(st.empty())  # redrawn by every release, so also when a page st.stop()s after it
-    st.button("Clear ledger", key="dp_clear_ledger", on_click=ui.clear_ledger, icon=":material/delete_sweep:",
+    st.button("Clear ledger list", key="dp_clear_ledger", on_click=ui.clear_ledger, icon=":material/delete_sweep:",
               width="stretch",
-              help="Start a new account. Releases already shown stay cached and are not counted again.")
-    _ledger = ui.get_ledger()
-    st.download_button("Download ledger (CSV)", data=lambda: dpdata.to_safe_csv(_ledger.to_frame()),
+              help="Empties the list above. Budgets keep what was spent: clearing gives nothing back. Releases "
+                   "already shown stay cached and are not counted again.")
+    _session = ui.release_session()
+    st.download_button("Download ledger (JSON)", data=lambda: _session.to_json().encode("utf-8"),
+                       file_name="privacy_ledger.json", mime="application/json", key="dp_ledger_json",
+                       on_click="ignore", icon=":material/download:", width="stretch",
+                       help="Budgets, spending, every release with its time, cost and released value. Upload it "
+                            "after a restart to continue counting.")
+    st.download_button("Download ledger (CSV)",
+                       data=lambda: dpdata.to_safe_csv(P.PrivacyLedger(_session.all_entries()).to_frame()),
                        file_name="privacy_ledger.csv", mime="text/csv", key="dp_ledger_csv",
-                       on_click="ignore", icon=":material/download:", width="stretch")
-    st.caption("Refreshing the browser page ends this session: the data, the releases and the ledger are lost.")
+                       on_click="ignore", icon=":material/download:", width="stretch",
+                       help="Every release of this session: time, cost, released value.")
+    with st.expander("Continue a saved ledger"):
+        ui.ledger_upload()
+    st.caption("Refreshing the browser page or a server restart ends this session: the data, the releases and "
+               "the budgets are lost — download the ledger (JSON) to continue counting.")
     st.divider()
     ui.educational_banner(compact=True)
 

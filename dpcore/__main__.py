@@ -117,6 +117,12 @@ def build_parser(experiment=None) -> argparse.ArgumentParser:
     rp.add_argument("--seed", type=_int, default=2019, help="root seed (default 2019); results depend only on it")
     rp.add_argument("--jobs", type=_int, default=-1, help="worker processes (-1 = all cores, 1 = in-process); "
                                                           "never changes the results")
+    rp.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                    help="loky (default): local worker processes; dask: the tasks run on a Dask cluster "
+                         "(same seeds, same frame as --jobs 1)")
+    rp.add_argument("--scheduler", type=str, default=None,
+                    help="with --backend dask: the scheduler address, e.g. tcp://10.0.0.5:8786 (started with "
+                         "`dask scheduler`; workers with `dask worker ADDRESS`)")
     rp.add_argument("--out", type=str, default="results", help="output directory (default ./results)")
     rp.add_argument("--methods", type=str, default=None,
                     help="comma-separated subset of the methods" + (f": {','.join(exp.methods)}" if exp else ""))
@@ -176,7 +182,8 @@ def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
     methods = args.methods.split(",") if args.methods else None
     bar = None if args.quiet else TextProgress(err, label=f"{exp.id} ")
     frame = run_experiment(exp, xs=xs, reps=args.reps, epsilon=getattr(args, "epsilon", None), seed=args.seed,
-                           jobs=args.jobs, progress=bar, methods=methods, **params)
+                           jobs=args.jobs, progress=bar, methods=methods, backend=args.backend,
+                           scheduler=args.scheduler, **params)
     outdir = Path(args.out)
     outdir.mkdir(parents=True, exist_ok=True)
     csv_path, html_path = outdir / f"{exp.id}.csv", outdir / f"{exp.id}.html"
@@ -234,7 +241,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             opts = "; ".join(_describe_option(exp, k) for k in exp.options) or "none"
             raise DPValueError(
                 f"{' '.join(flags)}: not an option of experiment {exp.id!r}. Its options: {opts}. Every experiment "
-                f"also takes --x/--{exp.axis.flag}, --reps, --seed, --jobs, --methods, --out, --quiet"
+                f"also takes --x/--{exp.axis.flag}, --reps, --seed, --jobs, --backend, --scheduler, --methods, --out, --quiet"
                 + (", --epsilon" if exp.default_epsilon is not None else "")
                 + f". See: python -m dpcore reproduce {exp.id} --help")
         return reproduce(args, out, err)

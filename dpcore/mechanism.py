@@ -40,7 +40,9 @@ __all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "ma
            "NOTE_KINDS"]
 
 #: Kinds of structured notes a release carries (pages choose the widget from the kind).
-NOTE_KINDS = ("info", "warning", "approximate", "withheld")
+#: ``"output"`` notes restate noised statistics released with the value (e.g. the private bounds λ̂, Λ̂ of
+#: propose-test-release): they are part of the private output, never a function of the data alone.
+NOTE_KINDS = ("info", "warning", "approximate", "withheld", "output")
 
 
 def frozen_mapping(m: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
@@ -241,6 +243,19 @@ class MechanismSpec:
         Budget values under which the release must equal the non-private answer (within ``atol``).
     atol : float
         Absolute tolerance of that check.
+    compare : callable, optional
+        Maps a release's value to rows comparable with the non-private answer.
+    private_fields : tuple of str
+        Parts of a :class:`Release`, besides ``value``, that are part of the PRIVATE output (functions of
+        the noised statistics) and may therefore differ between neighbouring datasets run with the same
+        seed: ``"released"`` and ``"notes:<kind>"`` (e.g. ``"notes:withheld"`` for propose-test-release's
+        ⊥, decided on noised statistics; ``"notes:output"`` for notes restating noised statistics).
+        Everything else a page may show — every other note, every calibration field, the cost, the
+        ``released`` flag — must be identical on neighbours (:func:`dpcore.testing.check_public_surface`).
+    neighbours : callable, optional
+        ``neighbours() -> [(D, D′), ...]``: datasets (same n, same public parameters as the example's) on
+        which the public surface is compared; default: pairs derived from the example by moving its first
+        record far out (so it is clipped) in each array (:func:`dpcore.testing.neighbour_pairs`).
     """
 
     name: str
@@ -253,6 +268,16 @@ class MechanismSpec:
     huge: Mapping[str, float] = field(default_factory=lambda: frozen_mapping({"epsilon": 1e9}))
     atol: float = 1e-3
     compare: Optional[Callable[[Any], np.ndarray]] = None
+    private_fields: tuple[str, ...] = ()
+    neighbours: Optional[Callable[[], Any]] = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "private_fields", tuple(self.private_fields))
+        for f in self.private_fields:
+            kind = f.split(":", 1)[1] if f.startswith("notes:") else None
+            if f != "released" and kind not in NOTE_KINDS:
+                raise DPValueError(f"private field {f!r} of {self.name} is unknown; use 'released' or "
+                                   f"'notes:<kind>' with a kind in {NOTE_KINDS}.")
 
     @property
     def topic(self) -> str:

@@ -10,6 +10,7 @@ must never enter a cache shared by all sessions). The page pattern is in docs/ar
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -35,8 +36,15 @@ LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by ap
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
 SEED_MAX = 2**32 - 1
-LEDGER_DELTA = 1e-6              # δ at which the ledger converts zCDP totals to (ε, δ)
+LEDGER_DELTA = P.ZCDP_DELTA      # δ at which the ledger converts zCDP totals to (ε, δ) (= the budgets')
 MAX_CACHED_RELEASES = 32
+SESSION_PARAM = "session"        # the URL query parameter holding this browser tab's session token
+TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
+RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
+LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
+BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
+#: Immutable per server process: a session token from another process means the server restarted.
+BOOT_ID = secrets.token_hex(4)
 
 #: Log-spaced ε choices, 1-1.5-2-3-5-7 per decade from 0.01 to 100.
 EPSILON_CHOICES: tuple[float, ...] = tuple(
@@ -62,6 +70,62 @@ def init_session() -> None:
     ss.setdefault(DATASET_KEY, None)
 
 
+def session_guard() -> None:
+    """Say it when this browser tab's session is not the one its page came from — before anything else.
+
+    The URL keeps a token (``?session=…``) naming this session and the server process (:data:`BOOT_ID`).
+    A fresh, empty ``session_state`` that arrives with a token means the old session is gone: the
+    server restarted (another process id) or the page was reloaded / opened in a new tab (same
+    process). The page then says that the data, releases and budgets of the old session are gone,
+    offers to upload a saved ledger, and stops until the user continues.
+    """
+    ss = st.session_state
+    if TOKEN_KEY not in ss:
+        old = st.query_params.get(SESSION_PARAM)
+        ss[TOKEN_KEY] = f"{BOOT_ID}-{secrets.token_hex(6)}"
+        if old:
+            ss[RESTART_KEY] = "reload" if str(old).split("-")[0] == BOOT_ID else "restart"
+    if st.query_params.get(SESSION_PARAM) != ss[TOKEN_KEY]:
+        st.query_params[SESSION_PARAM] = ss[TOKEN_KEY]
+    why = ss.get(RESTART_KEY)
+    if not why:
+        return
+    head = ("**The server restarted.**" if why == "restart" else
+            "**This is a new session** (the page was reloaded or opened again).")
+    st.error(f"{head} The data you had loaded, your releases and the privacy budgets of the previous session are "
+             "gone: the server keeps nothing on disk, and anything the page still showed belonged to the old "
+             "session. To keep counting against the same budgets, upload the ledger (JSON) you downloaded, then "
+             "load the same data again on the Data page.", icon=":material/restart_alt:")
+    ledger_upload(key="dp_ledger_upload_restart")
+    st.button("Continue with a new session", key="dp_restart_ack", type="primary",
+              on_click=lambda: ss.pop(RESTART_KEY, None), icon=":material/arrow_forward:")
+    st.stop()
+
+
+def ledger_upload(key: str = "dp_ledger_upload") -> None:
+    """Upload a saved ledger (JSON) to continue counting its datasets' spending against their budgets."""
+    up = st.file_uploader("Saved ledger (JSON) to continue counting", type=["json"], key=key,
+                          max_upload_size=max(1, P.MAX_LEDGER_BYTES // 2**20),
+                          help="The file from “Download ledger (JSON)”: the budgets and spending of your datasets. "
+                               "Load the same data again afterwards; its budget continues where it was.")
+    if up is None:
+        return
+    seen = st.session_state.get(LEDGER_UPLOAD_SEEN, {})
+    if seen.get(key, (None,))[0] != up.file_id:
+        try:
+            names = release_session().restore(P.ledger_from_json(up.getvalue()))
+            seen[key] = (up.file_id, None, names)
+        except ValueError as exc:
+            seen[key] = (up.file_id, str(exc), [])
+        st.session_state[LEDGER_UPLOAD_SEEN] = seen
+    _, error, names = seen[key]
+    if error:
+        show_error(ValueError(error))
+    else:
+        st.success("Ledger read: " + (", ".join(f"“{dpdata.escape_markdown(n)}”" for n in names) or "no dataset")
+                   + " — its spending and budget continue when the same data is loaded.", icon=":material/check:")
+
+
 def release_session() -> P.ReleaseSession:
     """This session's :class:`~dpcore.privacy.ReleaseSession`."""
     init_session()
@@ -85,6 +149,26 @@ def set_dataset(ds: dpdata.Dataset | None) -> None:
         raise TypeError(f"set_dataset expects a dpcore.data.Dataset or None; got {type(ds).__name__}.")
     init_session()
     st.session_state[DATASET_KEY] = ds
+
+
+def data_identity(ds: Any) -> str:
+    """The identity a budget is kept under: the content fingerprint without bounds (editing bounds
+    keeps the budget; a different file, even one cell, is another dataset)."""
+    return ds.fingerprint(include_bounds=False)
+
+
+def open_budget(ds: dpdata.Dataset | None) -> P.DatasetAccount | None:
+    """A user's dataset was loaded: open its budget account (spending kept if loaded before). None for demo data."""
+    if ds is None or P.data_kind(ds) != P.USER:
+        return None
+    return release_session().open_dataset(data_identity(ds), ds.n_rows, ds.name or "dataset")
+
+
+def budget_of(ds: Any) -> P.DatasetAccount | None:
+    """The budget account of a user's dataset (None for demo data or if never opened)."""
+    if ds is None or P.data_kind(ds) != P.USER:
+        return None
+    return release_session().account(data_identity(ds))
 
 
 def require_dataset() -> dpdata.Dataset:
@@ -147,31 +231,39 @@ def randomness_sidebar() -> None:
 
 
 # -- releases -----------------------------------------------------------------------
-def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, teaching: bool = False,
+def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, cost: Any, teaching: bool = False,
             kind: str | None = None, bounded: Sequence[str] | None = None,
             not_dp: Sequence[str] = ()) -> P.ReleaseRequest:
     """A :class:`~dpcore.privacy.ReleaseRequest` for a release on ``ds`` using ``columns``: checks
     the bounds of every column in ``bounded`` (default: all of ``columns``; raises DPValueError if one
     has none) and applies the sidebar's randomness. ``not_dp`` adds other data-derived public inputs
-    (e.g. "x: categories read from the data"): the release is then recorded as not DP."""
+    (e.g. "x: categories read from the data"): the release is then recorded as not DP. ``cost``: the
+    :class:`~dpcore.privacy.PrivacyCost` (or list of them) of the release, from its public
+    calibration — a user's dataset's budget is checked against it before anything is computed."""
     kind = kind or P.data_kind(ds)
     bounds = None
     if kind == P.USER:
+        if budget_of(ds) is None:  # loaded without the Data page (another front end, a test): the default budget
+            open_budget(ds)
         bounded = list(columns if bounded is None else bounded)
         from_data = P.check_bounds(bound_sources(ds, bounded)).from_data if bounded else ()
         bounds = P.BoundsCheck(tuple(columns), tuple(from_data) + tuple(not_dp))
     return P.ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness(kind), bounds=bounds,
-                            teaching=teaching)
+                            teaching=teaching, dataset=data_identity(ds) if kind == P.USER else None, cost=cost)
 
 
 def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], Any], *, submitted: bool,
-                cost_of: Callable[[Any], P.PrivacyCost] = lambda r: r.cost) -> P.Outcome | None:
-    """:meth:`ReleaseSession.run` with the errors shown: a DPValueError (bad parameter, a work cap) as
-    ``st.error``, a cancelled computation as a note; returns None then (nothing cached or charged)."""
+                cost_of: Callable[[Any], P.PrivacyCost] = lambda r: r.cost,
+                value_of: Callable[[Any], Any] = lambda r: getattr(r, "value", r)) -> P.Outcome | None:
+    """:meth:`ReleaseSession.run` with the errors shown: a DPValueError (bad parameter, a work cap, a
+    release beyond the budget — refused before computing) as ``st.error``, a cancelled computation as a
+    note; returns None then (nothing cached or charged). ``value_of``: the released value the ledger keeps."""
     try:
-        outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of)
+        outcome = release_session().run(req, compute, submitted=submitted, cost_of=cost_of, value_of=value_of)
         if outcome.status == "released":
             redraw_ledger()  # now: the page may st.stop() later, after which nothing can be drawn
+            if (st.session_state.get(BUDGET_SLOT_KEY) or (None, None))[1] == req.dataset:
+                redraw_budget_line()
         return outcome
     except Cancelled:
         st.info("Stopped before it finished: nothing was released or charged.", icon=":material/stop_circle:")
@@ -180,23 +272,63 @@ def run_release(req: P.ReleaseRequest, compute: Callable[[np.random.Generator], 
     return None
 
 
-def release_button(label: str, *, key: str, cost: Any, charge: P.Charge) -> tuple[bool, Any]:
-    """The cost line (shown BEFORE the click), then the button with a progress slot beside it.
+def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequence[P.ReleaseRequest]
+                   ) -> tuple[bool, Any]:
+    """The button of one click, carrying its total cost (“Release — ε = 2, δ = 0”), what remains of the
+    dataset's budget, and a progress slot beside it.
 
-    ``cost``: the :class:`~dpcore.privacy.PrivacyCost` of the release (a Calibration's ``cost(size)``),
-    a list of them (one per mechanism the click releases), or None.
+    ``requests``: the release(s) the click makes (each with its declared cost). On a click, the
+    whole click is checked against the budget first: if it does not fit, the refusal is shown (naming
+    the cost and what remains) and ``clicked`` is False — nothing is computed.
     Returns ``(clicked, progress_slot)``; pass the slot to :func:`progress`.
     """
-    costs = [] if cost is None else [cost] if isinstance(cost, P.PrivacyCost) else list(cost)
+    reqs = [requests] if isinstance(requests, P.ReleaseRequest) else list(requests)
+    charge = reqs[0].charge
+    costs = [r.cost for r in reqs if r.cost is not None]
+    total = P.spend_text(costs) if costs else ""
+    session = release_session()
     if not charge.charged:
         st.caption(f"Not charged: {charge.reason}.")
+        text = f"{label} — free" if not total else f"{label} — {total} (free: {'simulated' if reqs[0].kind == P.SIMULATED else 'public'} data)"
     elif not charge.counted_as_dp:
-        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total.")
-    elif costs:
-        st.markdown(f"**This release costs** {'; '.join(c.describe() for c in costs)}; it is recorded in the ledger.")
-    b, slot = st.columns([1, 3], vertical_alignment="center")
-    clicked = b.button(label, key=key, type="primary", icon=":material/lock_open:")
+        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total and no budget.")
+        text = f"{label} — not DP" + (f" ({total})" if total else "")
+    else:
+        text = f"{label} — {total}" if total else label
+        st.caption("This click costs " + "; ".join(c.describe() for c in costs)
+                   + (" — in total " + total if len(costs) > 1 else "") + ".")
+    acct = session.account(reqs[0].dataset) if reqs[0].kind == P.USER else None
+    if acct is not None and charge.counted_as_dp:
+        st.session_state[BUDGET_SLOT_KEY] = (st.empty(), acct.fingerprint, costs)
+        redraw_budget_line()
+    b, slot = st.columns([2, 3], vertical_alignment="center")
+    clicked = b.button(text, key=key, type="primary", icon=":material/lock_open:")
+    if clicked and charge.counted_as_dp and reqs[0].kind == P.USER:
+        try:
+            session.check_budget(reqs)
+        except ValueError as exc:
+            show_error(exc)
+            clicked = False
     return clicked, slot.empty()
+
+
+def redraw_budget_line() -> None:
+    """The remaining budget beside this run's release button (redrawn after a release in the same run)."""
+    entry = st.session_state.get(BUDGET_SLOT_KEY)
+    if entry is None:
+        return
+    slot, fingerprint, costs = entry
+    acct = release_session().account(fingerprint)
+    if acct is None:
+        return
+    r_eps, r_delta = acct.remaining()
+    line = (f"Budget of “{dpdata.escape_markdown(acct.name)}”: ε = {_fmt(r_eps)} of {_fmt(acct.budget.epsilon)} "
+            f"and δ = {_fmt(r_delta)} of {_fmt(acct.budget.delta)} remain.")
+    with slot.container():
+        if costs and not acct.fits(costs):
+            st.warning(line + " A click of this cost does not fit: it would be refused.", icon=":material/block:")
+        else:
+            st.caption(line)
 
 
 def progress(slot: Any, what: str) -> Callable[[int, int], bool]:
@@ -239,13 +371,15 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
 
 # -- ledger ---------------------------------------------------------------------------
 def clear_ledger() -> None:
-    """Empty the ledger (cached releases stay: showing them again reveals nothing new)."""
+    """Empty the ledger's list (a display). Budgets keep their spending: nothing is given back, and
+    cached releases stay (showing them again reveals nothing new)."""
     get_ledger().clear()
 
 
 def ledger_slot(slot: Any) -> None:
     """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
     st.session_state[LEDGER_SLOT_KEY] = slot
+    st.session_state.pop(BUDGET_SLOT_KEY, None)  # a release button of this run registers its own
     redraw_ledger()
 
 
@@ -257,31 +391,61 @@ def redraw_ledger() -> None:
             ledger_panel()
 
 
+def budget_lines(acct: P.DatasetAccount, *, current: bool = False) -> None:
+    """One dataset's budget: total, spent, remaining (basic composition) and its zCDP total."""
+    s_eps, s_delta = acct.spent()
+    r_eps, r_delta = acct.remaining()
+    t = acct.totals()
+    name = dpdata.escape_markdown(acct.name)
+    st.markdown(f"**{name}**{' (loaded)' if current else ''}: remaining ε = **{_fmt(r_eps)}**, δ = **{_fmt(r_delta)}** "
+                f"of {acct.budget.describe()}")
+    z = ("zCDP: not available (an (ε, δ) release has no zCDP bound)" if t.zcdp_rho is None else
+         f"zCDP: ρ = {_fmt(t.zcdp_rho)} ⇒ ε = {_fmt(t.zcdp_epsilon)} at δ = {LEDGER_DELTA:g}")
+    st.caption(f"Spent (basic composition): ε = {_fmt(s_eps)}, δ = {_fmt(s_delta)} in {t.n_releases} "
+               f"release{'s' if t.n_releases != 1 else ''}" + (f" (+{t.n_not_dp} not DP, in no budget)" if t.n_not_dp
+                                                              else "") + f". {z}.")
+
+
 def ledger_panel() -> None:
-    """The ledger: totals of the releases counted as DP, the releases in words, and apart the ones
+    """The ledger: each user dataset's budget (always shown, never cleared), the totals of the listed
+    releases counted as DP, the releases (time, cost; full names in an expander) and apart the ones
     that are not DP as run. No widgets (app.py draws it before and after the page)."""
-    ledger = get_ledger()
+    session = release_session()
+    ledger = session.ledger
+    current = budget_of(get_dataset())
+    accounts = sorted(session.accounts.values(), key=lambda a: a is not current)
+    if accounts:
+        st.markdown("**Privacy budgets** (per dataset)")
+        for acct in accounts:
+            budget_lines(acct, current=acct is current)
     t = ledger.totals(delta=LEDGER_DELTA)
     st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''} counted as DP"
                 + (f", {t.n_not_dp} not DP" if t.n_not_dp else ""))
     if not ledger.entries:
-        st.caption("No release yet. Every new private output on your data (new data, mechanism, parameters "
+        st.caption("No release listed. Every new private output on your data (new data, mechanism, parameters "
                    "or draw) is recorded here with its cost; reruns of the same release are not.")
         return
     if t.n_releases:
-        st.markdown(f"Basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
+        st.markdown(f"Listed, basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
         if t.zcdp_rho is None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
             st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
-                              "cost": [_short_cost(e.cost) for e in ledger.counted]})
-        st.dataframe(shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 250))
+                              "cost": [P.short_cost(e.cost) for e in ledger.counted],
+                              "time (UTC)": [e.time[11:19] for e in ledger.counted]})
+        st.dataframe(shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 250),
+                     column_config={"release": st.column_config.TextColumn(
+                         "release", help="Full names: “Releases in full” below")})
     if t.n_not_dp:
-        st.markdown("**Not DP** (in no total):")
+        st.markdown("**Not DP** (in no total, no budget):")
         st.dataframe(pd.DataFrame({"release": [e.label for e in ledger.not_counted],
+                                   "cost": [P.short_cost(e.cost) for e in ledger.not_counted],
                                    "why": [e.reason for e in ledger.not_counted]}),
                      hide_index=True, width="stretch", key="dp_ledger_not_dp")
+    with st.expander("Releases in full"):
+        for e in ledger.entries:
+            st.text(f"{e.time} · {P.short_cost(e.cost)}{'' if e.counted_as_dp else ' · not DP'}\n{e.label}")
     neighbours = sorted({e.cost.neighbours for e in ledger.counted})
     if len(neighbours) > 1:
         st.caption("Releases use different neighbouring relations (" + ", ".join(neighbours)
@@ -289,15 +453,7 @@ def ledger_panel() -> None:
 
 
 def _short_cost(cost: P.PrivacyCost) -> str:
-    if cost.notion == "zcdp":
-        core = f"ρ={cost.rho:.3g}"
-    elif cost.notion == "approx":
-        core = f"ε={cost.epsilon:.3g}, δ={cost.delta:.2g}"
-    elif cost.notion == "ldp":
-        core = f"ε={cost.epsilon:.3g} (local)"
-    else:
-        core = f"ε={cost.epsilon:.3g}"
-    return core if cost.count == 1 else f"{cost.count} × {core}"
+    return P.short_cost(cost)
 
 
 def _fmt(x: float | None) -> str:

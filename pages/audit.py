@@ -9,7 +9,9 @@ import streamlit as st
 
 from dpcore.audit import explore as X
 from dpcore.registry import audits
-from dpcore.viz.audit import overlay_figure
+from dpcore.privacy import PrivacyCost
+from dpcore.privacy.tradeoff import reading
+from dpcore.viz.audit import overlay_figure, tradeoff_figure
 from pages import _components as ui
 
 RESULT_KEY = "audit_result"  # session_state: (settings, AuditSummary) of the last finished run, written at the end
@@ -102,6 +104,20 @@ ui.plot(*overlay_figure(s), f"audit_{shown[0].replace('/', '_')}")
 if max(s.missing) > 0:
     st.caption(f"Non-numeric outputs (e.g. ⊥, abstained): {s.missing[0]:.2%} on D, {s.missing[1]:.2%} on D′ "
                "(not in the histogram; the events count them).")
+st.subheader("What ε means: any adversary's error rates")
+claim = PrivacyCost.approx(r.epsilon, r.delta) if r.delta > 0 else PrivacyCost.pure(r.epsilon)
+st.markdown(
+    "Think of an adversary who sees one output and must say whether it came from D or from D′ (is the changed "
+    "person in the data?). Whatever test it uses, it has a **false-positive rate** (it accuses D when the data "
+    "were D′) and a **true-positive rate** (it accuses D when they were D). The claim allows only the points "
+    f"under the curve below: at ε = {r.epsilon:.3g}, δ = {r.delta:g}, {reading(claim)}; at 1 % false "
+    f"accusations, {reading(claim, 0.01).split(' is ')[1]}. Each audit event is such a test; its marker is "
+    "placed at the rates the samples *certify* (Clopper–Pearson limits), so a correct mechanism's markers stay "
+    "under the curve and a broken one's cross it — those crossings are exactly what rejects the claim.")
+ui.plot(*tradeoff_figure(s), f"audit_tradeoff_{shown[0].replace('/', '_')}")
+if s.gdp_mu is not None:
+    st.caption(f"This is a Gaussian mechanism: its exact curve (μ-GDP with μ = Δ/σ = {s.gdp_mu:.3g}, Dong, Roth & "
+               "Su 2022) lies inside the (ε, δ) bound — the (ε, δ) claim is one point of a whole curve.")
 st.markdown(f"**Events used** ({r.n_events}, fixed before sampling from D, D′ and the claim): the worst one first, "
             "then those with the largest point estimate of the privacy loss.")
 st.dataframe(s.events, hide_index=True, width="stretch")

@@ -6,6 +6,7 @@ import hashlib
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import privacy as P
 from pages import _components as ui
 
 ss = st.session_state
@@ -18,6 +19,7 @@ MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
 
 def _new_dataset(ds: dpdata.Dataset | None) -> None:
     ui.set_dataset(ds)
+    ui.open_budget(ds)  # a user's data: its budget (spending kept if the same data was loaded before)
     ss[LOAD_ID] = ss.get(LOAD_ID, 0) + 1
     ss.pop("data_columns", None)
 
@@ -107,6 +109,45 @@ def _diagnostics(ds: dpdata.Dataset, columns: list[str]) -> None:
                         "the imputation value, values clipped to the bounds.").strip())
 
 
+def _set_budget(acct, keys: tuple[str, str, str]) -> None:
+    """Form callback: set the dataset's total (ε, δ); an error is kept for the next run to show."""
+    try:
+        acct.set_budget(P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]])))
+    except ValueError as exc:
+        ss["data_budget_error"] = str(exc)
+
+
+def _budget(ds: dpdata.Dataset) -> None:
+    """The privacy budget of a user's dataset: total (ε, δ), spent, remaining; editable before its first
+    release (afterwards only lowered; unload and load again to raise it — spending is kept)."""
+    acct = ui.budget_of(ds) or ui.open_budget(ds)
+    st.subheader("Privacy budget of this dataset")
+    ui.budget_lines(acct, current=True)
+    st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
+               f"refused if it does not fit. Costs add up by basic composition (ε's and δ's add; a zCDP release "
+               f"counts as its (ε, δ) at δ = {P.ZCDP_DELTA:g}). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
+               f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
+               "same file again gives nothing back.")
+    tag = acct.fingerprint[:12]
+    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
+    if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
+        ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta
+        ss["_data_budget_shown"] = (tag, acct.budget)
+    with st.form(f"data_budget_form_{tag}", border=False):
+        c1, c2, c3 = st.columns([2, 2, 3], vertical_alignment="bottom")
+        c1.number_input("total ε", min_value=1e-6, max_value=1e6, key=keys[0], format="%g")
+        c2.number_input("total δ", min_value=0.0, max_value=0.999, key=keys[1], format="%g",
+                        help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
+        c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
+        st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
+                              args=(acct, keys))
+    if "data_budget_error" in ss:
+        ui.show_error(ValueError(ss.pop("data_budget_error")))
+    if not acct.budget_open:
+        st.caption("A release was made on this data since it was loaded: the total can only be lowered now. To "
+                   "raise it, unload the dataset and load it again (what it spent stays counted).")
+
+
 def _show_dataset(ds: dpdata.Dataset) -> None:
     c_head, c_unload = st.columns([5, 1], vertical_alignment="bottom")
     c_head.subheader(f"Current dataset: {esc(ds.name or 'unnamed')}")
@@ -119,6 +160,11 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
         st.info("  \n".join(esc(n) for n in ds.notes), icon=":material/info:")
     st.dataframe(ds.frame.head(200), width="stretch")
     st.caption(f"Preview: the first {min(ds.n_rows, 200)} of {ds.n_rows:,} rows.")
+    if P.data_kind(ds) == P.USER:
+        _budget(ds)
+    else:
+        st.caption("Public demo data: no budget. Releases on it use the sidebar's seed and are recorded as not "
+                   "counted as DP; simulations are free.")
     st.subheader("Columns, public bounds and imputation values")
     if not ds.numeric_columns:
         st.error("This dataset has no numeric column, and the mechanisms need numbers. Check the file's "
@@ -144,8 +190,9 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
 st.title("Data")
 st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
             "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
-st.warning("Refreshing or closing this browser tab ends the session: the dataset is unloaded and the "
-           "privacy ledger starts again.", icon=":material/refresh:")
+st.warning("Refreshing or closing this browser tab ends the session (so does a server restart): the dataset is "
+           "unloaded and its budget forgotten. Download the ledger (JSON, sidebar) to continue counting "
+           "against the same budget after loading the data again.", icon=":material/refresh:")
 st.markdown("**Real examples** (shipped with scikit-learn; public bounds from domain knowledge):")
 for c, (name, info) in zip(st.columns(len(dpdata.BUILTIN_DATASETS)), dpdata.BUILTIN_DATASETS.items()):
     if c.button(info.label, key=f"data_builtin_{name}", icon=":material/dataset:", width="stretch"):

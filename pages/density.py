@@ -18,8 +18,8 @@ from dpcore.viz.experiments import error_vs_x_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
-ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-3, dn_draws=10, dn_k=8,
-           dn_knorm_k=2, dn_methods=list(C.METHODS), dn_eps_h=0.0)
+ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
+           dn_knorm_k=2, dn_methods=list(C.METHODS), dn_methods_user=["fourier-laplace"], dn_eps_h=0.0)
 st.title("Private density estimation")
 st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
             "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^(d/2)) "
@@ -51,11 +51,16 @@ with tab_est:
     with f1:
         eps = ui.epsilon_input(key="dn_eps", typed=True)
     delta = f2.number_input("δ (GP only)", min_value=1e-12, max_value=0.5, key="dn_delta", format="%g")
-    draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="The band shows 10–90 % over the "
-                            "draws; each draw is a release (charged on your data).")
+    draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="With several draws the band shows "
+                            "10–90 % over them; each draw is a release (charged on your data).")
     k = f4.number_input("Fourier truncation k", 1, 200, key="dn_k")
     opts = list(C.METHODS) if d == 1 else ["gp", "fourier-laplace"]      # K-norm: d = 1 only
-    methods = st.multiselect("Methods", ui.offered("dn_methods", opts, opts), key="dn_methods", format_func=V._name)
+    mine = source != SOURCES[0]   # real data (charged): one method by default, so a click costs ε
+    mkey = "dn_methods_user" if mine else "dn_methods"
+    methods = st.multiselect("Methods", ui.offered(mkey, opts, ["fourier-laplace"] if mine else opts), key=mkey,
+                             format_func=V._name)
+    st.caption("Each method and each draw is a release at the ε above (GP also uses δ): a click costs "
+               "ε × methods × draws, shown on its button. On real data the page starts with one method and one draw.")
     b1, b2 = st.columns(2)
     knorm_k = b1.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
     eps_h = b2.number_input("ε for a private bandwidth (0 = use the public h above)", 0.0, 10.0, key="dn_eps_h",
@@ -65,15 +70,15 @@ with tab_est:
                               knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
                               bandwidth_epsilon=float(eps_h))
         x, clipped, bounds = C.unit_cube_columns(ds, cols)
+        costs = C.comparison_costs(cfg, len(x))
         req = ui.request((ds.fingerprint(), "density/compare", tuple(cols), cfg),
                          P.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
                                          draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
-                         ds, cols)
-        costs = C.comparison_costs(cfg, len(x))
+                         ds, cols, cost=costs)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    clicked, slot = ui.release_button("Release estimates", key="dn_go", cost=costs, charge=req.charge)
+    clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
     out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng), submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release estimates")

@@ -77,12 +77,12 @@ with tab_rel:
         A.check_functional_data((X, y), cfg)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, cfg),
                          P.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
-                                         epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols])
+                                         epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
+                         cost=A.calibrate_functional(cfg).cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", cost=A.calibrate_functional(cfg).cost(1),
-                                      charge=req.charge)
+    clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
     out = ui.run_release(req, lambda rng: A.release_functional((X, y), cfg, rng=rng), submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release ⟨v, θ⟩")
@@ -93,8 +93,8 @@ with tab_rel:
             st.success(f"**Released** ⟨v, θ⟩ = {r.value:.6g} (coordinate {names[coord]}).")
         else:
             st.warning(f"**⊥ — abstained.** {' '.join(r.notes_of('withheld'))}")
-        for t in r.notes_of("info") + r.notes_of("warning"):
-            st.caption(t)
+        for t in r.notes_of("output") + r.notes_of("info") + r.notes_of("warning"):
+            st.caption(t)  # public rules and restated noised statistics only (clipping counts are diagnostics)
         st.caption("Guarantee: " + r.calibration.statement())
         with ui.nonprivate("Truth and the oracle (computed from the data)"):
             m1, m2, m3 = st.columns(3)
@@ -109,6 +109,10 @@ with tab_rel:
                 if np.isfinite(r.value):
                     ui.plot(*release_figure(r.value, dv["noise sd (non-private: uses LS_v)"],
                                             dv["⟨v, θ̂⟩ (non-private)"], osd), "single_parameter_release")
+            if "noise sd (non-private: uses LS_v)" in dv:
+                st.caption(f"noise sd used σ(ε₃, δ₃)(1 + ντ̄)·LS_v = {dv['noise sd (non-private: uses LS_v)']:.4g}.")
+            st.caption(f"{dv['clipped rows']} of {len(y)} covariate rows lay outside the public domain and were "
+                       "clipped to it.")
             if dv.get("degenerate design"):
                 st.caption(dv["degenerate design"])
 

@@ -81,7 +81,8 @@ else:
                           cfg), P.release_label("Histogram (Laplace + thresholded)", data=ds.name, columns=cols,
                                                 epsilon=eps), ds, cols,
                          bounded=[c for c in cols if modes[c] == "bins"],
-                         not_dp=[f"{c}: categories read from the data" for c in ct.from_data])
+                         not_dp=[f"{c}: categories read from the data" for c in ct.from_data],
+                         cost=H.calibrate_threshold(cfg).cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -100,8 +101,7 @@ if ds is None:
         thr = H.threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise),
                                   rng=ui.current_seed("h-draw", table.p, eps, noise))
 else:
-    clicked, slot = ui.release_button("Release", key="h_go", cost=H.calibrate_threshold(cfg).cost(1),
-                                      charge=req.charge)
+    clicked, slot = ui.release_button("Release", key="h_go", requests=req)
     out = ui.run_release(req, lambda rng: H.laplace_and_threshold_release(table, cfg, rng=rng), submitted=clicked)
     if out is None:
         st.stop()

@@ -63,7 +63,13 @@ st.markdown(
     "charged). Switching on **Reproducible demo on my data** uses that seed on your data too: anyone who "
     "knows it can recompute the release, so such releases are listed as **not DP** and count in no total — "
     "as are releases whose bounds were taken from the data, and teaching views. "
-    "**Clear ledger** starts a new account; it cannot undo what was already revealed."
+    "**Clear ledger list** empties the list only.\n\n"
+    "**A budget per dataset.** Loading your file gives it a total (ε, δ) (default ε = 3, set on the Data page "
+    "before its first release). Every release is checked against what remains, by basic composition, "
+    "*before* anything is computed, and refused if it does not fit; each button shows what its click costs. "
+    "Spending stays with the data: clearing the list or loading the same file again gives nothing back. "
+    "A server restart or a page reload ends the session — download the ledger (JSON) and upload it "
+    "afterwards to keep counting against the same budget."
 )
 st.header("Papers")
 st.markdown("\n".join(f"- [{title}]({url})" for title, url in PAPERS))

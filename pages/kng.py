@@ -18,7 +18,8 @@ NORMS = {"linf": "ℓ∞", "l2": "ℓ2", "l1": "ℓ1"}
 REG = ("linear_regression", "quantile_regression")
 SIM, MINE, TEACH, RELEASE = "Built-in simulation", "Dataset from the Data page", "Teaching view (not private)", "Release"
 ui.persist(kng_problem="mean", kng_source=SIM, kng_sim_n=1000, kng_sim_d=1, kng_y=None, kng_x=None, kng_col=None,
-           kng_cols=None, kng_intercept=True, kng_view=TEACH, kng_mechs=["kng", "exponential"], kng_norm="linf",
+           kng_cols=None, kng_intercept=True, kng_view=TEACH, kng_mechs_t=["kng", "exponential"], kng_mechs_r=["kng"],
+           kng_norm="linf",
            kng_eps=1.0, kng_eps_typed=1.0, kng_tau=0.5, kng_B=1.0, kng_constants="calibrated", kng_draws_t=100,
            kng_draws_r=1, kng_sweeps=1000)
 
@@ -26,7 +27,8 @@ st.title("KNG explorer")
 st.markdown("The **K-norm gradient mechanism** samples θ with density ∝ exp(−ε‖∇ℓ(θ; D)‖_K / (2Δ)): it favours θ "
             "where the gradient of the loss is small, i.e. near the non-private estimate θ̂. Compare it with the "
             "exponential mechanism (density ∝ exp(−εℓ(θ; D)/(2Δ_ℓ))) and, for linear regression, objective "
-            "perturbation. Each draw costs ε. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), Thm 3.1.")
+            "perturbation. Each draw of each mechanism costs ε: a click costs ε × mechanisms × draws, shown on its "
+            "button; the release view starts with one mechanism and one draw. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), Thm 3.1.")
 c1, c2 = st.columns(2)
 problem = c1.selectbox("Problem", list(PROBLEMS), format_func=PROBLEMS.get, key="kng_problem")
 source = c2.radio("Data", [SIM, MINE], horizontal=True, key="kng_source")
@@ -65,8 +67,13 @@ teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", h
     "and simulated data both are free.")) == TEACH
 f1, f2, f3 = st.columns(3)
 with f1:
-    mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng", "exponential"]),
-                           format_func=viz.label, key="kng_mechs")
+    # Each view keeps its own choice (kng_mechs_t / kng_mechs_r) behind ONE widget, as the draws below: the
+    # release view starts with one mechanism, so a default click costs ε.
+    kept_m = "kng_mechs_t" if teaching else "kng_mechs_r"
+    ss["kng_mechs"] = ss[kept_m]
+    mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng"]), format_func=viz.label,
+                           key="kng_mechs", on_change=lambda: ss.__setitem__(kept_m, ss["kng_mechs"]),
+                           help="Each selected mechanism releases its own draws, each at the ε below.")
     norm = st.radio("Norm ‖·‖_K", list(NORMS), format_func=NORMS.get, horizontal=True, key="kng_norm") if d > 1 else "linf"
     eps = ui.epsilon_input(key="kng_eps", typed=True)
 with f2:
@@ -83,7 +90,12 @@ with f2:
         params["constants"] = st.radio("Constants", ["calibrated", "paper"], horizontal=True, key="kng_constants",
                                        help="The exact sensitivities, or the paper's printed ones (where private).")
 with f3:
-    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws_t" if teaching else "kng_draws_r")
+    # Each view keeps its own number (kng_draws_t / kng_draws_r) behind ONE widget: a widget whose key changed
+    # with the view was re-created by the browser holding the other view's value (teaching 100 → release 1 → 1).
+    kept = "kng_draws_t" if teaching else "kng_draws_r"
+    ss["kng_draws"] = ss[kept]
+    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws",
+                            on_change=lambda: ss.__setitem__(kept, ss["kng_draws"]))
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
 details = {"τ": params.get("tau"), "B": params.get("B"), "norm": NORMS[norm] if d > 1 else None}
@@ -94,7 +106,7 @@ for m in mechs:
         label = P.release_label(f"{viz.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
                                 data=ds.name or source, columns=used, epsilon=eps, draws=int(draws), details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
-                             kind=kind)
+                             kind=kind, cost=kng.problem_of(cfgs[m]).calibrate(cfgs[m], d).cost(cfgs[m].size))
     except ValueError as exc:
         ui.show_error(ValueError(f"{viz.label(m)}: {exc}"))
 if not mechs:
@@ -102,8 +114,7 @@ if not mechs:
 if not reqs:
     st.stop()
 button = "Show the teaching view" if teaching and not demo else "Release"
-clicked, slot = ui.release_button(button, key="kng_go", charge=next(iter(reqs.values())).charge,
-                                  cost=[kng.problem_of(c).calibrate(c, d).cost(c.size) for c in cfgs.values()])
+clicked, slot = ui.release_button(button, key="kng_go", requests=list(reqs.values()))
 results = {}
 for m, req in reqs.items():
     out = ui.run_release(req, lambda rng, c=cfgs[m], m=m: kng.release(

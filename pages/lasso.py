@@ -17,8 +17,11 @@ from dpcore.viz.lasso import coefficients_figure, gaussian_width_figure, risk_vs
 from pages import _components as ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
+STEP_RULES = ("Theorem 2.5", "c·(nε)^(2/3)", "set T")
+ss = st.session_state
 ui.persist(lasso_source=SOURCES[0], lasso_n=20_000, lasso_p=50, lasso_s=5, lasso_delta=1e-6, lasso_radius=1.0,
-           lasso_T=0, lasso_sel="exponential", lasso_comp="zcdp")
+           lasso_T=100, lasso_sel="exponential", lasso_comp="zcdp", lasso_steps_rule="Theorem 2.5", lasso_c=0.05,
+           lasso_intercept=None)
 st.title("Private LASSO")
 st.markdown("Least squares over the **ℓ1 ball** ‖θ‖₁ ≤ r, solved by **Frank–Wolfe**: each step moves θ toward one "
             "of the 2p vertices ±r e_j, the one with the smallest score ⟨s, ∇L(θ)⟩. The private version chooses that "
@@ -55,7 +58,22 @@ with tab_rel:
         eps = ui.epsilon_input(key="lasso_eps", typed=True)
     delta = f2.number_input("δ", min_value=1e-15, max_value=0.5, key="lasso_delta", format="%g")
     radius = f3.number_input("radius r of the ℓ1 ball", min_value=1e-3, max_value=1e3, key="lasso_radius", format="%g")
-    steps = f4.number_input("T steps (0 = Theorem 2.5)", min_value=0, max_value=10 ** 9, key="lasso_T")
+    rule = f4.radio("Steps T", STEP_RULES, key="lasso_steps_rule", help=(
+        "Theorem 2.5: T = (8r²)^(2/3)(nε)^(2/3)/(2(r + 1)r)^(2/3) — the theorem drops log factors, so T is large "
+        "and each step gets little ε. c·(nε)^(2/3): the same rate with a public constant c (0.05 leaves the "
+        "plateau at θ = 0 about ten times earlier in n). Set: a T of your choice."))
+    steps, c_scale = 0, None
+    if rule == STEP_RULES[1]:
+        c_scale = f4.number_input("c", min_value=1e-4, max_value=1e3, key="lasso_c", format="%g")
+    elif rule == STEP_RULES[2]:
+        steps = f4.number_input("T", min_value=1, max_value=10 ** 9, key="lasso_T")  # dpcore names the cap
+    if ss.get("lasso_intercept") is None:   # default: an intercept on real columns, none on the centred simulation
+        ss["lasso_intercept"] = source != SOURCES[0]
+    intercept = st.checkbox("Intercept (centre at private means: 10 % of ε)", key="lasso_intercept", help=(
+        "The model of the paper has no intercept, so on real columns the coefficients absorb the columns' offsets "
+        "from the centres of their bounds (they can even flip sign). With an intercept the means of the columns "
+        "are released first (Laplace, 10 % of ε, shown in the accounting), the data centred at them, and "
+        "Frank–Wolfe gets the other 90 %."))
     g1, g2 = st.columns(2)
     sel = g1.radio("Per-step mechanism", L.SELECTIONS, key="lasso_sel", horizontal=True,
                    format_func={"exponential": "exponential (Gumbel)", "laplace": "Laplace noisy-min"}.get)
@@ -63,16 +81,17 @@ with tab_rel:
                     format_func={"zcdp": "zCDP", "advanced": "advanced composition"}.get)
     try:
         cfg = L.LassoConfig(epsilon=eps, delta=delta, radius=radius, steps=int(steps) or None, selection=sel,
-                            composition=comp)
+                            composition=comp, intercept=bool(intercept), step_scale=c_scale)
         cal = L.calibrate(cfg, *design.X.shape)
         req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg),
                          P.release_label("Private LASSO θ", data=ds.name, columns=[y_col, *x_cols][:6], epsilon=eps,
-                                         details={"δ": delta, "T": cal.params["steps"]}), ds, [y_col, *x_cols])
+                                         details={"δ": delta, "T": cal.params["steps"]}), ds, [y_col, *x_cols],
+                         cost=cal.cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
     st.table(pd.DataFrame(L.accounting(cal), columns=["accounting (public)", "value"]).set_index("accounting (public)"))
-    clicked, slot = ui.release_button("Release θ", key="lasso_go", cost=cal.cost(1), charge=req.charge)
+    clicked, slot = ui.release_button("Release θ", key="lasso_go", requests=req)
     out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng, diagnostics=P.data_kind(ds) !=
                                                     P.USER, progress=ui.progress(slot, "Frank–Wolfe steps")),
                          submitted=clicked)
@@ -80,16 +99,25 @@ with tab_rel:
         ui.show_outcome(out, button="Release θ")
     if out is not None and out.ready:
         r, dv = out.result, out.result.diagnostics.values
-        st.success(f"**Released** θ_priv: {len(L.support(r.value))} non-zero coefficients of {len(x_cols)}, "
-                   f"‖θ‖₁ = {np.abs(r.value).sum():.4g} ≤ r = {radius:g}.")
+        theta = r.value[1:] if cfg.intercept else r.value
+        names = (["intercept"] if cfg.intercept else []) + list(x_cols)
+        st.success(f"**Released** θ_priv: {len(L.support(theta))} non-zero coefficients of {len(x_cols)}, "
+                   f"‖θ‖₁ = {np.abs(theta).sum():.4g} ≤ r = {radius:g}" + (f"; intercept {r.value[0]:.4g} (scaled)."
+                                                                           if cfg.intercept else "."))
+        units = design.user_units(r.value, cfg.intercept)
+        st.dataframe(units, hide_index=True, width="stretch")
+        st.caption("The same released coefficients in the columns' own units (post-processing with the public "
+                   "bounds: β_j = h_y θ_j / h_j)." + ("" if cfg.intercept else " Without an intercept the line is "
+                   "forced through the centres of the bounds; the intercept shown is what that implies."))
+        ui.download_csv(units, "lasso_coefficients_units.csv", key="lasso_units_csv")
         for t in r.notes_of("info"):
             st.caption(t)
         if truth is not None:
-            rec = L.support_recovery(r.value, truth)
+            rec = L.support_recovery(theta, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "
                        f"true non-zeros among the {rec['k']} largest |θ_j| (signs agree on {rec['signs agree']}).")
         if P.data_kind(ds) == P.USER:      # your data: the release only (the comparison would reveal the data)
-            ui.plot(*coefficients_figure(x_cols, {"private_fw": r.value}), "lasso_coefficients")
+            ui.plot(*coefficients_figure(names, {"private_fw": r.value}), "lasso_coefficients")
             st.caption("The non-private comparison (θ*, excess risk, support) is shown on simulated and built-in data.")
             if design.clip_warning:
                 with ui.nonprivate("Data check"):
@@ -97,14 +125,15 @@ with tab_rel:
         else:
             with ui.nonprivate("Non-private comparison (computed from the data)"):
                 series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
-                          "optimum": dv["constrained optimum θ*"], **({"truth": truth} if truth is not None else {})}
-                ui.plot(*coefficients_figure(x_cols, series), "lasso_coefficients")
+                          "optimum": dv["constrained optimum θ*"], **({"truth": np.r_[0.0, truth] if cfg.intercept else truth} if truth is not None else {})}
+                ui.plot(*coefficients_figure(names, series), "lasso_coefficients")
                 m1, m2, m3 = st.columns(3)
                 m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
                 m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
                 m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
-                k = max(1, len(L.support(dv["constrained optimum θ*"])))
-                rec = L.support_recovery(r.value, dv["constrained optimum θ*"], k)
+                opt_theta = dv["constrained optimum θ*"][1:] if cfg.intercept else dv["constrained optimum θ*"]
+                k = max(1, len(L.support(opt_theta)))
+                rec = L.support_recovery(theta, opt_theta, k)
                 st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
                            f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
                            f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "

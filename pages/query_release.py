@@ -125,18 +125,20 @@ r1, r2, r3 = st.columns(3)
 w = r1.number_input("marginal order w", 1, 3, 2, key="qr_rw")
 method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"), format_func=viz.label,
                       key="qr_rm")
-rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.5, format="%.3f", key="qr_rrho")
+rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.1, format="%.3f", key="qr_rrho",
+                        help="ρ-zCDP; the budget counts it as (ε, δ) at δ = 1e-6 (ρ = 0.1 ⇒ ε ≈ 2.1), as the "
+                             "button shows.")
 if not rules:
     st.stop()
 try:
     numeric = [r.column for r in rules if r.threshold is not None]
     req = ui.request((ds.fingerprint(), "query_release/marginals", tuple(rules), w, method, rho_r, alpha),
                      P.release_label(f"{w}-way marginals ({viz.label(method)})", data=ds.name, columns=cols,
-                                     details={"ρ": rho_r}), ds, numeric)
+                                     details={"ρ": rho_r}), ds, numeric, cost=P.PrivacyCost.zcdp(rho_r))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
-clicked, slot = ui.release_button("Release", key="qr_go", cost=P.PrivacyCost.zcdp(rho_r), charge=req.charge)
+clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
 out = ui.run_release(req, lambda rng: lab.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
                                                             alpha=alpha, rng=rng), submitted=clicked)
 if out is None:

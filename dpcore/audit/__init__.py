@@ -89,6 +89,10 @@ class Audit:
     project : callable, optional
         Maps outputs to one number per output for the page's overlaid histograms (default:
         first coordinate).
+    gdp_mu : callable, optional
+        ``gdp_mu(epsilon, delta) -> μ``: for a Gaussian mechanism, μ = Δ/σ of its calibration at the claim,
+        so the audit page draws the exact Gaussian-DP trade-off curve (Dong, Roth & Su 2022) beside the
+        (ε, δ) one.
     """
 
     id: str
@@ -105,6 +109,7 @@ class Audit:
     seed: int = 0
     output_label: str = "output"
     project: Optional[Callable[[np.ndarray], np.ndarray]] = None
+    gdp_mu: Optional[Callable[[float, float], float]] = None
 
     @property
     def topic(self) -> str:

@@ -20,7 +20,7 @@ neighbouring under the audit's replace-one relation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -30,7 +30,8 @@ from .._rng import RNGLike, as_generator, spawn
 from .._validation import check_delta, check_epsilon, check_int
 from ..errors import Cancelled, DPValueError
 from . import MAX_AUDIT_SAMPLES, Audit, AuditRun, run_audit
-from .harness import AuditResult, audit
+from .harness import ALPHA as AUDIT_ALPHA
+from .harness import AuditResult, audit, clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = ["PAGE_SAMPLE_FACTOR", "sample_cap", "check_samples", "records", "rebuild", "columns", "differing",
            "presets", "pair_table", "apply_table", "run", "AuditSummary", "summarize", "DECLARED"]
@@ -193,7 +194,8 @@ class AuditSummary:
     ``overlay``: a histogram per dataset of the projected outputs (columns ``bin_left, bin_right,
     density_D, density_D′``); ``missing``: the share of non-finite outputs (e.g. ⊥) per dataset;
     ``events``: per event j, the empirical probabilities under D and D′ and the point estimate of the
-    privacy loss log(p_D / p_D′) (largest first; the harness's bound uses Clopper–Pearson limits instead).
+    privacy loss log(p_D / p_D′) (largest first; the harness's bound uses Clopper–Pearson limits instead);
+    ``tradeoff``: every event as a test of D′ against D, in both directions (see :func:`tradeoff_points`).
     """
 
     result: AuditResult
@@ -202,6 +204,8 @@ class AuditSummary:
     missing: tuple[float, float]
     events: pd.DataFrame
     output_label: str
+    tradeoff: pd.DataFrame = field(default_factory=pd.DataFrame)
+    gdp_mu: Optional[float] = None
 
 
 def summarize(run_: AuditRun, *, datasets: Optional[tuple[Any, Any]] = None, bins: int = 60,
@@ -227,6 +231,8 @@ def summarize(run_: AuditRun, *, datasets: Optional[tuple[Any, Any]] = None, bin
     ev = run_.audit.events(d_a, d_b, res.epsilon, res.delta)
     ea = np.asarray(ev(run_.outputs[0]), dtype=bool).reshape(len(a), -1)
     eb = np.asarray(ev(run_.outputs[1]), dtype=bool).reshape(len(b), -1)
+    tradeoff = tradeoff_points(ea.sum(axis=0), eb.sum(axis=0), len(a), len(b), epsilon=res.epsilon, delta=res.delta)
+    mu = None if run_.audit.gdp_mu is None else float(run_.audit.gdp_mu(res.epsilon, res.delta))
     pa, pb = ea.mean(axis=0), eb.mean(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         loss = np.abs(np.log(pa / pb))
@@ -236,4 +242,32 @@ def summarize(run_: AuditRun, *, datasets: Optional[tuple[Any, Any]] = None, bin
     worst = events[events["event"] == res.worst_event]
     events = pd.concat([worst, events[events["event"] != res.worst_event].head(top - 1)], ignore_index=True)
     missing = (float(np.mean(~np.isfinite(a))) if a.size else 0.0, float(np.mean(~np.isfinite(b))) if b.size else 0.0)
-    return AuditSummary(res, run_.mutant, overlay, missing, events, run_.audit.output_label)
+    return AuditSummary(res, run_.mutant, overlay, missing, events, run_.audit.output_label, tradeoff, mu)
+
+
+def tradeoff_points(k_a: np.ndarray, k_b: np.ndarray, n_a: int, n_b: int, *, epsilon: float, delta: float,
+                    alpha: float = AUDIT_ALPHA) -> pd.DataFrame:
+    """Each audit event S as a test, in both directions: accuse D when the output falls in S (false-positive
+    rate P(M(D′) ∈ S), true-positive rate P(M(D) ∈ S)), and accuse D′ likewise.
+
+    Besides the point estimates, the conservative corner the harness uses — the Clopper–Pearson upper limit of
+    the false-positive rate and the lower limit of the true-positive rate, at the harness's Bonferroni level
+    α/(4J) — and whether that corner lies above the (ε, δ) curve (``outside``; the harness, which tests
+    each event and its complement in both directions, then refutes the claim).
+
+    >>> t = tradeoff_points(np.array([900]), np.array([100]), 1000, 1000, epsilon=1.0, delta=0.0)
+    >>> t[["direction", "fpr", "tpr", "outside"]].values.tolist()
+    [['accuse D', 0.1, 0.9, True], ['accuse D′', 0.9, 0.1, False]]
+    """
+    from ..privacy.tradeoff import max_power_dp
+
+    k_a, k_b = np.asarray(k_a, dtype=float), np.asarray(k_b, dtype=float)
+    level = alpha / (4 * k_a.size)
+    rows = []
+    for name, k1, n1, k0, n0 in (("accuse D", k_a, n_a, k_b, n_b), ("accuse D′", k_b, n_b, k_a, n_a)):
+        fpr_hi = clopper_pearson_upper(k0, n0, level)
+        tpr_lo = clopper_pearson_lower(k1, n1, level)
+        rows.append(pd.DataFrame({"event": np.arange(k_a.size), "direction": name, "fpr": k0 / n0, "tpr": k1 / n1,
+                                  "fpr_upper": fpr_hi, "tpr_lower": tpr_lo,
+                                  "outside": tpr_lo > max_power_dp(fpr_hi, epsilon, delta) + 1e-12}))
+    return pd.concat(rows, ignore_index=True)

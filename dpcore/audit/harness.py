@@ -17,6 +17,8 @@ import numpy as np
 from scipy.stats import beta
 
 Events = Callable[[np.ndarray], np.ndarray]
+#: Total error probability of an audit (Bonferroni over its 4J one-sided Clopper–Pearson bounds).
+ALPHA = 1e-6
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def clopper_pearson_upper(k: np.ndarray, n: int, a: float) -> np.ndarray:
 
 
 def audit(out_a: np.ndarray, out_b: np.ndarray, events: Events, *, epsilon: float, delta: float = 0.0,
-          alpha: float = 1e-6) -> AuditResult:
+          alpha: float = ALPHA) -> AuditResult:
     """Audit the claim that M is (ε, δ)-DP from samples of M(D) (``out_a``) and M(D') (``out_b``).
 
     ``events(out)`` maps N outputs to a boolean (N, J) matrix of event indicators.

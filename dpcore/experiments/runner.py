@@ -224,7 +224,8 @@ def _assemble(experiment: Experiment, config: RunConfig, rows: Iterable[dict]) -
 def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = None,
                    ns: Sequence[int] | None = None, reps: int | None = None, epsilon: float | None = None,
                    seed: int | None = None, jobs: int = -1, progress: Progress | None = None,
-                   methods: Sequence[str] | None = None, backend: str = "loky", **params: Any) -> pd.DataFrame:
+                   methods: Sequence[str] | None = None, backend: str = "loky", scheduler: str | None = None,
+                   **params: Any) -> pd.DataFrame:
     """Run a sweep and return the tidy frame (one row per method, x, rep).
 
     Parameters
@@ -244,7 +245,12 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
         ``progress(done_tasks, total_tasks)``; return ``False`` to cancel (raises :class:`Cancelled`
         carrying the partial frame).
     backend : str
-        joblib backend ("loky" by default; "threading", or "dask"/"ray" when registered).
+        "loky" (default: local worker processes through joblib), "threading", or "dask": the tasks go to a
+        Dask cluster (``distributed``), the same tasks with the same per-unit seeds, so the frame is the
+        same as with ``jobs=1``; ``jobs`` is then ignored (the cluster's workers decide).
+    scheduler : str or None
+        With ``backend="dask"``: the scheduler's address (``"tcp://host:8786"``); None uses the Dask client
+        already active in this process (``distributed.Client(...)``).
     **params
         The experiment's options (e.g. ``sweeps``, ``constants``); unknown names are rejected.
 
@@ -277,8 +283,14 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
 
     if progress is not None and progress(0, total) is False:
         raise cancelled()
-    n_workers = _effective_jobs(jobs, total)
-    results = _task_rows(exp, config, tasks, n_workers, backend)
+    if backend == "dask":
+        n_workers = 0
+        results = _dask_results(exp, config, tasks, scheduler)
+    elif scheduler is not None:
+        raise DPValueError(f"scheduler = {scheduler!r} applies only to backend='dask' (got backend={backend!r}).")
+    else:
+        n_workers = _effective_jobs(jobs, total)
+        results = _task_rows(exp, config, tasks, n_workers, backend)
     try:
         for rows in results:
             collected.extend(rows)
@@ -289,7 +301,7 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
         results.close()
     frame = _assemble(exp, config, collected)
     frame.attrs["elapsed_s"] = time.perf_counter() - t0
-    frame.attrs["jobs"] = n_workers
+    frame.attrs["jobs"] = n_workers if backend != "dask" else "dask"
     return frame
 
 
@@ -313,6 +325,40 @@ def _task_rows(exp: Experiment, config: RunConfig, tasks: list, n_workers: int,
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # joblib warns when a generator is closed early
             gen.close()
+
+
+#: Seconds to wait for a Dask scheduler before saying it cannot be reached.
+DASK_CONNECT_TIMEOUT_S = 20
+
+
+def _dask_results(exp: Experiment, config: RunConfig, tasks: list, scheduler: str | None):
+    """Yield each task's rows as it finishes on a Dask cluster (``distributed``); cancel what is left when
+    closed early. The tasks and their seeds are those of the local runs, so the frame is the same."""
+    try:
+        from distributed import Client, as_completed, get_client
+    except ImportError as exc:
+        raise DPValueError("backend='dask' needs the 'distributed' package: pip install \"dask[distributed]\".") from exc
+    if scheduler is None:
+        try:
+            client, own = get_client(), False
+        except ValueError as exc:
+            raise DPValueError("backend='dask' found no Dask client in this process: pass scheduler='tcp://HOST:PORT' "
+                               "(python -m dpcore reproduce ID --backend dask --scheduler ADDRESS) or start "
+                               "distributed.Client(...) first.") from exc
+    else:
+        try:
+            client, own = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT_S), True
+        except OSError as exc:
+            raise DPValueError(f"could not reach the Dask scheduler at {scheduler!r} ({exc}); check the address "
+                               "(e.g. tcp://127.0.0.1:8786) and that `dask scheduler` is running.") from exc
+    futures = [client.submit(_execute, exp, config, units, pure=False) for units in tasks]
+    try:
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.cancel(futures)
+        if own:
+            client.close()
 
 
 def _effective_jobs(jobs: int, n_tasks: int) -> int:

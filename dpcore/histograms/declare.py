@@ -30,7 +30,8 @@ MECHANISMS = (
     MechanismSpec("histograms/laplace", "Laplace (or geometric) noise in every cell", M.HistogramConfig,
                   M.histogram_release, M.true_counts, _ex_histogram),
     MechanismSpec("histograms/threshold", "Hard-thresholded histogram (τ = b·log p; sparse sampler)",
-                  M.ThresholdConfig, M.threshold_release, M.true_counts, _ex_threshold),
+                  M.ThresholdConfig, M.threshold_release, M.true_counts, _ex_threshold,
+                  private_fields=("notes:output",)),   # τ and q̂ of the noisy-q rule restate the noised q̂
 )
 
 _HALF = Mutant("sensitivity 1 where 2 is needed", "b = 1/ε under replace-one neighbours (one record moved changes "

@@ -418,12 +418,14 @@ def threshold_release(data: Any, config: ThresholdConfig, *, rng: RNGLike = None
     cal = override(cal) if override else cal
     value = sample_threshold(counts, cal, 1, rng).replicate(0)
     fp = (config.p - counts.q) * float(survival_probability(config.noise, cal.constant, value.tau))
-    notes = [Note("info", f"τ = {value.tau:.4g}; an empty cell survives with probability "
+    # with the noisy-q rule τ is a function of the released q̂: both notes restate the noised output ("output")
+    kind = "info" if value.q_hat is None else "output"
+    notes = [Note(kind, f"τ = {value.tau:.4g}; an empty cell survives with probability "
                           f"{float(survival_probability(config.noise, cal.constant, value.tau)):.3g}"
                           + (" = 1/(2p)" if config.tau_rule == "log p" and config.noise == "laplace" else "") + ".")]
     if value.q_hat is not None:
-        notes.append(Note("info", f"released noisy number of occupied cells q̂ = {value.q_hat:.0f} "
-                                  f"(ε_q = {cal.params['epsilon_q']:.4g} of the total ε)."))
+        notes.append(Note("output", f"released noisy number of occupied cells q̂ = {value.q_hat:.0f} "
+                                    f"(ε_q = {cal.params['epsilon_q']:.4g} of the total ε)."))
     if config.sampler == "sparse":
         notes.append(Note("warning", "The sparse sampler's running time grows with q (the number of occupied cells): "
                                      "the time a release takes is not part of the DP guarantee."))

@@ -15,7 +15,8 @@ PROBLEMS                                          the problem objects (gradient,
 
 Privacy: pure ε-DP per draw for the exact target law, replace-one neighbours (n fixed); MCMC draws
 are approximately private. Linear regression's KNG and exponential mechanism sample exactly
-(:mod:`dpcore.kng._exact_regression`), with an MCMC fallback that the release's notes name. See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
+(:mod:`dpcore.kng._exact_regression`), with an MCMC fallback (which sampler ran depends on the data, so
+it is named only in the non-private diagnostics). See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
 """
 from ._api import (PROBLEMS, calibrate, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
                    release, sample)
@@ -24,7 +25,7 @@ from ._batch import (BatchResult, sample_linear_regression_exact_batch, sample_l
 from ._dataset import ProblemData, problem_data, simulated_dataset
 from ._estimators import geometric_median, nonprivate_quantile_regression, ols
 from ._objpert import QPError, l1_constrained_qp, project_l1_ball
-from ._release import EXACT_NOTE, MCMC_NOTE, KNGRelease
+from ._release import EXACT_NOTE, FALLBACK_NOTE, MCMC_NOTE, KNGRelease
 from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig, MedianConfig, QuantileConfig,
                       QuantileRegressionConfig)
 
@@ -32,7 +33,7 @@ __all__ = [
     "PROBLEMS", "calibrate", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
     "release", "sample", "BatchResult", "sample_linear_regression_exact_batch", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
     "ProblemData", "problem_data", "simulated_dataset", "geometric_median", "nonprivate_quantile_regression", "ols",
-    "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",
+    "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "FALLBACK_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",
     "MECHANISMS", "LinearRegressionConfig", "MeanConfig", "MedianConfig", "QuantileConfig",
     "QuantileRegressionConfig",
 ]

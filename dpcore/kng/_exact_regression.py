@@ -40,8 +40,10 @@ it from the indicators; once the expected number of trials for the remaining dra
 ``max_trials`` (or A is not positive definite: the unrestricted law is improper), it moves on to the
 uniform proposals, which stop by the same rule; then it reports which draws are missing.
 The caller then fills them by MCMC on the same target (:func:`dpcore.mcmc.preconditioned_metropolis`
-in a release) and says so in the release's notes: those draws are only approximately ε-DP, and the
-fact that the fallback ran depends on the data (like the MCMC release rule's withholding).
+in a release): those draws are only approximately ε-DP. Whether the fallback ran depends on the data,
+so a release never publishes it: with ``sampler="auto"`` its public statement is always the one that
+covers both branches (``dpcore.kng._release.FALLBACK_NOTE``) and the branch goes to the non-private
+diagnostics only (see :mod:`dpcore.kng._release`).
 """
 from __future__ import annotations
 

@@ -143,6 +143,10 @@ class Problem:
         """``draw(P, cal, size, g, progress) -> (size, d)`` exact draws (scaled units), or None (MCMC only)."""
         return None
 
+    def exact_may_stop(self, cfg: Any) -> bool:
+        """Whether the exact sampler may give up on some data (then MCMC fills in): decided from the config only."""
+        return False
+
     def log_density(self, P: Prepared, cal: Calibration, th: np.ndarray) -> np.ndarray:
         """Unnormalised log density of the mechanism's output at the rows of θ (scaled units); −inf outside Θ."""
         lp = -cal.constant * SCORES[cal.params["kind"]](self, P, cal, th)

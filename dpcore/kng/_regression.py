@@ -113,6 +113,10 @@ class LinearRegression(Problem):
             return self._draw_objective_perturbation
         return self._draw_exact
 
+    def exact_may_stop(self, cfg):
+        """The rejection sampler of KNG / the exponential mechanism stops when Θ has too little mass (data)."""
+        return cfg.mechanism != "objective_perturbation"
+
     @staticmethod
     def _draw_exact(P, cal, size, g, progress=None):
         return sample_linear_exact(P.data["A"], P.data["b"], cal.params["kind"], cal.constant, cal.params["norm"],

@@ -11,7 +11,23 @@ Privacy statement (every private mechanism here; Reimherr & Awan 2019):
   rejection sampler's acceptance is too low) are only approximately distributed as the target:
   "ε-DP for the exact target; the MCMC draw is approximately private" (a sampler within total
   variation η of the target for every dataset gives (ε, (1 + e^ε)η)-DP, and η is not certified).
-  The release's notes and its (non-private) diagnostics say which sampler ran.
+* What is public is chosen from public inputs only (issue 17, item 6): the calibration, its note and
+  the release's notes depend on the problem, the mechanism, ``sampler`` and d, never on the data.
+  Linear regression with ``sampler="auto"`` (KNG and the exponential mechanism) runs the exact
+  rejection sampler and lets MCMC fill the draws it cannot give within its trial budget — whether
+  that happens depends on the data (θ̂ far outside Θ, XᵀX nearly singular), so it is NOT published:
+  the public statement is always the weaker one that covers both branches, :data:`FALLBACK_NOTE`
+  ("ε-DP for the exact target; exact rejection sampler or MCMC fallback: approximately private").
+  This is sound: the draws' law is a data-dependent mixture of the exact target (rejection) and the
+  MCMC chain's law, within total variation η of the exact target whenever MCMC is, so the stated
+  (ε, (1 + e^ε)η) guarantee of an MCMC release covers it; the branch that ran is an internal coin of
+  the mechanism and goes to the non-private diagnostics (``"sampler"``) only. We chose this over
+  choosing the sampler from public quantities (the exact sampler's acceptance cannot be known
+  without the data) and over releasing the branch (it is not a DP statistic: its probability is
+  not bounded by e^ε across neighbours). Fixed-seed draws are unchanged: only the text moved.
+  Remaining data-dependent public event (as for every MCMC release): the ``released`` flag when the
+  chains have not mixed, when ``sampler="exact"`` stops, or when the fallback would need more than
+  :data:`MAX_CHAINS` chains; it is charged and said in the docstring, not hidden.
 * Neighbouring relation: replace one record; n is fixed and public.
 * Sensitivities: next to each problem's ``calibrate_<mechanism>`` (:mod:`dpcore.kng._location`,
   :mod:`dpcore.kng._regression`).
@@ -71,6 +87,8 @@ MIN_CHAINS = 4
 
 MCMC_NOTE = "ε-DP for the exact target; the MCMC draw is approximately private"
 EXACT_NOTE = "exact sampler: ε-DP"
+FALLBACK_NOTE = ("ε-DP for the exact target; drawn by an exact rejection sampler, or by MCMC where its acceptance "
+                 "is too low (which one ran depends on the data and is not published): approximately private")
 
 Override = Optional[Callable[[Calibration], Calibration]]
 #: Marker: an exact sampler stopped and no MCMC ran (the release is withheld).
@@ -108,6 +126,8 @@ def plan(problem: Problem, data: Any, cfg: Any, override: Override = None) -> Pl
     if cfg.sampler == "mcmc":
         draw = None
     note = EXACT_NOTE if draw is not None else MCMC_NOTE
+    if draw is not None and cfg.sampler == "auto" and problem.exact_may_stop(cfg):
+        note = FALLBACK_NOTE
     if cfg.mechanism == "objective_perturbation":
         note += " (exact constrained minimiser)"
     cal = problem.calibrate(cfg, P.d).replace(note=note)
@@ -124,7 +144,10 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     check_work(problem, P, cfg, pl.exact is not None)
     values = {"non-private estimate": P.nonprivate * P.scale, "clipped records": P.clipped}
     g = as_generator(rng)
-    notes = [Note("info", EXACT_NOTE) if pl.exact is not None else Note("approximate", MCMC_NOTE)]
+    if cal.note.startswith(FALLBACK_NOTE):
+        notes = [Note("approximate", FALLBACK_NOTE)]
+    else:
+        notes = [Note("info", EXACT_NOTE) if pl.exact is not None else Note("approximate", MCMC_NOTE)]
     diag = None
     if pl.exact is not None:
         draws = pl.exact(P, cal, cfg.size, g, progress)
@@ -152,7 +175,8 @@ def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex:
                   values) -> tuple:
     """Draws of an exact rejection sampler that may stop early (:mod:`dpcore.kng._exact_regression`): the
     missing ones come from the problem's MCMC on the same target (``sampler="auto"``), or the release is
-    withheld (``sampler="exact"``). Which sampler ran is said in the notes and the (non-private) diagnostics."""
+    withheld (``sampler="exact"``). Which sampler ran depends on the data: it is said only in the (non-private)
+    diagnostics; the calibration and the notes stay those of the plan (:data:`FALLBACK_NOTE`)."""
     values["sampler"] = "exact rejection sampler" if not ex.missing.any() else (
         "MCMC (fallback)" if ex.accepted == 0 or ex.missing.all() else "exact rejection sampler + MCMC (fallback)")
     values["rejection sampler: proposals"] = ex.trials
@@ -171,13 +195,10 @@ def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex:
     mc, diag = draw_mcmc(problem, P, cal, cfg, k, g, progress)
     draws = draws.copy()
     draws[ex.missing] = mc
-    cal = cal.replace(note=MCMC_NOTE + " (exact sampler's acceptance too low: MCMC fallback)")
-    notes = [Note("approximate", MCMC_NOTE),
-             Note("info", f"{k} of {cfg.size} draw(s) from MCMC ({problem.mcmc_kind(P, cfg)} Metropolis): the exact "
-                          f"rejection sampler's acceptance rate was too low ({ex.reason}).")]
-    if k < MIN_CHAINS:
-        notes.append(Note("info", f"{MIN_CHAINS - k} extra chain(s) ran for the diagnostics only; their states "
-                                  "are discarded."))
+    values["MCMC fallback"] = (f"{k} of {cfg.size} draw(s) from MCMC ({problem.mcmc_kind(P, cfg)} Metropolis): the "
+                               f"exact rejection sampler's acceptance rate was too low ({ex.reason})"
+                               + (f"; {MIN_CHAINS - k} extra chain(s) ran for the diagnostics only, their states "
+                                  "discarded" if k < MIN_CHAINS else ""))
     return draws, diag, cal, notes
 
 

@@ -63,6 +63,26 @@ HUGE = MappingProxyType({
     ("quantile_regression", "kng"): (1e3, 0.02), ("quantile_regression", "exponential"): (1e6, 1e-3)})
 
 
+def _fallback_pairs(slope: float, shift: float):
+    """Public-surface pairs for linear regression: the example with one response moved to its bound, and, at
+    n = 2 000, the example's design (the exact sampler succeeds) against responses with θ̂ outside Θ = {‖θ‖₁ ≤ 1}
+    (the MCMC fallback runs, and mixes at the example's 1 500 sweeps: slope 1.2, shift 0.5 for KNG, slope 3 for
+    the exponential mechanism). Same n and public parameters: whichever
+    sampler ran, the public surface must be the same. (A steeper response, slope 3, makes KNG's the fallback's chains
+    fail to mix and the draw be withheld: that flag is still data-dependent, as for every MCMC release.)"""
+    def pairs():
+        X, y = _regression_data(2000)
+        example = _regression_data()
+        steep = np.clip(slope * X[:, 1] + shift, -1.0, 1.0)
+        return [(example, (example[0], np.clip(example[1] + np.r_[5.0, np.zeros(example[1].size - 1)], -1, 1))),
+                ((X, y), (X, steep))]
+    return pairs
+
+
+NEIGHBOURS = MappingProxyType({("linear_regression", "kng"): _fallback_pairs(1.2, 0.5),
+                                ("linear_regression", "exponential"): _fallback_pairs(3.0, 0.0)})
+
+
 def _spec(problem: str, mechanism: str) -> MechanismSpec:
     prob = PROBLEMS[problem]
     make_example = EXAMPLES[(problem, mechanism)]
@@ -76,7 +96,7 @@ def _spec(problem: str, mechanism: str) -> MechanismSpec:
              "objective_perturbation": "objective perturbation"}[mechanism]
     return MechanismSpec(name=f"kng/{problem}-{mechanism}", title=f"{label}: {prob.title}", config=prob.config,
                          release=release, nonprivate=nonprivate_estimate, example=example, budget=("epsilon",),
-                         huge={"epsilon": eps}, atol=atol)
+                         huge={"epsilon": eps}, atol=atol, neighbours=NEIGHBOURS.get((problem, mechanism)))
 
 
 TOPIC = Topic(

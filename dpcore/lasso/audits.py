@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .calibration import LassoConfig, calibrate
-from .private_fw import sample_run
+from ..audit.harness import llr_events
+from .calibration import LassoConfig, calibrate, mean_scale
+from .private_fw import noisy_means, sample_run
 
 __all__ = ["pair", "AUDIT_RADIUS", "vertex_sampler", "sequence_events", "sequence_code", "dense_pair",
            "noisy_gradient_sampler", "count_events"]
@@ -102,3 +103,36 @@ def count_events(p: int):
         return lambda out: np.concatenate([np.asarray(out)[:, None] >= ks[None, :],
                                            np.asarray(out)[:, None] < ks[None, :]], axis=1)
     return events
+
+
+#: The means stage of the intercept release is audited at its own ε_m = 1 (config ε = 1/share).
+MEAN_SHARE = 0.5
+
+
+def mean_pair(n: int = 20) -> tuple:
+    """Neighbours for the centring means (p = 1): record 0 is (x, y) = (−1, −1) in D and (1, 1) in D′, the others
+    0 — both means move by 2/n, the whole ℓ1 sensitivity 2(p + 1)/n."""
+    X = np.zeros((n, 1))
+    y = np.zeros(n)
+    Xb, yb = X.copy(), y.copy()
+    X[0, 0], y[0], Xb[0, 0], yb[0] = -1.0, -1.0, 1.0, 1.0
+    return (X, y), (Xb, yb)
+
+
+def mean_sampler(data, n, rng, *, epsilon, delta, override):
+    """n draws of the released means (stage 1 of ``intercept=True``, pure ε_m-DP: δ only serves stage 2), ε_m =
+    ``epsilon``."""
+    X, y = data
+    cfg = LassoConfig(epsilon=epsilon / MEAN_SHARE, delta=1e-6, steps=1, intercept=True, intercept_share=MEAN_SHARE)
+    cal = calibrate(cfg, X.shape[0], X.shape[1])
+    return noisy_means(X, y, override(cal) if override else cal, rng, size=n)
+
+
+def mean_events(a, b, epsilon, delta):
+    """Likelihood-ratio events of the two product-Laplace laws (most powerful), at the calibrated scale."""
+    (Xa, ya), (Xb, yb) = a, b
+    ma = np.concatenate([Xa.mean(axis=0), [ya.mean()]])
+    mb = np.concatenate([Xb.mean(axis=0), [yb.mean()]])
+    scale = mean_scale(Xa.shape[0], Xa.shape[1], epsilon)
+    llr = lambda m: (lambda out: -np.abs(np.asarray(out) - m).sum(axis=1) / scale)  # noqa: E731
+    return llr_events(llr(ma), llr(mb), np.linspace(-0.9, 0.9, 7) * epsilon)

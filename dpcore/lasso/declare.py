@@ -20,6 +20,11 @@ def _example():
     return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40}
 
 
+def _example_intercept():
+    X, y, _ = sparse_regression(400, 20, 3, rng=20151209)
+    return (X, 0.5 + 0.5 * y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40, "intercept": True}
+
+
 def _example_general():
     X, y, _ = sparse_regression(400, 20, 3, rng=20151208)
     return (X, y), {"epsilon": 1.0, "delta": 1e-6, "steps": 40, "constraint": "simplex"}
@@ -28,6 +33,9 @@ def _example_general():
 MECHANISMS = (
     MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, private_fw.release,
                   private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
+    MechanismSpec("lasso/private-fw-intercept", "Private Frank–Wolfe LASSO with an intercept (private centring means)",
+                  LassoConfig, private_fw.release, private_fw.nonprivate, _example_intercept,
+                  budget=("epsilon", "delta"), atol=1e-6),
     MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
                   general.NoisyGradientConfig, general.release_noisy_gradient, general.nonprivate_general,
                   _example_general, budget=("epsilon", "delta"), atol=1e-9),
@@ -60,8 +68,7 @@ AUDITS: tuple[Audit, ...] = (
           output_label="vertex sequence (base-2 code)"),
     Audit("lasso/eight-steps", "lasso/private-fw", "T = 8 steps: the vertex sequence under the zCDP route "
           "(ρ₀ = ε₀²/8 per step, the default composition)", _PAIR, _NB, audits.vertex_sampler(8),
-          audits.sequence_events(8), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION,
-          output_label="vertex sequence (base-2 code)"),
+          audits.sequence_events(8), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION, output_label="vertex sequence (base-2 code)"),
     Audit("lasso/one-step-laplace", "lasso/private-fw", "One step (T = 1): report-noisy-min with Laplace noise",
           _PAIR, _NB, audits.vertex_sampler(1, "laplace"), audits.sequence_events(1), epsilon=1.0, delta=1e-6,
           mutant=_LAPLACE_NO_2, output_label="chosen vertex"),
@@ -70,13 +77,24 @@ AUDITS: tuple[Audit, ...] = (
           epsilon=1.0, delta=1e-6, mutant=_WRONG_SIGN, output_label="chosen vertex (j: +r e_j, 6 + j: −r e_j)"),
 )
 
+_MEANS_NO_P = Mutant("means without the (p + 1)", "Laplace scale 2/(nε_m): the sensitivity of ONE mean, "
+                     "forgetting that replacing a record moves all p + 1 means", lambda cal: cal.replace(
+                         params={"mean_scale": cal.params["mean_scale"] / (cal.params["p"] + 1)}))
+AUDITS = AUDITS + (
+    Audit("lasso/intercept-means", "lasso/private-fw-intercept",
+          "Intercept, stage 1: the released centring means (p = 1, n = 20), at their own ε_m", audits.mean_pair(),
+          "record 0 is (x, y) = (−1, −1) in D and (1, 1) in D′: both means move by 2/n (ℓ1: 2(p + 1)/n)",
+          audits.mean_sampler, audits.mean_events, epsilon=1.0, mutant=_MEANS_NO_P,
+          output_label="released means (x̄, ȳ)"),
+)
+
 _SQRT_P = Mutant("√p dropped", "σ from the ℓ∞ bound 4(R₁ + 1)/n instead of the ℓ2 bound 4(R₁ + 1)√p/n "
                  "(p = 16: σ/4)", lambda cal: cal.replace(constant=cal.constant / 4))
 AUDITS = AUDITS + (
     Audit("lasso/noisy-gradient-one-step", "lasso/noisy-gradient-fw",
           "Noisy-gradient Frank–Wolfe on the ℓ∞ ball (p = 16), one step: the signs of the chosen vertex",
-          audits.dense_pair(), "record 0 has y = −x₁ in D and y = +x₁ in D′, every covariate = x₁ = ±1: "
-          "∇L moves by 4√p/n in ℓ2 (86 % of Δ₂ = 4(R₁ + 1)√p/n at r = 0.01, R₁ = pr)", audits.noisy_gradient_sampler,
+          audits.dense_pair(), "record 0 has y = −x₁ in D and y = +x₁ in D′, every covariate = x₁ = ±1: ∇L moves by "
+          "4√p/n in ℓ2 (86 % of Δ₂ = 4(R₁ + 1)√p/n at r = 0.01, R₁ = pr)", audits.noisy_gradient_sampler,
           audits.count_events(16), epsilon=1.0, delta=1e-6, mutant=_SQRT_P,
           output_label="coordinates with s₁ = +r"),
 )

@@ -124,6 +124,23 @@ class Design:
     half_width: np.ndarray
     clipped_fraction: float
 
+    def user_units(self, value: np.ndarray, intercept: bool) -> pd.DataFrame:
+        """Released coefficients back in the columns' own units (post-processing with the public maps).
+
+        With x′ = (x − c_x)/h_x and y′ = (y − c_y)/h_y, the fit y′ = a + ⟨x′, θ⟩ reads y = β₀ + Σ β_j x_j with
+        β_j = h_y θ_j / h_j and β₀ = c_y + h_y a − Σ β_j c_j; without an intercept a = 0 (the line is forced
+        through the public centres, and β₀ is what that implies).
+        """
+        v = np.asarray(value, dtype=float)
+        a, theta = (v[0], v[1:]) if intercept else (0.0, v)
+        c, h = self.centre, self.half_width
+        beta = h[-1] * theta / h[:-1]
+        b0 = c[-1] + h[-1] * a - float(beta @ c[:-1])
+        return pd.DataFrame({"term": ["intercept" + ("" if intercept else " (implied by the public centres)"),
+                                      *self.covariates],
+                             "coefficient (scaled to [−1, 1])": [a, *theta],
+                             f"coefficient (units of {self.response} per unit of x)": [b0, *beta]})
+
     @property
     def clip_warning(self) -> str | None:
         """A warning when the bounds clip most records (NON-PRIVATE: computed from the data)."""
@@ -138,8 +155,9 @@ def prepare_design(ds: Dataset, response: str, covariates: Sequence[str]) -> Des
     """(X, y) from public columns, each mapped by its public bounds into [−1, 1] (module docstring).
 
     Raises DataError naming the column and the fix for: no covariates, the response among them, more than
-    :data:`MAX_P` covariates, a column without public bounds or not numeric, bounds with lo = hi, and a
-    constant covariate (it carries no information and only costs budget; remove it)."""
+    :data:`MAX_P` covariates, a column without public bounds or not numeric, and bounds with lo = hi — all
+    public facts. (A covariate that happens to be constant in the data is NOT refused: refusing would publish a
+    fact about the data; Frank–Wolfe simply never gains by choosing it.)"""
     covariates = list(covariates)
     if not covariates:
         raise DataError("choose at least one covariate.")
@@ -154,10 +172,6 @@ def prepare_design(ds: Dataset, response: str, covariates: Sequence[str]) -> Des
     if zero:
         raise DataError(f"column(s) {zero} have public bounds with lower = upper; widen them on the Data page.")
     raw = np.asarray(cols.values, dtype=float)
-    const = [c for c, j in zip(covariates, range(len(covariates))) if np.ptp(raw[:, j]) == 0]
-    if const:
-        raise DataError(f"covariate(s) {const} are constant in this data: they carry no information (and C has "
-                        "no free intercept); remove them from the covariates.")
     centre = (hi + lo) / 2.0
     Z = (raw - centre) / half
     # records touched by clipping (a record is clipped when any of its cells was): NON-PRIVATE

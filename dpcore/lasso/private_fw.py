@@ -19,7 +19,8 @@ from ..mechanism import Calibration, Diagnostics, Note, Release
 from .calibration import LassoConfig, calibrate
 from .solver import FWRun, clip_data, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
 
-__all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery"]
+__all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "noisy_means",
+           "centre"]
 
 
 def make_chooser(cal: Calibration, rng: RNGLike) -> Callable[[np.ndarray, int], np.ndarray]:
@@ -39,6 +40,25 @@ def make_chooser(cal: Calibration, rng: RNGLike) -> Callable[[np.ndarray, int], 
     return choose
 
 
+def noisy_means(X: np.ndarray, y: np.ndarray, cal: Calibration, rng: RNGLike, size: int = 1) -> np.ndarray:
+    """Stage 1 of the intercept release: ``size`` draws of the p + 1 column means plus Laplace noise of scale
+    ``cal.params["mean_scale"]`` = 2(p + 1)/(nε_m), clipped to [−1, 1]; shape (size, p + 1), y's mean last."""
+    m = np.concatenate([X.mean(axis=0, dtype=float), [float(np.mean(y, dtype=float))]])
+    noise = as_generator(rng).laplace(scale=float(cal.params["mean_scale"]), size=(int(size), m.size))
+    return np.clip(m[None, :] + noise, -1.0, 1.0)
+
+
+def centre(X: np.ndarray, y: np.ndarray, means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records centred at public (released) means and halved: ((x − m_x)/2, (y − m_y)/2) ∈ [−1, 1]."""
+    p = X.shape[1]
+    return (X - means[:p].astype(X.dtype)) * X.dtype.type(0.5), (y - means[p]) * 0.5
+
+
+def _with_intercept(theta: np.ndarray, means: np.ndarray) -> np.ndarray:
+    p = theta.shape[-1]
+    return np.concatenate([[means[p] - float(means[:p] @ theta)], theta])
+
+
 def sample_run(data: Any, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Calibration] = None, *,
                progress=None) -> FWRun:
     """``reps`` independent private runs on the same data (vectorised; audits and figures). ``cal``
@@ -53,8 +73,13 @@ def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     """Non-private Frank–Wolfe (Algorithm 1: exact argmin) with the same T and start θ₁ = 0: θ of shape (p,)."""
     X, y, _ = clip_data(data, dtype=cfg.dtype)
     steps = int(calibrate(cfg, X.shape[0], X.shape[1]).params["steps"])
-    return frank_wolfe(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, path=cfg.path,
-                       dtype=cfg.dtype).theta[0]
+    means = None
+    if cfg.intercept:  # the exact means (what the noisy ones estimate)
+        means = np.concatenate([X.mean(axis=0, dtype=float), [float(np.mean(y, dtype=float))]])
+        X, y = centre(X, y, means)
+    theta = frank_wolfe(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, path=cfg.path,
+                        dtype=cfg.dtype).theta[0]
+    return theta if means is None else _with_intercept(theta, means)
 
 
 def support(theta: np.ndarray, tol: float = 1e-12) -> np.ndarray:
@@ -94,8 +119,13 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
     X, y, clip_info = clip_data(data, dtype=cfg.dtype)
     n, p = X.shape
     cal = calibrate(cfg, n, p)
+    g = as_generator(rng)
+    means = None
+    if cfg.intercept:  # stage 1: released means (ε_m); stage 2 runs on the records centred at them
+        means = noisy_means(X, y, cal, g)[0]
+        X, y = centre(X, y, means)
     run = frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
-                      chooser=make_chooser(cal, rng), reps=1, path=cfg.path, dtype=cfg.dtype, progress=progress)
+                      chooser=make_chooser(cal, g), reps=1, path=cfg.path, dtype=cfg.dtype, progress=progress)
     theta = run.theta[0]
     notes = [Note("info", f"T = {cal.params['steps']} Frank–Wolfe steps ({cal.params['steps_source']}), each "
                           f"ε₀ = {cal.params['eps0']:.4g}-DP; {cal.params['route']}."),
@@ -116,4 +146,12 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
             alpha, coef = sklearn_equivalent(Xf, yf, opt, cfg.radius)
             vals.update({"scikit-learn Lasso α (equivalent penalty)": alpha,
                          "max |θ_sklearn − θ*|": float(np.abs(coef - opt.theta).max())})
+    if means is not None:
+        notes.append(Note("info", "Intercept: the released value is (intercept, θ); the data were centred at released "
+                                  f"noisy means (ε_m = {cal.params['mean_epsilon']:.4g}) and halved — the loss, risks "
+                                  "and θ* refer to the centred data."))
+        for k in ("non-private Frank–Wolfe θ", "constrained optimum θ*"):
+            if k in vals:
+                vals[k] = _with_intercept(np.asarray(vals[k], dtype=float), means)
+        theta = _with_intercept(theta, means)
     return Release(cal.mechanism, theta, cal.cost(1), cal, True, tuple(notes), Diagnostics(values=vals), cfg)

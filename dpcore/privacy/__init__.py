@@ -4,6 +4,8 @@
   conversions (ε-DP → zCDP, zCDP → (ε, δ)), composition, the analytic Gaussian mechanism.
 * :mod:`dpcore.privacy.ledger` — the session's :class:`PrivacyLedger` (entries counted as DP, and
   entries that are not DP as run, listed apart).
+* :mod:`dpcore.privacy.budget` — a privacy budget per loaded dataset (:class:`DatasetAccount`: total
+  (ε, δ), spending under basic composition, refusal before computing) and the ledger file (JSON).
 * :mod:`dpcore.privacy.session` — the release rules every page goes through: release keys, the
   bounded release cache, what is charged, fresh OS entropy vs. seeds, bounds checks, explicit
   submit (:class:`ReleaseSession`).
@@ -25,6 +27,22 @@ from .accounting import (
     zcdp_delta,
     zcdp_to_approx,
     zcdp_to_approx_simple,
+)
+from .budget import (
+    DEFAULT_BUDGET_EPSILON,
+    MAX_LEDGER_BYTES,
+    ZCDP_DELTA,
+    Budget,
+    BudgetExceeded,
+    DatasetAccount,
+    LedgerFile,
+    default_budget,
+    ledger_from_json,
+    ledger_to_json,
+    released_value,
+    short_cost,
+    spend,
+    spend_text,
 )
 from .ledger import LedgerEntry, LedgerTotals, PrivacyLedger
 from .session import (
@@ -53,6 +71,20 @@ from .session import (
 )
 
 __all__ = [
+    "DEFAULT_BUDGET_EPSILON",
+    "MAX_LEDGER_BYTES",
+    "ZCDP_DELTA",
+    "Budget",
+    "BudgetExceeded",
+    "DatasetAccount",
+    "LedgerFile",
+    "default_budget",
+    "ledger_from_json",
+    "ledger_to_json",
+    "released_value",
+    "short_cost",
+    "spend",
+    "spend_text",
     "BUILTIN",
     "BUILTIN_FIXED_SEED",
     "DATA_KINDS",

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import cast
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
 
 from .._validation import DPValueError, check_delta
 from .accounting import (
@@ -41,6 +43,12 @@ class LedgerEntry:
         totals and shown apart.
     reason : str
         Why it is not counted as DP (empty when it is).
+    time : str
+        When it was released (ISO 8601, UTC; empty for entries made without one).
+    value : Any
+        The released value in plain JSON types (:func:`dpcore.privacy.budget.released_value`), or None.
+    dataset : str or None
+        The identity (content fingerprint) of the user's dataset it was charged to; None for demo data.
     """
 
     label: str
@@ -48,6 +56,9 @@ class LedgerEntry:
     key: tuple | None = None
     counted_as_dp: bool = True
     reason: str = ""
+    time: str = ""
+    value: Any = None
+    dataset: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,18 +98,22 @@ class PrivacyLedger:
     entries: list[LedgerEntry] = field(default_factory=list)
 
     def add(self, label: str, cost: PrivacyCost, key: tuple | None = None, *, counted_as_dp: bool = True,
-            reason: str = "") -> bool:
-        """Record a release; return False (and record nothing) if ``key`` was recorded before."""
+            reason: str = "", time: str | None = None, value: Any = None, dataset: str | None = None) -> bool:
+        """Record a release (``time``: now, UTC, unless given); return False (and record nothing) if
+        ``key`` was recorded before."""
         if not isinstance(cost, PrivacyCost):
             raise DPValueError(f"cost must be a PrivacyCost; got {type(cost).__name__}.")
         if not counted_as_dp and not reason:
             raise DPValueError("an entry not counted as DP needs a reason (shown in the ledger).")
         if key is not None and any(e.key == key for e in self.entries):
             return False
-        self.entries.append(LedgerEntry(str(label), cost, key, bool(counted_as_dp), str(reason)))
+        time = datetime.now(timezone.utc).isoformat(timespec="seconds") if time is None else str(time)
+        self.entries.append(LedgerEntry(str(label), cost, key, bool(counted_as_dp), str(reason), time, value, dataset))
         return True
 
     def clear(self) -> None:
+        """Empty this list. It is a display: the spending of a user's dataset is kept by its
+        :class:`~dpcore.privacy.budget.DatasetAccount`, which nothing clears."""
         self.entries.clear()
 
     def __len__(self) -> int:
@@ -132,11 +147,20 @@ class PrivacyLedger:
         """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws)."""
         import pandas as pd
 
-        columns = ["release", "counted as DP", "not DP because", "guarantee", "draws", "ε per draw",
-                   "δ per draw", "ρ per draw", "ρ (zCDP, all draws)", "neighbours", "note"]
+        import json
+
+        from .budget import ZCDP_DELTA, short_cost
+
+        columns = ["time (UTC)", "release", "counted as DP", "not DP because", "cost", "ε (all draws)",
+                   "δ (all draws)", "guarantee", "draws", "ε per draw", "δ per draw", "ρ per draw",
+                   "ρ (zCDP, all draws)", "neighbours", "dataset", "released value", "note"]
         rows = [
             {
+                "time (UTC)": e.time,
                 "release": e.label,
+                "cost": short_cost(e.cost),
+                "ε (all draws)": e.cost.as_approx(ZCDP_DELTA)[0],
+                "δ (all draws)": e.cost.as_approx(ZCDP_DELTA)[1],
                 "counted as DP": "yes" if e.counted_as_dp else "no",
                 "not DP because": e.reason,
                 "guarantee": _NOTION_LABEL[e.cost.notion],
@@ -146,6 +170,8 @@ class PrivacyLedger:
                 "ρ per draw": e.cost.rho,
                 "ρ (zCDP, all draws)": e.cost.as_zcdp_rho(),
                 "neighbours": e.cost.neighbours,
+                "dataset": e.dataset or "",
+                "released value": "" if e.value is None else json.dumps(e.value, ensure_ascii=False),
                 "note": e.cost.note,
             }
             for e in self.entries

@@ -20,21 +20,31 @@ A page (Streamlit or any other front end) never decides these itself; it builds 
 * **Charging.** A new key on a user's data is recorded in the ledger once; a rerun of the same key
   returns the cached result and records nothing. A release that raised (bad parameters, a work cap,
   :class:`~dpcore.errors.Cancelled`) is neither cached nor recorded: nothing was shown.
+* **Budget.** A user's dataset is opened with a total (ε, δ) (:meth:`ReleaseSession.open_dataset`,
+  :mod:`dpcore.privacy.budget`); a release on it counted as DP declares its cost up front
+  (``ReleaseRequest.cost``, from the calibration: public) and is refused with
+  :class:`~dpcore.privacy.budget.BudgetExceeded` before ``compute`` is called if that cost does not
+  fit what remains. Spending is kept per dataset identity: clearing the ledger's list gives nothing
+  back, and opening the same data again finds it.
 
 Everything here is plain Python (no Streamlit); a session object lives in the front end's
 per-user state, never at module level.
 
 >>> s = ReleaseSession()
->>> req = ReleaseRequest(key=("data-fingerprint", "demo mean", 1.0), label="mean of x, ε = 1",
-...                      kind=USER, randomness=randomness_for(USER), bounds=check_bounds({"x": "declared"}))
+>>> fp = "ab" * 32  # the dataset's identity: Dataset.fingerprint(include_bounds=False)
+>>> s.open_dataset(fp, n=500, name="people.csv").budget.describe()
+'ε = 3, δ = 1e-05'
+>>> req = ReleaseRequest(key=(fp, "demo mean", 1.0), label="mean of x, ε = 1", kind=USER,
+...                      randomness=randomness_for(USER), bounds=check_bounds({"x": "declared"}),
+...                      dataset=fp, cost=PrivacyCost.pure(1.0))
 >>> s.run(req, lambda rng: 0.5, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=False).status
 'needs submit'
 >>> s.run(req, lambda rng: 0.5, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=True).status
 'released'
 >>> s.run(req, lambda rng: 0.7, cost_of=lambda r: PrivacyCost.pure(1.0), submitted=False).result
 0.5
->>> len(s.ledger)
-1
+>>> len(s.ledger), s.account(fp).remaining()
+(1, (2.0, 1e-05))
 """
 from __future__ import annotations
 
@@ -43,14 +53,25 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from ..errors import DPValueError
-from .accounting import PrivacyCost
-from .ledger import PrivacyLedger
+from .accounting import PrivacyCost, compose_entry
+from .budget import (
+    ZCDP_DELTA,
+    Budget,
+    DatasetAccount,
+    LedgerFile,
+    default_budget,
+    ledger_to_json,
+    released_value,
+    spend,
+)
+from .ledger import LedgerEntry, PrivacyLedger
 
 __all__ = [
     "BUILTIN",
@@ -360,6 +381,13 @@ class ReleaseRequest:
         From :func:`check_bounds` over every column used (required on a user's data).
     teaching : bool
         A non-private teaching view on the data (recorded, not counted as DP).
+    dataset : str or None
+        The identity of the user's dataset the release is charged to (its content fingerprint
+        without bounds); required on a user's data.
+    cost : PrivacyCost, sequence of PrivacyCost, or None
+        The cost declared before computing (from the public calibration); required for a release on
+        a user's data counted as DP (the budget is checked against it). A sequence (e.g. one per
+        method of one click) is recorded as one entry (:func:`~dpcore.privacy.compose_entry`).
     """
 
     key: tuple
@@ -368,11 +396,22 @@ class ReleaseRequest:
     randomness: Randomness
     bounds: BoundsCheck | None = None
     teaching: bool = False
+    dataset: str | None = None
+    cost: PrivacyCost | None = None
 
     def __post_init__(self):
         _check_kind(self.kind)
         if self.kind == USER and self.bounds is None:
             raise DPValueError("a release on a user's data must check its columns' bounds (bounds=check_bounds(...)).")
+        if self.kind == USER and not self.dataset:
+            raise DPValueError("a release on a user's data must name its dataset (dataset=its fingerprint), "
+                               "whose budget it is charged to.")
+        given: Any = self.cost          # a PrivacyCost, or a sequence of them (composed here)
+        if given is not None and not isinstance(given, PrivacyCost):
+            costs = list(given)
+            if not costs or not all(isinstance(c, PrivacyCost) for c in costs):
+                raise DPValueError("cost must be a PrivacyCost or a non-empty sequence of them.")
+            object.__setattr__(self, "cost", compose_entry(costs, ZCDP_DELTA))
 
     @property
     def charge(self) -> Charge:
@@ -413,9 +452,100 @@ class ReleaseSession:
         if int(max_cached) < 1:
             raise DPValueError(f"max_cached = {max_cached!r} must be >= 1.")
         self.max_cached = int(max_cached)
-        self.ledger = PrivacyLedger()
+        self.ledger = PrivacyLedger()   # the list shown (may be cleared: a display)
+        self.accounts: dict[str, DatasetAccount] = {}  # spending per user dataset (never cleared)
+        self.demo_entries: list[LedgerEntry] = []      # releases on public demo data (never cleared)
         self._cache: OrderedDict = OrderedDict()
         self._draw = 0
+
+    # -- budgets ---------------------------------------------------------------------------
+    def open_dataset(self, fingerprint: str, n: int, name: str = "", budget: Budget | None = None) -> DatasetAccount:
+        """A user's dataset was loaded: its account (created with ``budget`` or :func:`default_budget`;
+        if the same data was loaded before, its spending is kept and its total may be raised again
+        until the next release)."""
+        if not isinstance(fingerprint, str) or not fingerprint:
+            raise DPValueError("a dataset's identity (fingerprint) must be a non-empty string.")
+        acct = self.accounts.get(fingerprint)
+        if acct is None:
+            acct = DatasetAccount(fingerprint, str(name or "dataset"), int(n), default_budget(int(n)))
+            self.accounts[fingerprint] = acct
+        else:
+            acct.reopen(name)
+        if budget is not None:
+            acct.set_budget(budget)
+        return acct
+
+    def account(self, fingerprint: str | None) -> DatasetAccount | None:
+        """The account of a user's dataset, or None if it was never opened."""
+        return self.accounts.get(fingerprint) if fingerprint else None
+
+    def check_budget(self, requests: Sequence[ReleaseRequest]) -> None:
+        """Raise :class:`~dpcore.privacy.budget.BudgetExceeded` if the requests of one click (the ones
+        not cached yet, counted as DP) do not fit their datasets' budgets together."""
+        by_data: dict[str, list[PrivacyCost]] = {}
+        for r in requests:
+            if self._budgeted(r) and self.full_key(r) not in self._cache:
+                by_data.setdefault(cast(str, r.dataset), []).append(self._declared(r))
+        for fp, costs in by_data.items():
+            self._account_for(fp).check(costs)
+
+    @staticmethod
+    def _budgeted(request: ReleaseRequest) -> bool:
+        return request.kind == USER and request.charge.counted_as_dp
+
+    @staticmethod
+    def _declared(request: ReleaseRequest) -> PrivacyCost:
+        if request.cost is None:
+            raise DPValueError("a release on a user's data must declare its cost before computing (cost=...); "
+                               "its dataset's budget is checked against it.")
+        return request.cost
+
+    def _account_for(self, fingerprint: str) -> DatasetAccount:
+        acct = self.accounts.get(fingerprint)
+        if acct is None:
+            raise DPValueError("this dataset has no privacy budget yet: load it on the Data page, where its "
+                               "budget is set.")
+        return acct
+
+    def restore(self, ledger_file: LedgerFile) -> list[str]:
+        """Continue counting from a ledger file (after a restart): its datasets' spending and budgets.
+
+        An account already here keeps its entries; the file's entries not already present (same
+        time, label and cost) are added, and the budget becomes the lower of the two in each of ε
+        and δ (an upload never raises a total nor lowers spending). Returns the datasets' names.
+        """
+        names = []
+        for a in ledger_file.accounts:
+            mine = self.accounts.get(a.fingerprint)
+            if mine is None:
+                self.accounts[a.fingerprint] = mine = DatasetAccount(a.fingerprint, a.name, a.n, a.budget)
+            else:
+                old = mine.budget
+                mine.budget = Budget(min(old.epsilon, a.budget.epsilon), min(old.delta, a.budget.delta), n=mine.n,
+                                     allow_large_delta=old.allow_large_delta and a.budget.allow_large_delta)
+            have = {(e.time, e.label, e.cost) for e in mine.entries}
+            for e in a.entries:
+                if (e.time, e.label, e.cost) not in have:
+                    mine.record(e)
+                    self.ledger.entries.append(e)
+            mine.budget_open = mine.budget_open and not mine.counted
+            names.append(mine.name)
+        have = {(e.time, e.label, e.cost) for e in self.demo_entries}
+        for e in ledger_file.other:
+            if (e.time, e.label, e.cost) not in have:
+                self.demo_entries.append(e)
+                self.ledger.entries.append(e)
+        return names
+
+    def to_json(self) -> str:
+        """The ledger file of this session (:func:`~dpcore.privacy.budget.ledger_to_json`)."""
+        return ledger_to_json(self.accounts.values(), self.demo_entries)
+
+    def all_entries(self) -> list[LedgerEntry]:
+        """Every release of the session (the user's datasets' and the demo data's), in time order; the
+        ledger's list may have been cleared, this is not."""
+        entries = [e for a in self.accounts.values() for e in a.entries] + list(self.demo_entries)
+        return sorted(entries, key=lambda e: e.time)
 
     def full_key(self, request: ReleaseRequest) -> tuple:
         """The cache/ledger key: public identity, randomness, teaching flag and (fresh only) the draw number."""
@@ -436,7 +566,8 @@ class ReleaseSession:
         return len(self._cache)
 
     def run(self, request: ReleaseRequest, compute: Callable[[np.random.Generator], Any], *,
-            submitted: bool, cost_of: Callable[[Any], PrivacyCost] = lambda r: r.cost) -> Outcome:
+            submitted: bool, cost_of: Callable[[Any], PrivacyCost] = lambda r: r.cost,
+            value_of: Callable[[Any], Any] = lambda r: getattr(r, "value", r)) -> Outcome:
         """Return the cached release, compute it (charging per the rules), or say a submit is needed.
 
         Parameters
@@ -448,9 +579,16 @@ class ReleaseSession:
             True only on the run right after the user's explicit click.
         cost_of : callable
             The result's :class:`PrivacyCost` (default ``result.cost``).
+        value_of : callable
+            The released value kept in the ledger (default ``result.value``; never diagnostics).
 
         Raises
         ------
+        BudgetExceeded
+            Before ``compute`` is called, if the declared cost does not fit the dataset's budget.
+        DPValueError
+            Before ``compute``, if a release on a user's data counted as DP declares no cost or its
+            dataset has no budget.
         Whatever ``compute`` raises (DPValueError, Cancelled, ...): nothing is cached or recorded.
         """
         charge = request.charge
@@ -460,12 +598,33 @@ class ReleaseSession:
             return Outcome("cached", self._cache[key], charge)
         if (request.kind == USER or charge.charged) and not submitted:
             return Outcome("needs submit", None, charge)
+        account = None
+        if self._budgeted(request):  # the budget, before anything is computed
+            account = self._account_for(cast(str, request.dataset))
+            account.check(self._declared(request))
+        elif request.kind == USER:
+            account = self.accounts.get(cast(str, request.dataset))
         result = compute(request.randomness.generator(key))
         cost = cost_of(result)
         if not isinstance(cost, PrivacyCost):
             raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
         if charge.charged:
-            self.ledger.add(request.label, cost, key=key, counted_as_dp=charge.counted_as_dp, reason=charge.reason)
+            value = released_value(value_of(result))
+            # a new entry even if an evicted release had this key (a new submit is a new draw: charged again)
+            entry = LedgerEntry(request.label, cost, key, charge.counted_as_dp, charge.reason,
+                                datetime.now(timezone.utc).isoformat(timespec="seconds"), value,
+                                request.dataset if request.kind == USER else None)
+            self.ledger.entries.append(entry)
+            if account is not None:
+                account.record(entry)
+            elif request.kind != USER:
+                self.demo_entries.append(entry)
+            if account is not None and charge.counted_as_dp:
+                declared, actual = spend(cast(PrivacyCost, request.cost)), spend(cost)
+                if actual[0] > declared[0] * (1 + 1e-9) or actual[1] > declared[1] * (1 + 1e-9) + 1e-300:
+                    raise RuntimeError(f"the release cost {cost.describe()} is more than it declared "
+                                       f"({cast(PrivacyCost, request.cost).describe()}): recorded, not shown. "
+                                       "Please report it.")
         self._cache[key] = result
         while len(self._cache) > self.max_cached:
             self._cache.popitem(last=False)

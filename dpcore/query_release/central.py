@@ -336,7 +336,8 @@ def _gaussian_family(name: str, title: str, data: Any, config: Any, rng: RNGLike
     if plan.residual_note:
         notes.append(Note("info", plan.residual_note))
     if gaps:
-        notes.append(Note("info", f"projection duality gap ≤ {max(gaps):.2e} (certificate of the exact projection)."))
+        # a function of the noisy answers only (post-processing): part of the private output, kind "output"
+        notes.append(Note("output", f"projection duality gap ≤ {max(gaps):.2e} (certificate of the exact projection)."))
     noisy_sum = plan.constant + sum(z[0] for z in noisy) if noisy else plan.constant.copy()
     return Release(mechanism=name, value=value[0], cost=cal.cost(1), calibration=cal, notes=tuple(notes),
                    diagnostics=Diagnostics(values={"noisy answers before projection (private, post-noise)": noisy_sum}),

@@ -66,15 +66,22 @@ def _ex_local(cls_kwargs):
     return ex
 
 
+#: The projection's duality gap is computed from the noisy answers only (post-processing): a note of kind
+#: "output", part of the private output.
+_POST = ("notes:output",)
+
 MECHANISMS = (
     MechanismSpec("query_release/gaussian", "Gaussian mechanism (answers + noise)", central.GaussianConfig,
                   central.gaussian_release, central.nonprivate_answers, _ex_gaussian, budget=("rho",), huge=_HUGE_RHO),
     MechanismSpec("query_release/projection", "Projection mechanism", central.ProjectionConfig,
-                  central.projection_release, central.nonprivate_answers, _ex_projection, budget=("rho",), huge=_HUGE_RHO),
+                  central.projection_release, central.nonprivate_answers, _ex_projection, budget=("rho",), huge=_HUGE_RHO,
+                  private_fields=_POST),
     MechanismSpec("query_release/coarse", "Coarse projection", central.CoarseConfig, central.coarse_release,
-                  central.nonprivate_answers, _ex_coarse, budget=("rho",), huge=_HUGE_RHO),
+                  central.nonprivate_answers, _ex_coarse, budget=("rho",), huge=_HUGE_RHO,
+                  private_fields=_POST),
     MechanismSpec("query_release/chaining", "Chaining mechanism", central.ChainingConfig, central.chaining_release,
-                  central.nonprivate_answers, _ex_chaining, budget=("rho",), huge=_HUGE_RHO),
+                  central.nonprivate_answers, _ex_chaining, budget=("rho",), huge=_HUGE_RHO,
+                  private_fields=_POST),
     MechanismSpec("query_release/pmw", "Private multiplicative weights (MWEM form)", central.PMWConfig,
                   central.pmw_release, central.nonprivate_answers, _ex_pmw, budget=("rho",), huge=_HUGE_RHO, atol=0.05),
     MechanismSpec("query_release/local-projection", "Local projection (ε-LDP)", local.LocalProjectionConfig,

@@ -15,7 +15,15 @@ Mechanisms (each a pure ``release(data, config, *, rng) -> Release``; ``data = (
   (ε₁ + ε₂, δ₁ + δ₂)-DP (Proposition 7.1).
 
 Neighbouring relation: replace one observation (n fixed and public). Covariates are clipped to the
-public domain (ℓ2 ball of radius r, or the hypercube [−r, r]^d); the number clipped is reported.
+public domain (ℓ2 ball of radius r, or the hypercube [−r, r]^d); the number clipped is reported in the
+NON-PRIVATE diagnostics only.
+
+What is public (issue 17): a release's notes, calibration and cost depend only on the public inputs
+(the config, n, d) and on the noised statistics. Clipping counts, the degeneracy of the design ("column
+j is identically zero", "labels are separable") and local sensitivities (LS_v, so the noise sd of
+Algorithm 5) are data: they go to :class:`~dpcore.mechanism.Diagnostics`. Notes that restate the noised
+statistics (λ̂, Λ̂, τ, the test statistic) have kind ``"output"``; a ⊥ note (kind ``"withheld"``) says
+only what follows from them. Both are declared part of the private output in ``declare.py``.
 
 Nearly every formula is **[DERIVED]** (re-derived to be provably private; the paper's constants
 may be tighter) — see :mod:`dpcore.single_parameter.stability`. ⊥ ("abstain") is a released value:
@@ -24,7 +32,8 @@ may be tighter) — see :mod:`dpcore.single_parameter.stability`. ⊥ ("abstain"
 Degenerate designs: when d ≥ n (public), a covariate column is identically zero, two columns are
 identical, two columns are constant, or (logistic, ρ = 0) the data are strictly separable, the
 minimiser does not exist or the Hessian is exactly singular at every θ, so λ_min = 0 exactly and
-the count is 0: nothing certifies and the θ releases return ⊥. A numerically singular design that
+the count is 0: nothing certifies and the θ releases return ⊥ (whose note names only the noised bound;
+the reason is a non-private diagnostic). A numerically singular design that
 is not exactly so makes the Newton fit raise a :class:`~dpcore.errors.DPValueError` before any
 noise is drawn.
 """
@@ -319,11 +328,11 @@ def analyse(data, cfg, *, generic: bool = False) -> Analysis:
 
 
 def _clip_note(an: Analysis, cfg) -> tuple[Note, ...]:
-    if not an.clipped:
-        return ()
+    """The public note on clipping: the rule only (a function of the config). The count is data: it is the
+    non-private diagnostic ``"clipped rows"``."""
     dom = f"‖x‖₂ ≤ {cfg.radius:g}" if cfg.geometry == "l2-ball" else f"|x_j| ≤ {cfg.radius:g}"
-    return (Note("warning", f"{an.clipped} of {an.X.shape[0]} covariate rows lay outside the public domain "
-                            f"{dom} and were clipped to it."),)
+    return (Note("info", f"covariate rows outside the public domain {dom} are clipped to it (how many is a "
+                         "non-private diagnostic)."),)
 
 
 def _diag(an: Analysis, **extra) -> Diagnostics:
@@ -502,8 +511,8 @@ def release_lambda_min(data, cfg: LambdaMinConfig, *, rng: RNGLike = None) -> Re
     cal = calibrate_lambda_min(cfg)
     an = analyse(data, cfg)
     lam_hat = float(sample_lambda_min(an, cfg.epsilon, cfg.delta, 1, rng, cal)[0])
-    notes = _clip_note(an, cfg) + (Note("info", f"λ̂ = {lam_hat:.6g} ≤ λ_min with probability ≥ 1 − {cfg.delta:g}"
-                                                + (" (0: not certified)" if lam_hat == 0 else "")),)
+    notes = _clip_note(an, cfg) + (Note("info", f"the released λ̂ ≤ λ_min with probability ≥ 1 − {cfg.delta:g} "
+                                                "(λ̂ = 0: not certified)"),)
     return Release(cal.mechanism, lam_hat, cal.cost(1), cal, True, notes, _diag(an), cfg)
 
 
@@ -513,19 +522,18 @@ def release_eigen_bounds(data, cfg: EigenBoundsConfig, *, rng: RNGLike = None) -
     an = analyse(data, cfg)
     e1, e2 = cal.params["epsilons"]
     lh, Lh = sample_eigen_bounds(an, e1, cfg.delta / 2, e2, cfg.delta / 2, 1, rng, cal)
-    notes = _clip_note(an, cfg) + (Note("info", f"λ̂ = {lh[0]:.6g} ≤ λ_min and Λ̂ = {Lh[0]:.6g} ≥ λ_max, each with "
-                                                f"probability ≥ 1 − {cfg.delta / 2:g}"),)
+    notes = _clip_note(an, cfg) + (Note("info", f"the released λ̂ ≤ λ_min and Λ̂ ≥ λ_max, each with probability "
+                                                f"≥ 1 − {cfg.delta / 2:g}"),)
     Ku = int(upper_count(an.consts, an.lam_max, lh[:1])[0]) if lh[0] > 0 else 0
     return Release(cal.mechanism, np.array([lh[0], Lh[0]]), cal.cost(1), cal, True, notes,
                    _diag(an, **{"count K↑(λ_max) (non-private)": Ku}), cfg)
 
 
-def _bottom_theta(an, cfg, lam_hat, floor_name) -> Note:
-    if an.degenerate:
-        return Note("withheld", f"{BOTTOM}: {an.degenerate}.")
-    return Note("withheld", f"{BOTTOM}: the private bound λ̂ = {lam_hat:.4g} is below the certified region "
-                            f"({floor_name}), so no noise scale can be certified; n is too small for this "
-                            "design and ε (the cost is charged: the decision used λ̂).")
+def _bottom_theta(floor_name) -> Note:
+    """The ⊥ note: what follows from the noised λ̂ alone (a degenerate design's reason is a diagnostic)."""
+    return Note("withheld", f"{BOTTOM}: the private bound λ̂ is below the certified region {floor_name}, so no "
+                            "noise scale can be certified (n too small for this design and ε, or λ_min = 0); the "
+                            "cost is charged: the decision used λ̂.")
 
 
 def release_theta(data, cfg: ThetaConfig, *, rng: RNGLike = None) -> Release:
@@ -551,12 +559,13 @@ def _release_theta(data, cfg, rng, generic):
     theta = sampler(an, e1, cfg.delta / 2, e2, cfg.delta / 2, 1, g, cal)[0]
     notes = list(_clip_note(an, cfg))
     if np.all(np.isnan(theta)):
-        notes.append(_bottom_theta(an, cfg, lam_hat, "(C2)" if generic else "(C1)"))
+        notes.append(Note("output", f"private bound λ̂ = {lam_hat:.6g}"))
+        notes.append(_bottom_theta("(C2)" if generic else "(C1)"))
         extra = {}
     else:
         dn = an.consts.Delta_gen(lam_hat) if generic else an.consts.Delta_n(lam_hat)
-        notes.append(Note("info", f"certified λ̂ = {lam_hat:.6g}; noise sd per coordinate σ·Δ(λ̂) = "
-                                  f"{cal.constant * float(dn):.4g}"))
+        notes.append(Note("output", f"certified λ̂ = {lam_hat:.6g}; noise sd per coordinate σ·Δ(λ̂) = "
+                                    f"{cal.constant * float(dn):.4g}"))
         extra = {"noise sd (public given λ̂)": cal.constant * float(dn)}
     return Release(cal.mechanism, theta, cal.cost(1), cal, True, tuple(notes), _diag(an, **extra), cfg)
 
@@ -570,28 +579,34 @@ def release_functional(data, cfg: FunctionalConfig, *, rng: RNGLike = None) -> R
     (e1, d1), (e2, d2), (e3, d3), (e4, ld4) = cfg.budgets()
     lh, Lh, tau, ev = (float(out[k][0]) for k in ("lam_hat", "Lam_hat", "tau", "eps_var"))
     notes = list(_clip_note(an, cfg))
-    notes.append(Note("info", f"private bounds: λ̂ = {lh:.6g} (≤ λ_min w.p. ≥ 1 − {d1:.2g}), "
-                              f"Λ̂ = {Lh:.6g} (≥ λ_max w.p. ≥ 1 − {d2:.2g})"))
+    notes.append(Note("output", f"private bounds: λ̂ = {lh:.6g} (≤ λ_min w.p. ≥ 1 − {d1:.2g}), "
+                                f"Λ̂ = {Lh:.6g} (≥ λ_max w.p. ≥ 1 − {d2:.2g})"))
     extra = {}
     if an.fit is not None:
         S = local_sensitivity(an, v)
         extra = {"oracle local sensitivity LS_v (non-private)": S,
                  "oracle noise sd σ(ε, δ)·LS_v (non-private)": analytic_gaussian_sigma(cfg.epsilon, cfg.delta) * S,
                  "⟨v, θ̂⟩ (non-private)": float(v @ an.fit.theta)}
+    taub = float(out["taub"][0])
     if out["passed"][0]:
-        sd = cal.constant * (1 + an.nu * float(out["taub"][0])) * extra["oracle local sensitivity LS_v (non-private)"]
-        notes.append(Note("info", f"test passed: ε_var(ντ) = {ev:.4g} ≤ ε₄ = {e4:.4g} (τ = {tau:.4g}); released "
-                                  f"with noise sd σ(ε₃, δ₃)(1 + ντ̄)·LS_v = {sd:.4g}"))
-        extra["noise sd (non-private: uses LS_v)"] = sd
-    elif an.degenerate:
-        notes.append(Note("withheld", f"{BOTTOM}: {an.degenerate}."))
+        # the noise sd σ(ε₃, δ₃)(1 + ντ̄)·LS_v uses the exact local sensitivity LS_v: data, a diagnostic only
+        notes.append(Note("output", f"test passed: ε_var(ντ) = {ev:.4g} ≤ ε₄ = {e4:.4g} (τ = {tau:.4g}); released "
+                                    f"with noise sd σ(ε₃, δ₃)(1 + ντ̄)·LS_v, σ(ε₃, δ₃)(1 + ντ̄) = "
+                                    f"{cal.constant * (1 + an.nu * taub):.4g} (LS_v, the local sensitivity, is data "
+                                    "and is not shown)"))
+        extra["noise sd (non-private: uses LS_v)"] = (cal.constant * (1 + an.nu * taub)
+                                                      * extra["oracle local sensitivity LS_v (non-private)"])
     elif not out["c1"][0]:
-        notes.append(Note("withheld", f"{BOTTOM}: λ̂ = {lh:.4g} is not in the certified region (C1) "
-                                      f"(needs nλ̂ ≥ {an.consts.n * an.consts.lam_c:.4g}); n is too small."))
-    else:
+        notes.append(Note("withheld", f"{BOTTOM}: λ̂ is not in the certified region (C1) (needs nλ̂ ≥ "
+                                      f"{an.consts.n * an.consts.lam_c:.4g}); n is too small for this design and ε, "
+                                      "or λ_min = 0."))
+    elif not (an.nu * tau < 1 and ev <= e4):
         notes.append(Note("withheld", f"{BOTTOM}: the variance-change test (14) failed: ε_var(ντ) = {ev:.4g} > "
                                       f"ε₄ = {e4:.4g} (τ = {tau:.4g}, ν = {an.nu:.3g}); κ̂ = Λ̂/λ̂ = {Lh / lh:.3g} "
                                       "is too large for this n."))
+    else:  # the bounds passed but θ̂ does not exist: λ̂ > λ_min = 0, the event of probability ≤ δ₁
+        notes.append(Note("withheld", f"{BOTTOM}: the private bounds passed the tests but no fit can be released "
+                                      f"(λ̂ exceeded λ_min, an event of probability ≤ {d1:.2g})."))
     return Release(cal.mechanism, float(out["value"][0]), cal.cost(1), cal, True, tuple(notes),
                    _diag(an, **extra), cfg)
 

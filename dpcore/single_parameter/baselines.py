@@ -32,7 +32,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_delta, check_epsilon, check_int, check_positive
 from ..errors import DPValueError
-from ..mechanism import Calibration, Diagnostics, Note, Release
+from ..mechanism import Calibration, Diagnostics, Release
 from ..privacy import analytic_gaussian_sigma
 from ..privacy.accounting import approx_to_zcdp_rho
 from . import algorithms as A
@@ -120,8 +120,9 @@ def _prep(data, cfg):
 
 
 def _clip_notes(clipped, n):
-    return (Note("warning", f"{clipped} of {n} covariate rows lay outside the public domain and were clipped."),) \
-        if clipped else ()
+    """Notes of a release about clipping: none. How many rows were clipped is data (a public note would leak it,
+    issue 17): it is reported in the non-private diagnostics ("clipped rows") only."""
+    return ()
 
 
 def oracle_functional(data, cfg: "A.FunctionalConfig", *, rng: RNGLike = None) -> tuple[float, float]:

@@ -1,6 +1,7 @@
 """Single-parameter topic declaration: mechanisms and audits (read by :mod:`dpcore.registry`)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
@@ -31,10 +32,31 @@ def _example(**kw):
     return ex
 
 
+def _surface_pairs():
+    """Public-surface pairs (same n = 20 000, d = 3): record 0's covariates moved far outside the ball (clipped),
+    record 0's response moved far out (changes θ̂ and LS_v), and a degenerate design (covariate column 0
+    identically zero, so λ_min = 0) against the same design with one entry of that column non-zero; and, since
+    the public text may not depend on the data at all, the example against twice its response (the residuals'
+    scale, so the Hessian, θ̂ and LS_v change by O(1), not O(1/n): a leaked LS_v shows in 4 digits)."""
+    X, y = _example_data()
+    Xc, yc = X.copy(), y.copy()
+    Xc[0] = 50.0
+    yc[0] = 1e3
+    Z = X.copy()
+    Z[:, 0] = 0.0
+    Zp = Z.copy()
+    Zp[0, 0] = 0.5
+    return [((X, y), (Xc, y)), ((X, y), (X, yc)), ((Z, y), (Zp, y)), ((X, y), (X, 2.0 * y))]
+
+
+#: Algorithms 3, 5 and 7 restate the noised λ̂ (and Λ̂, τ) in notes of kind "output", and their ⊥ (kind
+#: "withheld") is decided on those noised statistics: both are part of the private output.
+_PRIVATE = ("notes:output", "notes:withheld")
+
 # rung spacing at the example's n bounds |λ̂ − λ_min| at a huge ε: (c r₂ D + M1)/n ≈ 4.5/20 000
 _RUNG = 2 * 4.5 / 20_000
 
-MECHANISMS = (
+MECHANISMS: tuple[MechanismSpec, ...] = (
     MechanismSpec("single_parameter/lambda-min", "Certified lower bound on λ_min (Algorithm 2)", A.LambdaMinConfig,
                   A.release_lambda_min, A.nonprivate_lambda_min, _example(epsilon=1.0, delta=1e-5),
                   budget=("epsilon", "delta"), atol=_RUNG),
@@ -43,10 +65,10 @@ MECHANISMS = (
                   _example(epsilon=1.0, delta=1e-5), budget=("epsilon", "delta"), atol=_RUNG),
     MechanismSpec("single_parameter/theta", "Local output perturbation of θ (Algorithm 3)", A.ThetaConfig,
                   A.release_theta, A.nonprivate_theta, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta")),
+                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=_surface_pairs),
     MechanismSpec("single_parameter/theta-generic", "Output perturbation for generic smooth losses (Algorithm 7)",
                   A.GenericConfig, A.release_theta_generic, A.nonprivate_theta, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta")),
+                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=_surface_pairs),
     MechanismSpec("single_parameter/output-perturbation", "Naive output perturbation of the ridge estimator",
                   Bl.OutputPerturbationConfig, Bl.release_output_perturbation, Bl.nonprivate_ridge,
                   _example(epsilon=1.0, delta=1e-5, rho=0.05), budget=("epsilon", "delta")),
@@ -58,8 +80,13 @@ MECHANISMS = (
                   budget=("epsilon", "delta")),
     MechanismSpec("single_parameter/functional", "Propose-test-release of ⟨v, θ⟩ (Algorithm 5)",
                   A.FunctionalConfig, A.release_functional, A.nonprivate_functional,
-                  _example(epsilon=1.0, delta=1e-5, coordinate=0), budget=("epsilon", "delta")),
+                  _example(epsilon=1.0, delta=1e-5, coordinate=0), budget=("epsilon", "delta"),
+                  private_fields=_PRIVATE, neighbours=_surface_pairs),
 )
+
+# every mechanism of the topic is compared on the same public-surface pairs
+MECHANISMS = tuple(m if m.neighbours is not None else dataclasses.replace(m, neighbours=_surface_pairs)
+                   for m in MECHANISMS)
 
 # ------------------------------------------------------------------------------------------------
 # audits (datasets built once, deterministically)

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from dpcore.audit.explore import AuditSummary
 from dpcore.viz.style import LAYOUT
 
-__all__ = ["overlay_figure"]
+__all__ = ["overlay_figure", "tradeoff_figure"]
 
 COLOURS = {"D": "#0072B2", "D′": "#D55E00"}
 
@@ -30,3 +30,47 @@ def overlay_figure(summary: AuditSummary):
                       xaxis_title=summary.output_label + (" (first coordinate)" if "2-D" in summary.output_label else ""),
                       yaxis_title="density (share of outputs per unit)", legend=dict(orientation="h", y=-0.2))
     return fig, f.copy()
+
+
+def tradeoff_figure(summary: AuditSummary):
+    """What ε means: the claim's trade-off curve (largest true-positive rate of any test at each
+    false-positive rate), the exact Gaussian-DP curve for Gaussian mechanisms, random guessing, and every
+    audit event as a test (its conservative Clopper–Pearson corner): inside the curve for a correct
+    mechanism, across it for a broken one."""
+    import numpy as np
+    import pandas as pd
+
+    from dpcore.privacy.tradeoff import ALPHA_GRID, max_power_dp, max_power_gdp
+
+    r = summary.result
+    a = np.concatenate([[0.0], ALPHA_GRID])
+    curves = [pd.DataFrame({"what": f"(ε = {r.epsilon:.3g}, δ = {r.delta:.3g})-DP bound", "fpr": a,
+                            "tpr": max_power_dp(a, r.epsilon, r.delta)})]
+    if summary.gdp_mu is not None:
+        curves.append(pd.DataFrame({"what": f"Gaussian mechanism, exact (μ = Δ/σ = {summary.gdp_mu:.3g})", "fpr": a,
+                                    "tpr": max_power_gdp(a, summary.gdp_mu)}))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="random guessing",
+                             line=dict(color="#999999", dash="dot")))
+    for c, (colour, dash) in zip(curves, (("#0072B2", "solid"), ("#009E73", "dash"))):
+        fig.add_trace(go.Scatter(x=c["fpr"], y=c["tpr"], mode="lines", name=c["what"].iloc[0],
+                                 line=dict(color=colour, dash=dash, width=2)))
+    t = summary.tradeoff
+    who = "broken mutant" if summary.mutant else "calibrated mechanism"
+    for outside, colour, symbol, word in ((False, "#0072B2", "circle", "inside"), (True, "#D55E00", "x", "OUTSIDE")):
+        pts = t[t["outside"] == outside] if len(t) else t
+        if len(pts):
+            fig.add_trace(go.Scatter(x=pts["fpr_upper"], y=pts["tpr_lower"], mode="markers",
+                                     name=f"audit events ({who}), {word} the bound: {len(pts)}",
+                                     marker=dict(color=colour, symbol=symbol, size=8),
+                                     customdata=np.stack([pts["event"], pts["fpr"], pts["tpr"]], axis=1),
+                                     hovertemplate="event %{customdata[0]}<br>FPR ≤ %{x:.4f} (estimate "
+                                                   "%{customdata[1]:.4f})<br>TPR ≥ %{y:.4f} (estimate "
+                                                   "%{customdata[2]:.4f})<extra></extra>"))
+    fig.update_layout(**LAYOUT, title=f"What the claim means: any test's error rates ({who})",
+                      xaxis_title="false-positive rate α: wrongly accuses D (share of runs on D′)",
+                      yaxis_title="true-positive rate: rightly accuses D (share of runs on D)",
+                      xaxis=dict(range=[0, 1]), yaxis=dict(range=[0, 1.02]), legend=dict(orientation="h", y=-0.25))
+    points = t.assign(what="audit event (conservative corner)") if len(t) else t
+    frame = pd.concat([*curves, points], ignore_index=True)
+    return fig, frame

@@ -40,3 +40,43 @@ def ledger(at: AppTest):
 def charts(at: AppTest) -> list[dict]:
     """Every plotly chart on the page, as its JSON spec."""
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+# -- the public surface of a page (issue 17) --------------------------------------------------------
+#: Elements whose text a user reads; widgets, dataframes and charts are left out (the released values sit
+#: in dataframes and charts; widgets are the public inputs).
+_TEXT_TYPES = ("markdown", "caption", "info", "warning", "error", "success", "text", "exception", "title",
+               "header", "subheader", "latex", "code", "metric")
+
+
+def _is_nonprivate_box(block) -> bool:
+    from pages import _components as ui
+
+    first = next(iter(getattr(block, "children", {}).values()), None)
+    return first is not None and getattr(first, "type", None) == "markdown" and ui.NONPRIVATE in first.value
+
+
+def _element_text(node) -> str:
+    if node.type == "metric":
+        return f"metric {node.label}"            # a metric's value is a number computed from the release
+    return str(node.value)
+
+
+def public_texts(at: AppTest) -> list[tuple[str, str]]:
+    """Every (element type, text) the page shows OUTSIDE the labelled non-private boxes (``ui.nonprivate``, found by
+    their first element, the NOT PRIVATE badge), in page order. Dataframes, charts and widgets are left out."""
+    out: list[tuple[str, str]] = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        if children is not None:                 # a block (container, column, tab, expander, ...)
+            if _is_nonprivate_box(node):
+                return
+            for child in children.values():
+                walk(child)
+            return
+        if getattr(node, "type", None) in _TEXT_TYPES:
+            out.append((node.type, _element_text(node)))
+
+    walk(at._tree)
+    return out

@@ -129,8 +129,10 @@ def test_ledger_is_redrawn_when_the_page_stops_early(app, monkeypatch):
     def release_then_stop():
         from dpcore import privacy as P
 
+        ui.release_session().open_dataset("ab" * 32, n=100, name="people.csv")
         req = P.ReleaseRequest(("x",), "KNG median of age — people.csv; ε = 1; 1 draw", P.USER,
-                               P.randomness_for(P.USER), bounds=P.check_bounds({"age": "declared"}))
+                               P.randomness_for(P.USER), bounds=P.check_bounds({"age": "declared"}),
+                               dataset="ab" * 32, cost=PrivacyCost.pure(1.0))
         ui.run_release(req, lambda rng: 1.0, submitted=True, cost_of=lambda r: PrivacyCost.pure(1.0))
         st.stop()  # e.g. every draw withheld
 

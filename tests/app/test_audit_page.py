@@ -40,7 +40,7 @@ def test_defaults_laplace_audit_passes_and_nothing_is_charged():
     assert settings[0] == aid and not s.mutant and not s.result.rejected
     assert any("Not rejected" in m.value for m in at.success)
     assert 0 < s.result.epsilon_lower_bound < s.result.epsilon
-    assert len(at.get("plotly_chart")) == 1
+    assert len(at.get("plotly_chart")) == 2  # the outputs, and what ε means (trade-off curve)
     assert len(s.overlay) > 10 and set(s.overlay.columns) >= {"density_D", "density_D′"}
     from pages import _components as ui
     assert len(at.session_state[ui.LEDGER_KEY].entries) == 0   # an audit is not a release
@@ -95,3 +95,24 @@ def test_a_newer_run_supersedes_and_an_interrupted_one_leaves_the_old_result(mon
     new = _stored(at)
     assert new is not old and new[1].mutant and new[1].result.rejected and new[0][1] is True
     assert not any("settings changed" in c.value for c in at.caption)
+
+
+def _tradeoff_traces(at) -> dict[str, dict]:
+    import json
+    spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+    return {t["name"]: t for t in spec["data"]}
+
+
+def test_tradeoff_curve_with_the_audit_points_inside_and_the_mutants_across():
+    at = _click(_run(audit_id="noise/laplace"))
+    names = list(_tradeoff_traces(at))
+    assert any("(ε = 1, δ = 0)-DP bound" in n for n in names) and "random guessing" in names
+    assert not any("OUTSIDE" in n for n in names) and any("inside the bound" in n for n in names)
+    assert any("wrongly accuses at most 5 % of the time is right at most 13.6 %" in m.value for m in at.markdown)
+    at = _click(_run(audit_id="noise/laplace", audit_mutant=True))
+    assert any("OUTSIDE the bound" in n for n in _tradeoff_traces(at))
+
+
+def test_gaussian_audit_draws_the_exact_gaussian_curve():
+    at = _click(_run(audit_id="noise/gaussian"))
+    assert any(n.startswith("Gaussian mechanism, exact (μ = Δ/σ") for n in _tradeoff_traces(at))

@@ -35,11 +35,12 @@ def _release_script():
     eps = st.number_input("eps", value=1.0, key="eps")
     calls = st.session_state.setdefault("calls", [0])
     try:
-        req = ui.request((ds.fingerprint(), "toy mean", col, eps), f"toy mean of {col}, ε = {eps:g}", ds, [col])
+        req = ui.request((ds.fingerprint(), "toy mean", col, eps), f"toy mean of {col}, ε = {eps:g}", ds, [col],
+                         cost=PrivacyCost.pure(eps))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    clicked, slot = ui.release_button("Release", key="go", cost=PrivacyCost.pure(eps), charge=req.charge)
+    clicked, slot = ui.release_button("Release", key="go", requests=req)
 
     def compute(rng):
         calls[0] += 1
@@ -81,7 +82,8 @@ def test_release_on_user_data_needs_a_click_and_is_cached_and_counted_once():
     at = _run()
     assert not _has(at, "value=") and _md(at, "computed=") == "0" and _md(at, "ledger=") == "0"
     assert any("press **Release**" in i.value for i in at.info)
-    assert any("This release costs" in m.value and "ε = 1" in m.value for m in at.markdown)  # before the click
+    assert any("This click costs" in c.value and "ε = 1" in c.value for c in at.caption)  # before the click
+    assert at.button(key="go").label == "Release — ε = 1, δ = 0"
     at.button(key="go").click().run()
     v1 = _md(at, "value=")
     assert (_md(at, "computed="), _md(at, "ledger=")) == ("1", "1")
@@ -155,7 +157,7 @@ def test_column_without_bounds_is_refused():
         ui.init_session()
         ds = dpdata.Dataset(pd.DataFrame({"x": [1.0, 2.0]}), ("x",), {}, "t")
         try:
-            ui.request(("k",), "x", ds, ["x"])
+            ui.request(("k",), "x", ds, ["x"], cost=None)
         except ValueError as exc:
             ui.show_error(exc)
 
@@ -173,8 +175,10 @@ def test_release_errors_are_not_cached_or_counted():
 
         ui.init_session()
         eps = st.number_input("eps", value=-1.0, key="eps")
+        ui.release_session().open_dataset("ab" * 32, n=100)
         req = P.ReleaseRequest(("bad", eps), "bad", P.USER, P.randomness_for(P.USER),
-                               bounds=P.check_bounds({"x": "declared"}))
+                               bounds=P.check_bounds({"x": "declared"}), dataset="ab" * 32,
+                               cost=P.PrivacyCost.pure(abs(eps)))
         ui.run_release(req, lambda rng: check_epsilon(eps), submitted=True, cost_of=lambda r: P.PrivacyCost.pure(r))
         st.markdown(f"ledger={len(ui.get_ledger())}")
 
@@ -195,7 +199,9 @@ def test_cancelled_release_says_so_and_charges_nothing():
         from pages import _components as ui
 
         ui.init_session()
-        req = P.ReleaseRequest(("c",), "c", P.USER, P.randomness_for(P.USER), bounds=P.check_bounds({"x": "declared"}))
+        ui.release_session().open_dataset("ab" * 32, n=100)
+        req = P.ReleaseRequest(("c",), "c", P.USER, P.randomness_for(P.USER), bounds=P.check_bounds({"x": "declared"}),
+                               dataset="ab" * 32, cost=P.PrivacyCost.pure(1.0))
 
         def compute(rng):
             raise Cancelled(done=1, total=5)

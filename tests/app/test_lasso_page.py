@@ -70,7 +70,7 @@ def test_uploaded_csv_needs_a_click_and_is_charged():
 
 
 @pytest.mark.parametrize("state,words", [
-    ({"lasso_T": 50_000}, "steps"),                                  # T above the cap
+    ({"lasso_steps_rule": "set T", "lasso_T": 50_000}, "steps"),     # T above the cap
     ({"lasso_p": 90_000}, "p"),                                      # n·p above the simulator's cap
 ])
 def test_bad_input_is_a_clear_error(state, words):
@@ -79,7 +79,7 @@ def test_bad_input_is_a_clear_error(state, words):
     assert not at.success
 
 
-def test_bad_uploaded_columns_are_named():
+def test_constant_column_is_not_refused_and_clipping_is_reported_apart():
     import pandas as pd
 
     from dpcore.data import Dataset
@@ -91,7 +91,10 @@ def test_bad_uploaded_columns_are_named():
     at.session_state["lasso_source"] = "Dataset from the Data page"
     at.run()
     _ok(at)
-    assert "const" in _errors(at) and "constant" in _errors(at)
+    assert "constant" not in _errors(at)          # refusing would publish a fact about the data (issue 17)
+    at.button(key="lasso_go").click().run()
+    _ok(at)
+    assert any("Released" in s.value for s in at.success)
     f2 = pd.DataFrame({"a": np.linspace(0, 10, 50), "resp": np.linspace(-1, 1, 50)})
     ds2 = Dataset(f2, tuple(f2.columns), {"a": (0, 1), "resp": (-1, 1)}, "test", name="clipped")
     at = AppTest.from_file(PAGE, default_timeout=90)
@@ -115,3 +118,31 @@ def test_width_chart_is_shown_without_running_anything():
     at = _run()
     charts = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
     assert any("Gaussian width" in c for c in charts)
+
+
+def test_intercept_on_user_data_reports_coefficients_in_the_users_units():
+    import pandas as pd
+
+    from dpcore.data import Dataset
+    from pages import _components as ui
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 2, 500)
+    f = pd.DataFrame({"x": x, "y": 50 - 2 * x + rng.normal(0, 1, 500)})
+    ds = Dataset(f, ("x", "y"), {"x": (0.0, 10.0), "y": (0.0, 100.0)}, "offsets", name="offsets.csv")
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["lasso_source"] = "Dataset from the Data page"
+    at.run()
+    _ok(at)
+    assert at.checkbox(key="lasso_intercept").value is True           # on by default for real columns
+    at.button(key="lasso_go").click().run()
+    _ok(at)
+    table = at.dataframe[-1].value
+    assert list(table["term"]) == ["intercept", "x"] and "units of y" in table.columns[2]
+    assert any("centring means" in str(v) for v in at.table[0].value.index)   # the charge, shown before
+
+
+def test_step_scale_rule_sets_the_public_T():
+    at = _run(lasso_steps_rule="c·(nε)^(2/3)", lasso_c=0.05, lasso_n=20_000)
+    acc = at.table[0].value
+    assert "T = 0.05·(nε)^(2/3)" in acc.loc["steps T", "value"]

@@ -72,10 +72,12 @@ def test_an_interrupted_release_is_neither_cached_nor_charged():
     """The release rules store a result only after compute() returns: an interruption in between leaves the
     cache and the ledger exactly as they were (the previous release of another key stays whole)."""
     s = P.ReleaseSession()
+    s.open_dataset("ab" * 32, n=100)
 
     def req(eps):
         return P.ReleaseRequest(key=("fp", "mean", eps), label=f"mean, ε = {eps}", kind=P.USER,
-                                randomness=P.randomness_for(P.USER), bounds=P.check_bounds({"x": "declared"}))
+                                randomness=P.randomness_for(P.USER), bounds=P.check_bounds({"x": "declared"}),
+                                dataset="ab" * 32, cost=P.PrivacyCost.pure(eps))
 
     first = s.run(req(1.0), lambda rng: {"value": 0.5, "parts": [1, 2]}, submitted=True,
                   cost_of=lambda r: P.PrivacyCost.pure(1.0))

@@ -261,7 +261,7 @@ def test_every_page_upload_and_one_release_per_page(server, page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     upload.write_text(CSV, encoding="utf-8")
     try:
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
+        page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
         wait_idle(page)
     finally:
         upload.unlink(missing_ok=True)
@@ -310,7 +310,7 @@ def test_every_page_upload_and_one_release_per_page(server, page):
 def test_bad_file_and_oversize_file_are_refused_with_messages(server, page, tmp_path):
     page.goto(f"{server}/data")
     wait_idle(page)
-    uploader = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploader = page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')
     bad = tmp_path / "bad.csv"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
     uploader.set_input_files(str(bad))

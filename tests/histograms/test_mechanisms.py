@@ -38,7 +38,7 @@ def test_noisy_q_is_charged_and_released():
     r = M.threshold_release(t, cfg, rng=1)
     assert 1 <= r.value.q_hat <= 4096
     assert r.value.tau == pytest.approx(cal.constant * math.log(4096 / r.value.q_hat))
-    assert any("q̂" in n for n in r.notes_of("info"))
+    assert any("q̂" in n for n in r.notes_of("output"))
 
 
 def test_oracle_threshold_is_not_a_release_and_uses_the_true_q():

@@ -14,7 +14,8 @@ AUD = {a.id: a for a in registry.audits().values() if a.topic == "lasso"}
 def test_the_audits_the_issue_asks_for_are_declared():
     assert {"lasso/one-step", "lasso/three-steps"} <= set(AUD)
     assert AUD["lasso/three-steps"].mutant.name == "per-step noise without composition"
-    assert {a.mechanism for a in AUD.values()} == {"lasso/private-fw", "lasso/noisy-gradient-fw"}
+    assert {a.mechanism for a in AUD.values()} == {"lasso/private-fw", "lasso/private-fw-intercept",
+                                                  "lasso/noisy-gradient-fw"}
 
 
 def test_pair_attains_the_score_shift_at_every_theta():

@@ -10,6 +10,7 @@ from dpcore.privacy import (
     BUILTIN_FIXED_SEED,
     SIMULATED,
     USER,
+    Budget,
     PrivacyCost,
     Randomness,
     ReleaseRequest,
@@ -24,11 +25,20 @@ from dpcore.privacy import (
 )
 
 DECLARED = check_bounds({"x": "declared"})
+FP = "0f" * 32  # a dataset's identity (its fingerprint)
 
 
-def _req(key=("fp", "mean", 1.0), kind=USER, randomness=None, bounds=DECLARED, teaching=False, label="mean of x"):
+def _req(key=("fp", "mean", 1.0), kind=USER, randomness=None, bounds=DECLARED, teaching=False, label="mean of x",
+         cost=PrivacyCost.pure(1.0)):
     return ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness or randomness_for(kind),
-                          bounds=bounds, teaching=teaching)
+                          bounds=bounds, teaching=teaching, dataset=FP if kind == USER else None, cost=cost)
+
+
+def _session(max_cached=32, epsilon=1000.0):
+    """A session with the dataset FP loaded under a large budget (these tests are about the other rules)."""
+    s = ReleaseSession(max_cached)
+    s.open_dataset(FP, n=10_000, name="people.csv", budget=Budget(epsilon, 1e-6, n=10_000))
+    return s
 
 
 def _draw(rng):
@@ -44,7 +54,7 @@ def test_release_on_user_data_uses_fresh_128_bit_os_entropy_never_a_seed():
     value (a deterministic function of the data); now two sessions, same data and key, differ."""
     values = []
     for _ in range(3):
-        s = ReleaseSession()
+        s = _session()
         values.append(s.run(_req(), _draw, submitted=True, **COST).result)
     assert len(set(values)) == 3
     rng = randomness_for(USER).generator(("anything",))
@@ -54,7 +64,7 @@ def test_release_on_user_data_uses_fresh_128_bit_os_entropy_never_a_seed():
 
 
 def test_reproducible_demo_on_user_data_is_recorded_but_not_counted_as_dp():
-    s = ReleaseSession()
+    s = _session()
     demo = randomness_for(USER, seed=7, reproducible_demo=True)
     out = s.run(_req(randomness=demo), _draw, submitted=True, **COST)
     assert out.status == "released" and not out.charge.counted_as_dp
@@ -63,7 +73,7 @@ def test_reproducible_demo_on_user_data_is_recorded_but_not_counted_as_dp():
     t = s.ledger.totals()
     assert (t.n_releases, t.basic_epsilon, t.n_not_dp) == (0, 0.0, 1)
     # and it is reproducible: another session with the same seed gets the same value
-    assert ReleaseSession().run(_req(randomness=demo), _draw, submitted=True, **COST).result == out.result
+    assert _session().run(_req(randomness=demo), _draw, submitted=True, **COST).result == out.result
     # a fresh release in the same session is counted
     s.run(_req(), _draw, submitted=True, **COST)
     assert s.ledger.totals().basic_epsilon == 1.0
@@ -76,16 +86,16 @@ def test_fixed_seeds_are_for_demo_data_only():
         charge_rule(USER, Randomness("fixed", 0))
     with pytest.raises(DPValueError):
         Randomness("fresh", 3)
-    a = ReleaseSession().run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
-    b = ReleaseSession().run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
+    a = _session().run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
+    b = _session().run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
     assert a.status == "released" and a.result == b.result  # reproducible teaching
-    c = ReleaseSession().run(_req(key=("fp", "mean", 2.0), kind=SIMULATED, bounds=None), _draw, submitted=False,
+    c = _session().run(_req(key=("fp", "mean", 2.0), kind=SIMULATED, bounds=None), _draw, submitted=False,
                              **COST)
     assert c.result != a.result  # one seed, another parameter: independent noise
 
 
 def test_demo_data_are_not_charged_and_say_so():
-    s = ReleaseSession()
+    s = _session()
     out = s.run(_req(kind=SIMULATED, bounds=None), _draw, submitted=False, **COST)
     assert out.status == "released" and not out.charge.charged and "not charged" in out.charge.reason
     assert len(s.ledger) == 0
@@ -94,7 +104,7 @@ def test_demo_data_are_not_charged_and_say_so():
 def test_builtin_real_data_releases_need_a_click_and_are_recorded_but_not_counted_as_dp():
     """Built-in examples are real people's records released with a known seed: the ledger shows the
     entry and its cost, apart from every DP total; their teaching view stays free."""
-    s = ReleaseSession()
+    s = _session()
     assert s.run(_req(kind=BUILTIN, bounds=None), _draw, submitted=False, **COST).status == "needs submit"
     out = s.run(_req(kind=BUILTIN, bounds=None), _draw, submitted=True, **COST)
     (entry,) = s.ledger.entries
@@ -107,7 +117,7 @@ def test_builtin_real_data_releases_need_a_click_and_are_recorded_but_not_counte
 # -- §2 bounds ------------------------------------------------------------------------------
 def test_bounds_from_the_data_are_never_counted_as_dp():
     """Issue 8 §2: before, min/max bounds were charged as pure ε-DP; now the entry says not DP."""
-    s = ReleaseSession()
+    s = _session()
     leaky = check_bounds({"age": "declared", "income": "from data"})
     s.run(_req(bounds=leaky), _draw, submitted=True, **COST)
     (entry,) = s.ledger.entries
@@ -141,7 +151,7 @@ def test_bound_sources_reads_the_dataset():
 # -- §6 explicit submit, caching, charging -----------------------------------------------------
 def test_user_data_needs_a_submit_and_reruns_are_cached_not_charged():
     """Issue 8 §6: before, any rerun after the first click released again; now only a submit does."""
-    s = ReleaseSession()
+    s = _session()
     calls = []
 
     def compute(rng):
@@ -165,7 +175,7 @@ def test_user_data_needs_a_submit_and_reruns_are_cached_not_charged():
 
 
 def test_errors_and_cancellation_are_neither_cached_nor_charged():
-    s = ReleaseSession()
+    s = _session()
 
     def cancelled(rng):
         raise Cancelled(done=3, total=10)
@@ -180,7 +190,7 @@ def test_errors_and_cancellation_are_neither_cached_nor_charged():
 
 
 def test_cache_is_bounded_and_evicted_user_releases_need_a_new_submit():
-    s = ReleaseSession(max_cached=2)
+    s = _session(max_cached=2)
     for k in range(3):
         s.run(_req(key=("fp", k)), _draw, submitted=True, **COST)
     assert len(s) == 2 and len(s.ledger) == 3
@@ -189,7 +199,7 @@ def test_cache_is_bounded_and_evicted_user_releases_need_a_new_submit():
 
 
 def test_teaching_view_is_recorded_as_not_dp():
-    s = ReleaseSession()
+    s = _session()
     s.run(_req(teaching=True), _draw, submitted=True, **COST)
     (entry,) = s.ledger.entries
     assert not entry.counted_as_dp and "teaching view" in entry.reason
@@ -200,9 +210,10 @@ def test_teaching_view_is_recorded_as_not_dp():
 # -- §4 per-draw costs in the ledger ----------------------------------------------------------
 def test_page_defaults_two_mechanisms_times_100_draws_give_rho_100():
     """Issue 8 §4: 2 mechanisms × 100 draws at ε = 1 is ρ = 2·100·½ = 100 (it was (100ε)²/2 × 2 = 10 000)."""
-    s = ReleaseSession()
+    s = _session()
     for mech in ("kng", "exponential"):
-        s.run(_req(key=("fp", mech)), _draw, submitted=True, cost_of=lambda r: PrivacyCost.pure(1.0, count=100))
+        s.run(_req(key=("fp", mech), cost=PrivacyCost.pure(1.0, count=100)), _draw, submitted=True,
+              cost_of=lambda r: PrivacyCost.pure(1.0, count=100))
     t = s.ledger.totals()
     assert t.zcdp_rho == pytest.approx(100.0) and t.basic_epsilon == pytest.approx(200.0)
 
@@ -241,7 +252,7 @@ def test_an_interrupted_release_is_neither_cached_nor_charged():
     class Interrupted(BaseException):
         pass
 
-    s = ReleaseSession()
+    s = _session()
 
     def compute(rng):
         raise Interrupted

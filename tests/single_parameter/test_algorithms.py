@@ -139,7 +139,7 @@ def test_release_carries_the_total_guarantee_and_abstains_below_threshold():
         assert r.cost.total_epsilon == 1.0 and r.cost.total_delta == 1e-5
     X, y, _ = robust_regression(50_000, 5, rng=0)
     r = A.release_functional((X, y), A.FunctionalConfig(), rng=0)
-    assert np.isfinite(r.value) and "test passed" in r.notes_of("info")[-1]
+    assert np.isfinite(r.value) and "test passed" in r.notes_of("output")[-1]
     S = r.diagnostics.values["oracle local sensitivity LS_v (non-private)"]
     sd = r.diagnostics.values["noise sd (non-private: uses LS_v)"]
     assert r.calibration.constant * S < sd < 1.1 * r.calibration.constant * S    # σ(ε₃, δ₃)(1 + ντ̄)·LS_v, τ̄ small
@@ -174,8 +174,11 @@ def test_degenerate_designs_abstain_with_a_clear_message(case):
         loss = "logistic"
     for f, cls in [(A.release_functional, A.FunctionalConfig), (A.release_theta, A.ThetaConfig)]:
         r = f((X, y), cls(epsilon=1e9, loss=loss), rng=0)
-        assert np.all(np.isnan(r.value)) and r.released
-        assert any("singular" in t or "separable" in t or "d = " in t for t in r.notes_of("withheld"))
+        assert np.all(np.isnan(r.value)) and r.released and r.notes_of("withheld")
+        # the reason is data (issue 17): named in the non-private diagnostics, never in the ⊥ note
+        why = r.diagnostics.values["degenerate design"]
+        assert "singular" in why or "separable" in why or "d = " in why
+        assert not any(w in t for t in r.notes_of("withheld") for w in ("singular", "separable", "column", "d = "))
     r = A.release_lambda_min((X, y), A.LambdaMinConfig(epsilon=1e9, loss=loss), rng=0)
     assert r.value == 0.0
 
@@ -210,12 +213,30 @@ def test_hypercube_geometry_derives_nu_and_the_dual_norm():
     assert A.local_sensitivity(an, v) == pytest.approx(2 / 4000 * np.abs(w).sum())
 
 
-def test_clipping_is_reported():
+def test_clipping_is_reported_in_the_nonprivate_diagnostics_only():
+    """Issue 17: the count of clipped rows is data — a non-private diagnostic; the notes state the rule only."""
     X, y, _ = robust_regression(2000, 3, rng=1)
     X[:10] *= 3
     r = A.release_theta((X, y), A.ThetaConfig(), rng=0)
-    assert any("10 of 2000" in t for t in r.notes_of("warning"))
     assert r.diagnostics.values["clipped rows"] == 10
+    assert not any("10" in t for t in r.notes_of("warning") + r.notes_of("info"))
+    clean = A.release_theta((X[:, :] / 3 ** (np.arange(2000) < 10)[:, None], y), A.ThetaConfig(), rng=0)
+    assert clean.diagnostics.values["clipped rows"] == 0
+    assert r.notes_of("info") == clean.notes_of("info") and r.notes_of("warning") == clean.notes_of("warning")
+
+
+def test_functional_notes_do_not_carry_the_local_sensitivity():
+    """Issue 17 item 2: the noise sd σ(ε₃, δ₃)(1 + ντ̄)·LS_v uses the exact local sensitivity (data): it is a
+    non-private diagnostic, never printed in a note (before: "released with noise sd … = 0.01157")."""
+    X, y, _ = robust_regression(20_000, 3, theta_norm=1.0, noise="t3", rng=20250317)
+    r = A.release_functional((X, y), A.FunctionalConfig(), rng=1)
+    assert np.isfinite(r.value)
+    sd = r.diagnostics.values["noise sd (non-private: uses LS_v)"]
+    ls = r.diagnostics.values["oracle local sensitivity LS_v (non-private)"]
+    text = " ".join(n.text for n in r.notes)
+    for x in (sd, ls):
+        for fmt in (".4g", ".3g", ".6g"):
+            assert format(x, fmt) not in text, (format(x, fmt), text)
 
 
 @pytest.mark.parametrize("eps", [1.0, 1e9])

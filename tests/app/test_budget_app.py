@@ -1,0 +1,280 @@
+"""AppTest of the privacy budget in the app (issue 17, findings 3, 4, 5): clearing the ledger's list gives
+nothing back, a restart or reload is said before anything else, a saved ledger continues the count, every
+release button carries the click's total cost, defaults cost at most ε, a release beyond the budget is
+refused with nothing computed, and loading the same file again keeps its spending."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import APP, TIMEOUT
+
+pytestmark = pytest.mark.app
+
+rng = np.random.default_rng(1)
+CSV = pd.DataFrame({"age": rng.uniform(20, 60, 200).round(2), "income": rng.uniform(0, 50, 200).round(2)}
+                   ).to_csv(index=False).encode()
+
+
+def _plain(text: str) -> str:
+    """Text as the user reads it (Markdown escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _texts(at) -> str:
+    parts = []
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "text"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    parts += [b.label for b in at.button]
+    return "\n".join(parts)
+
+
+def _session(at):
+    from pages import _components as ui
+    return at.session_state[ui.SESSION_KEY]
+
+
+def _upload(at: AppTest, content: bytes = CSV, name: str = "people.csv") -> AppTest:
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key="data_upload").set_value((name, content, "text/csv"))
+    return _ok(at.run())
+
+
+def _declare_bounds(at: AppTest) -> AppTest:
+    """Public bounds for age and income (as typed on the Data page)."""
+    ds = at.session_state["dp_dataset"].with_bounds("age", 0.0, 100.0).with_bounds("income", 0.0, 50.0)
+    at.session_state["dp_dataset"] = ds
+    return at
+
+
+def _kng_release(at: AppTest, eps: float = 1.0, click: bool = True) -> AppTest:
+    at.session_state["kng_source"] = "Dataset from the Data page"
+    at.session_state["kng_view"] = "Release"
+    at.session_state["kng_problem"] = "mean"
+    at.session_state["kng_cols"] = ["age"]
+    at.session_state["kng_eps_typed"] = eps
+    at.switch_page("pages/kng.py").run()
+    _ok(at)
+    if click:
+        _ok(at.button(key="kng_go").click().run())
+    return at
+
+
+@pytest.fixture
+def counted_release(monkeypatch):
+    """Count calls of kng.release (the page's one dpcore call)."""
+    from dpcore import kng
+
+    calls = []
+    real = kng.release
+
+    def release(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(kng, "release", release)
+    return calls
+
+
+def _set_budget(at: AppTest, eps: float, delta: float = 1e-5) -> AppTest:
+    at.switch_page("pages/data.py").run()
+    tag = _session(at).account(at.session_state["dp_dataset"].fingerprint(include_bounds=False)).fingerprint[:12]
+    at.number_input(key=f"data_budget_eps_{tag}").set_value(eps)
+    at.number_input(key=f"data_budget_delta_{tag}").set_value(delta)
+    at.button(key=f"FormSubmitter:data_budget_form_{tag}-Set budget").click()
+    return _ok(at.run())
+
+
+def test_clear_ledger_gives_no_budget_back(counted_release):
+    """Finding 3. Before: Release, Clear ledger, New draw, Release on the same data left a ledger total of
+    ε = 1 when 2 was spent. After: the budget says ε = 2 spent, 1 of 3 left, and the sidebar shows it."""
+    at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
+    _declare_bounds(at)
+    _kng_release(at)
+    _ok(at.button(key="dp_clear_ledger").click().run())
+    _ok(at.button(key="dp_new_draw").click().run())
+    _ok(at.button(key="kng_go").click().run())
+    assert len(counted_release) == 2
+    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
+    acct = _session(at).account(fp)
+    assert acct.spent() == (2.0, 0.0) and acct.remaining() == (1.0, 1e-5)
+    side = "\n".join(str(m.value) for m in at.sidebar.markdown)
+    assert "remaining ε = **1**, δ = **1e-05** of ε = 3, δ = 1e-05" in _plain(side)
+
+
+def test_a_release_beyond_the_budget_is_refused_with_nothing_computed_and_reloading_keeps_spending(
+        counted_release):
+    """Before: no budget (a 2nd release at ε = 1 on data allotted 1.5 was computed); unloading and loading
+    the file again started from nothing. After: the click is refused naming its cost and what remains,
+    kng.release is never called; after unload + reload the spending (ε = 1) is still there."""
+    at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
+    _set_budget(at, 1.5)
+    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
+    assert _session(at).account(fp).budget.epsilon == 1.5
+    _declare_bounds(at)
+    _kng_release(at)
+    assert len(counted_release) == 1
+    # unload, load the same file again: the spending stays
+    at.switch_page("pages/data.py").run()
+    _ok(at.button(key="data_unload").click().run())
+    assert at.session_state["dp_dataset"] is None
+    at.file_uploader(key="data_upload").set_value(None)
+    _ok(at.run())
+    _upload(at)
+    acct = _session(at).account(fp)
+    assert acct.spent() == (1.0, 0.0) and acct.remaining()[0] == pytest.approx(0.5)
+    _declare_bounds(at)
+    _ok(at.button(key="dp_new_draw").click().run())
+    _kng_release(at)
+    assert len(counted_release) == 1   # never called
+    (err,) = [_plain(e.value) for e in at.error]
+    assert "costs ε = 1, δ = 0 but only ε = 0.5" in err and "ε = 1.5, δ = 1e-05" in err
+    assert acct.spent() == (1.0, 0.0)
+    assert any("does not fit" in w.value for w in at.warning)   # said before the click too
+
+
+def test_restart_is_said_before_anything_else_and_a_saved_ledger_continues_the_count(monkeypatch):
+    """Finding 4. Before: after a server restart the reconnecting page got an empty session and the first
+    click silently dropped the data and the ledger ("2 releases" → nothing, no word). After: a fresh session
+    arriving with the old session's token sees a notice first (the page does not run); uploading the saved
+    ledger and loading the same data continues the count (spent ε = 2 of 3 → 1 left)."""
+    from pages import _components as ui
+
+    old = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
+    _declare_bounds(old)
+    _kng_release(old)
+    _ok(old.button(key="dp_new_draw").click().run())
+    _ok(old.button(key="kng_go").click().run())
+    saved = _session(old).to_json().encode()
+    token = old.query_params["session"]
+    assert token.startswith(ui.BOOT_ID + "-")
+
+    monkeypatch.setattr(ui, "BOOT_ID", "0000beef")     # a new server process
+    new = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    new.query_params["session"] = token                  # the reconnecting browser's URL
+    _ok(new.run())
+    (notice,) = [e.value for e in new.error]
+    assert "server restarted" in notice.lower() and "gone" in notice and "budgets" in notice
+    assert not [t for t in new.title]                    # nothing else ran: no page, no sidebar ledger
+    assert new.query_params["session"].startswith("0000beef-")
+    new.file_uploader(key="dp_ledger_upload_restart").set_value(("privacy_ledger.json", saved, "application/json"))
+    _ok(new.run())
+    assert any("people.csv" in _plain(s.value) for s in new.success), [e.value for e in new.error]
+    _ok(new.button(key="dp_restart_ack").click().run())
+    assert not new.error and new.title
+    _upload(new)
+    fp = new.session_state["dp_dataset"].fingerprint(include_bounds=False)
+    acct = _session(new).account(fp)
+    assert acct.spent() == (2.0, 0.0) and acct.remaining() == (1.0, 1e-5)
+    # a bad file gets a clear error, not a traceback
+    new.file_uploader(key="dp_ledger_upload").set_value(("x.json", b"{not json", "application/json"))
+    _ok(new.run())
+    assert any("not a valid ledger file" in _plain(e.value) for e in new.error)
+
+
+def test_a_reloaded_page_is_a_new_session_and_says_so():
+    first = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    _ok(first.run())
+    again = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    again.query_params["session"] = first.query_params["session"]   # same server, same URL, fresh session
+    _ok(again.run())
+    assert any("new session" in e.value for e in again.error)
+    fresh = _ok(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())    # a first visit: nothing to say
+    assert not fresh.error and fresh.query_params["session"]
+
+
+# -- cost first --------------------------------------------------------------------------------
+def _user_ds(n=400):
+    from dpcore import data as dpdata
+
+    g = np.random.default_rng(0)
+    frame = pd.DataFrame({"age": g.uniform(20, 60, n), "income": g.uniform(0, 50, n), "y": g.choice([-1.0, 1.0], n)})
+    return dpdata.Dataset(frame, ("age", "income", "y"), {"age": (0.0, 100.0), "income": (0.0, 50.0),
+                                                          "y": (-1.0, 1.0)}, "test data", name="people.csv")
+
+
+PAGES = {  # page, session state for "your data", button key, ε widget key (None: ρ page)
+    "kng": ({"kng_source": "Dataset from the Data page", "kng_view": "Release"}, "kng_go", "kng_eps"),
+    "density": ({"dn_source": "Dataset from the Data page"}, "dn_go", "dn_eps"),
+    "lasso": ({"lasso_source": "Dataset from the Data page"}, "lasso_go", "lasso_eps"),
+    "eigenvalues": ({"sp_source": "Dataset from the Data page"}, "sp_go", "sp_eps"),
+    "histograms": ({"h_source": "Dataset from the Data page", "h_cols": ["age"]}, "h_go", "h_eps"),
+    "query_release": ({"qr_cols": ["age"]}, "qr_go", None),
+}
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_release_button_carries_the_total_cost_and_defaults_cost_at_most_epsilon(page):
+    """Finding 5. Before: the cost was a sentence above a bare "Release" button, and the defaults cost 2ε
+    (KNG: two mechanisms) and 20ε with δ = 0.01 (density: 2 methods × 10 draws). After: the button reads
+    "Release — ε = 1, δ = 0" (KNG, density at the default ε = 1), and no default click costs more than ε."""
+    from pages import _components as ui
+
+    state, button, eps_key = PAGES[page]
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state[ui.DATASET_KEY] = _user_ds()
+    for k, v in state.items():
+        at.session_state[k] = v
+    _ok(at.run())
+    at.switch_page(f"pages/{page}.py").run()
+    _ok(at)
+    label = at.button(key=button).label
+    assert " — " in label and "ε = " in label and "δ = " in label, label
+    if eps_key is not None:
+        eps = float(at.session_state[eps_key])
+        assert eps == 1.0
+        total = float(label.split("ε = ")[-1].split(",")[0])
+        assert total <= eps, label
+    if page in ("kng", "density"):
+        assert label.endswith("— ε = 1, δ = 0"), label
+    if page == "query_release":
+        assert label == "Release — ρ = 0.1 ⇒ ε = 2.142, δ = 1e-06"   # fits the default budget (ε = 3)
+    # the budget is visible beside the button
+    assert any("Budget of “people.csv”" in _plain(c.value) for c in list(at.caption) + list(at.warning))
+
+
+def test_kng_two_mechanisms_cost_two_epsilon_on_the_button_and_are_checked_together(counted_release):
+    from pages import _components as ui
+    from dpcore.privacy import Budget
+
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    ds = _user_ds()
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["kng_source"] = "Dataset from the Data page"
+    at.session_state["kng_view"] = "Release"
+    at.session_state["kng_mechs_r"] = ["kng", "exponential"]
+    _ok(at.run())
+    at.switch_page("pages/kng.py").run()
+    assert at.button(key="kng_go").label == "Release — ε = 2, δ = 0"
+    _session(at).account(ds.fingerprint(include_bounds=False)).set_budget(Budget(1.5, 1e-5, n=400))
+    _ok(at.button(key="kng_go").click().run())
+    assert not counted_release and any("costs ε = 2, δ = 0 but only ε = 1.5" in _plain(e.value) for e in at.error)
+
+
+def test_density_delta_at_least_one_over_n_is_refused_on_user_data(monkeypatch):
+    """Finding 5 (δ). Before: the default δ = 1e-3 × 10 draws (δ ≥ 1/n on small tables) was released.
+    After: a GP release with δ ≥ 1/n is refused naming 1/n, nothing computed."""
+    from dpcore.density import compare
+    from pages import _components as ui
+
+    calls = []
+    monkeypatch.setattr(compare, "compare_release", lambda *a, **k: calls.append(1))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state[ui.DATASET_KEY] = _user_ds(n=400)
+    at.session_state["dn_source"] = "Dataset from the Data page"
+    at.session_state["dn_methods_user"] = ["gp"]
+    at.session_state["dn_delta"] = 0.01
+    _ok(at.run())
+    at.switch_page("pages/density.py").run()
+    _ok(at.button(key="dn_go").click().run())
+    assert not calls
+    assert any("≥ 1/n = 0.0025" in _plain(e.value) for e in at.error), [e.value for e in at.error]
