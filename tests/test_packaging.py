@@ -19,11 +19,18 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 DISTRIBUTION = {"sklearn": "scikit-learn"}
 
 
-def _third_party_imports() -> dict[str, str]:
-    """Top-level module of every absolute import in dpcore that is neither stdlib nor dpcore -> first file."""
+def _third_party_imports(*, lazy: bool) -> dict[str, str]:
+    """Top-level module of every absolute import in dpcore that is neither stdlib nor dpcore -> first file.
+
+    ``lazy=False``: imports at module level (run by ``import dpcore.x``); ``lazy=True``: the others
+    (inside a function: run only by the feature that needs them)."""
     found: dict[str, str] = {}
     for path in sorted((ROOT / "dpcore").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(n) for n in tree.body}
+        for node in ast.walk(tree):
+            if (id(node) in top) == lazy:
+                continue
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -31,29 +38,43 @@ def _third_party_imports() -> dict[str, str]:
             else:
                 continue
             for name in names:
-                top = name.split(".")[0]
-                if top != "dpcore" and top not in sys.stdlib_module_names:
-                    found.setdefault(top, str(path.relative_to(ROOT)))
+                module = name.split(".")[0]
+                if module != "dpcore" and module not in sys.stdlib_module_names:
+                    found.setdefault(module, str(path.relative_to(ROOT)))
     return found
 
 
+def _names(requirements: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0].lower() for d in requirements}
+
+
 def _declared() -> set[str]:
-    return {re.split(r"[<>=!~\[; ]", d, maxsplit=1)[0].lower() for d in PYPROJECT["project"]["dependencies"]}
+    return _names(PYPROJECT["project"]["dependencies"])
+
+
+def _extras() -> set[str]:
+    return {n for reqs in PYPROJECT["project"]["optional-dependencies"].values() for n in _names(reqs)}
+
+
+def _dist(module: str) -> str:
+    return DISTRIBUTION.get(module, module).lower()
 
 
 def test_every_third_party_import_of_dpcore_is_declared():
-    imports = _third_party_imports()
-    assert {"numpy", "scipy", "pandas"} <= set(imports)       # the scan sees imports at all
-    missing = {f"{DISTRIBUTION.get(m, m)} (imported in {f})" for m, f in imports.items()
-               if DISTRIBUTION.get(m, m).lower() not in _declared()}
+    eager, lazy = _third_party_imports(lazy=False), _third_party_imports(lazy=True)
+    assert {"numpy", "scipy", "pandas"} <= set(eager)           # the scan sees imports at all
+    missing = {f"{_dist(m)} (imported in {f})" for m, f in eager.items() if _dist(m) not in _declared()}
     assert not missing, f"add to [project] dependencies in pyproject.toml: {sorted(missing)}"
-    unused = _declared() - {DISTRIBUTION.get(m, m).lower() for m in imports}
+    optional = {f"{_dist(m)} (imported in {f})" for m, f in lazy.items()
+                if _dist(m) not in _declared() | _extras()}
+    assert not optional, f"add to [project.optional-dependencies] in pyproject.toml: {sorted(optional)}"
+    unused = _declared() - {_dist(m) for m in {**eager, **lazy}}
     assert not unused, f"declared but never imported by dpcore: {sorted(unused)}"
 
 
 def test_streamlit_is_not_a_library_dependency():
     assert "streamlit" not in _declared()
-    assert "streamlit" not in _third_party_imports()
+    assert "streamlit" not in {**_third_party_imports(lazy=False), **_third_party_imports(lazy=True)}
 
 
 def test_only_dpcore_is_packaged_with_py_typed():
