@@ -283,14 +283,7 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
 
     if progress is not None and progress(0, total) is False:
         raise cancelled()
-    if backend == "dask":
-        n_workers = 0
-        results = _dask_results(exp, config, tasks, scheduler)
-    elif scheduler is not None:
-        raise DPValueError(f"scheduler = {scheduler!r} applies only to backend='dask' (got backend={backend!r}).")
-    else:
-        n_workers = _effective_jobs(jobs, total)
-        results = _task_rows(exp, config, tasks, n_workers, backend)
+    n_workers, results = _task_source(exp, config, tasks, jobs=jobs, backend=backend, scheduler=scheduler)
     try:
         for rows in results:
             collected.extend(rows)
@@ -303,6 +296,17 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     frame.attrs["elapsed_s"] = time.perf_counter() - t0
     frame.attrs["jobs"] = n_workers if backend != "dask" else "dask"
     return frame
+
+
+def _task_source(exp: Experiment, config: RunConfig, tasks: list, *, jobs: int, backend: str,
+                 scheduler: str | None) -> tuple[int, Generator[list[dict], None, None]]:
+    """(local worker count, 0 for Dask; the generator of every task's rows) for ``backend``."""
+    if backend == "dask":
+        return 0, _dask_results(exp, config, tasks, scheduler)
+    if scheduler is not None:
+        raise DPValueError(f"scheduler = {scheduler!r} applies only to backend='dask' (got backend={backend!r}).")
+    n_workers = _effective_jobs(jobs, len(tasks))
+    return n_workers, _task_rows(exp, config, tasks, n_workers, backend)
 
 
 def _task_rows(exp: Experiment, config: RunConfig, tasks: list, n_workers: int,
