@@ -21,6 +21,8 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.privacy import tradeoff
+from dpcore.viz.audit import cost_tradeoff_figure
 from dpcore._validation import epsilon_warning
 from dpcore.errors import Cancelled
 from pages._streamlit_compat import leave_legacy_pages_mode
@@ -288,15 +290,17 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
     total = P.spend_text(costs) if costs else ""
     session = release_session()
     if not charge.charged:
-        st.caption(f"Not charged: {charge.reason}.")
+        st.caption(f"Not charged: {dpdata.literal(charge.reason)}.")
         text = f"{label} — free" if not total else f"{label} — {total} (free: {'simulated' if reqs[0].kind == P.SIMULATED else 'public'} data)"
     elif not charge.counted_as_dp:
-        st.markdown(f"**Not private**: {charge.reason}. Recorded in the ledger apart, in no ε total and no budget.")
+        st.markdown(f"**Not private**: {dpdata.literal(charge.reason)}. Recorded in the ledger apart, in no ε total and no budget.")
         text = f"{label} — not DP" + (f" ({total})" if total else "")
     else:
         text = f"{label} — {total}" if total else label
         st.caption("This click costs " + "; ".join(c.describe() for c in costs)
                    + (" — in total " + total if len(costs) > 1 else "") + ".")
+        if costs:
+            cost_meaning(costs, key=key)
     acct = session.account(reqs[0].dataset) if reqs[0].kind == P.USER else None
     if acct is not None and charge.counted_as_dp:
         st.session_state[BUDGET_SLOT_KEY] = (st.empty(), acct.fingerprint, costs)
@@ -310,6 +314,15 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
             show_error(exc)
             clicked = False
     return clicked, slot.empty()
+
+
+def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
+    """What a cost means as a test (dpcore.privacy.tradeoff): one sentence, and the curve on request."""
+    st.caption("What this means: " + tradeoff.reading(costs) + ".")
+    if st.toggle("Show the trade-off curve", key=f"{key}_curve", help=(
+            "Any adversary who sees the output and tries to tell whether one person is in the data has a "
+            "false-positive and a true-positive rate; the guarantee keeps it on or below this curve.")):
+        plot(*cost_tradeoff_figure(costs), f"{key}_tradeoff")
 
 
 def redraw_budget_line() -> None:
@@ -354,7 +367,7 @@ def show_outcome(outcome: P.Outcome, *, button: str) -> None:
         st.caption("The stored result of this release, shown again: not charged again. For another draw press "
                    "**New draw** in the sidebar (charged again).")
     if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
-        st.warning(f"Not differentially private: {outcome.charge.reason}.", icon=":material/warning:")
+        st.warning(f"Not differentially private: {dpdata.literal(outcome.charge.reason)}.", icon=":material/warning:")
 
 
 @contextmanager
@@ -431,6 +444,8 @@ def ledger_panel() -> None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
             st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
+            if t.zcdp_rho > 0:
+                st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
                               "cost": [P.short_cost(e.cost) for e in ledger.counted],
                               "time (UTC)": [e.time[11:19] for e in ledger.counted]})
@@ -546,9 +561,10 @@ def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV"
 
 
 def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str) -> None:
-    """Show a plotly figure (full width) and a download button for the data behind it."""
+    """Show a plotly figure (full width) and a download button for the data behind it. Every text in the
+    figure is shown literally (dpcore.data.plotly_literal_spec: data-borne names never render as HTML)."""
     name = _safe_name(name)
-    st.plotly_chart(fig, width="stretch", key=f"dp_plot::{name}")
+    st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
 
 

@@ -28,11 +28,14 @@ def _upload() -> None:
     up = st.file_uploader("CSV (comma, semicolon, tab or | separated) or Excel workbook (.xlsx)",
                           key="data_upload", max_upload_size=MAX_UPLOAD_MB)
     if up is not None and ss.get(UPLOAD_SEEN, (None,))[0] != up.file_id:  # a new file: load it once
+        bar = st.empty()  # progress: each update is where a newer rerun stops a stale load
         try:
-            _new_dataset(dpdata.load_file(up.getvalue(), name=up.name, max_bytes=MAX_UPLOAD_MB * 2**20))
+            _new_dataset(dpdata.load_file(up.getvalue(), name=up.name, max_bytes=MAX_UPLOAD_MB * 2**20,
+                                          progress=ui.progress(bar, "Reading the file")))
             ss[UPLOAD_SEEN] = (up.file_id, None)
         except ValueError as exc:  # DataError: shown, the previous dataset stays
             ss[UPLOAD_SEEN] = (up.file_id, str(exc))
+        bar.empty()
     if up is not None and ss[UPLOAD_SEEN][1]:
         ui.show_error(ValueError(ss[UPLOAD_SEEN][1]))
 

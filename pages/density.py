@@ -8,7 +8,7 @@ figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data
 import streamlit as st
 
 from dpcore import privacy as P
-from dpcore.data import builtin_dataset
+from dpcore.data import builtin_dataset, literal
 from dpcore.density import compare as C
 from dpcore.density import figures as Fg
 from dpcore.density import svm as S
@@ -38,7 +38,7 @@ with tab_est:
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
         ds = C.mixture_dataset(int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
         cols = list(ds.numeric_columns)
-        st.caption(ds.provenance + ". Simulated data: not charged to the ledger.")
+        st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
         ds = builtin_dataset("wine") if source == SOURCES[1] else ui.require_dataset()
         cand = ui.bounded_columns(ds)
@@ -79,7 +79,8 @@ with tab_est:
         ui.show_error(exc)
         st.stop()
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng), submitted=clicked)
+    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
+                         submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:
@@ -99,9 +100,9 @@ with tab_est:
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
-            st.caption(f"**{V._name(m)}** — " + r.calibration.statement() + " " + " ".join(r.notes_of("info")))
+            st.caption(f"**{V._name(m)}** — " + literal(r.calibration.statement() + " " + " ".join(r.notes_of("info"))))
             for t in r.notes_of("approximate"):
-                st.warning(t)
+                st.warning(literal(t))
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
                 ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},

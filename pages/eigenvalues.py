@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import privacy as P
+from dpcore.data import literal
 from dpcore.experiments import run_experiment
 from dpcore.single_parameter import algorithms as A
 from dpcore.single_parameter import explore as E
@@ -39,7 +40,7 @@ with tab_rel:
         ds = E.simulated_dataset(int(n), int(d), rng=ui.current_seed("sp-sim", n, d))
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
-        st.caption(ds.provenance + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
+        st.caption(literal(ds.provenance) + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
     else:
         ds = E.breast_cancer_dataset() if source == SOURCES[1] else ui.require_dataset()
         cols = [c for c in ds.numeric_columns if c in ds.bounds]
@@ -58,7 +59,7 @@ with tab_rel:
         radius = c2.number_input("covariate radius r (public)", min_value=1e-6, key="sp_radius", format="%g")
         rho = c3.number_input("ridge ρ ≥ 0", min_value=0.0, key="sp_rho", format="%g",
                               help="ℓ2 regularisation; ρ ≥ λ_c certifies by itself (at the price of bias).")
-        st.caption(f"{ds.provenance}. Each covariate is divided by its public bound max(|lower|, |upper|) "
+        st.caption(f"{literal(ds.provenance)}. Each covariate is divided by its public bound max(|lower|, |upper|) "
                    "(a public standardisation into [−1, 1]); values beyond are clipped and counted.")
     f1, f2, f3 = st.columns(3)
     with f1:
@@ -90,11 +91,11 @@ with tab_rel:
         r = out.result
         dv = r.diagnostics.values
         if np.isfinite(r.value):
-            st.success(f"**Released** ⟨v, θ⟩ = {r.value:.6g} (coordinate {names[coord]}).")
+            st.success(f"**Released** ⟨v, θ⟩ = {r.value:.6g} (coordinate {literal(names[coord])}).")
         else:
-            st.warning(f"**⊥ — abstained.** {' '.join(r.notes_of('withheld'))}")
+            st.warning(f"**⊥ — abstained.** {literal(' '.join(r.notes_of('withheld')))}")
         for t in r.notes_of("output") + r.notes_of("info") + r.notes_of("warning"):
-            st.caption(t)  # public rules and restated noised statistics only (clipping counts are diagnostics)
+            st.caption(literal(t))  # public rules and restated noised statistics only (clipping counts are diagnostics)
         st.caption("Guarantee: " + r.calibration.statement())
         with ui.nonprivate("Truth and the oracle (computed from the data)"):
             m1, m2, m3 = st.columns(3)

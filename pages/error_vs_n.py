@@ -12,6 +12,7 @@ import streamlit as st
 
 from dpcore.experiments import describe, fit_slopes, format_number, registry, run_experiment, summarize
 from dpcore.experiments.analysis import symbol
+from dpcore.limits import BUDGET_SECONDS
 from dpcore.viz.experiments import error_vs_x_figure
 from pages import _components as ui
 
@@ -67,13 +68,16 @@ with st.form(f"evn_form_{exp_id}"):
                      key=f"evn_reps_{exp_id}", help=f"Capped at {max_reps} to keep the run interactive; the "
                      f"paper uses {exp.default_reps} (run `python -m dpcore reproduce {exp.id}`).")
     options = {k: option_widget(k, exp.options[k]) for k in exp.app_options}
+    methods = st.multiselect("Methods", exp.methods, default=list(exp.methods), format_func=exp.label,
+                             key=f"evn_methods_{exp_id}", help="Fewer methods, shorter run (runs over "
+                             f"{BUDGET_SECONDS} s are refused before they start).") or list(exp.methods)
     submitted = st.form_submit_button("Run simulation", type="primary")
 
 xs = tuple(x for x in grid if lo <= x <= hi)
 # Grouping only (never changes results): about four blocks of replicates, so that the progress bar moves.
 grouping = {"block": max(1, -(-reps // 4))} if "block" in exp.grouping_params else {}
 seed = ui.current_seed("error-vs-n", exp_id, eps, xs, reps, tuple(sorted(options.items())))
-settings = (exp_id, eps, xs, reps, tuple(sorted(options.items())), seed)
+settings = (exp_id, eps, xs, reps, tuple(sorted(options.items())), tuple(methods), seed)
 results = st.session_state.setdefault(RESULTS_KEY, {})
 stored = results.get(exp_id)
 
@@ -85,8 +89,8 @@ if submitted or stored is None:
         return True
 
     try:
-        frame = run_experiment(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, jobs=1,
-                               progress=progress, **options, **grouping)
+        frame = run_experiment(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, jobs=1, progress=progress,
+                               methods=methods, max_seconds=BUDGET_SECONDS, **options, **grouping)   # refused up front beyond it
     except ValueError as exc:
         bar.empty()
         ui.show_error(exc)

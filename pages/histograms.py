@@ -10,7 +10,7 @@ import streamlit as st
 
 from dpcore import histograms as H
 from dpcore import privacy as P
-from dpcore.data import builtin_dataset
+from dpcore.data import builtin_dataset, literal
 from dpcore.experiments import run_experiment
 from dpcore.histograms.columns import column_histogram
 from dpcore.histograms.figures import bound_shapes, trials_frame
@@ -68,10 +68,10 @@ else:
         for c in cols:
             m1, m2 = st.columns(2)
             num = c in ds.bounds
-            modes[c] = m1.radio(f"{c} as", ("bins", "categories") if num else ("categories",), horizontal=True,
+            modes[c] = m1.radio(f"{literal(c)} as", ("bins", "categories") if num else ("categories",), horizontal=True,
                                 key=f"h_mode_{c}")
             if modes[c] == "bins":
-                bins[c] = m2.number_input(f"bins of {c} over its public bounds", 1, 10_000, 10, key=f"h_bins_{c}")
+                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=f"h_bins_{c}")
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
     try:
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
@@ -86,7 +86,7 @@ else:
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{c}: {modes[c]}" for c in cols)) + "). Categories read "
+    st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{literal(c)}: {modes[c]}" for c in cols)) + "). Categories read "
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
@@ -108,7 +108,7 @@ else:
     ui.show_outcome(out, button="Release")
     rel = out.result if out.ready else None
 if rel is not None:
-    st.caption("  \n".join([rel.calibration.statement(), *rel.notes_of("info")]))
+    st.caption("  \n".join(map(literal, [rel.calibration.statement(), *rel.notes_of("info")])))
     truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None
     cf = viz.cells_frame(labels, truth, rel.value.laplace, np.asarray(rel.value.threshold))
     ui.plot(viz.cells_figure(cf), cf, "histogram_release")
@@ -117,10 +117,10 @@ if rel is not None:
     b.metric("Thresholded: cells released ≠ 0", f"{rel.value.threshold.nnz:,}")
     with ui.nonprivate("Errors of this release (uses the true counts)"):
         st.dataframe({k: [f"{v:,.4g}"] for k, v in rel.diagnostics.values.items()}, hide_index=True)
-        st.caption(" ".join(ct.notes) if ds is not None else "")
+        st.caption(literal(" ".join(ct.notes)) if ds is not None else "")
 elif ds is None:
     st.metric("Thresholded: cells released ≠ 0", f"{thr.value.nnz:,}")
-    st.caption(f"τ = {thr.value.tau:.4g}. " + " ".join(thr.notes_of("warning")))
+    st.caption(f"τ = {thr.value.tau:.4g}. " + literal(" ".join(thr.notes_of("warning"))))
 if ds is not None and not ds.is_demo:
     st.stop()                                     # repeated trials need the true counts: public tables only
 

@@ -35,9 +35,15 @@ source = c2.radio("Data", [SIM, MINE], horizontal=True, key="kng_source")
 if source == SIM:
     s1, s2 = st.columns(2)
     n_sim = s1.select_slider("n (rows)", [10, 100, 1000, 10_000, 100_000], key="kng_sim_n")
-    ss["kng_sim_d"] = max(int(ss["kng_sim_d"]), lo_d := 2 if problem in REG else 1)
-    d_sim = s2.number_input("Coefficients d (with intercept)" if problem in REG else "Columns", lo_d, 12, key="kng_sim_d")
-    ds, kind = kng.simulated_dataset(problem, n_sim, d_sim, rng=ui.current_seed()), P.SIMULATED
+    lo_d, hi_d = 2 if problem in REG else 1, kng.max_simulated_d(problem)    # the simulator's own limits
+    ss["kng_sim_d"] = min(max(int(ss["kng_sim_d"]), lo_d), hi_d)
+    d_sim = s2.number_input("Coefficients d (with intercept)" if problem in REG else "Columns", lo_d, hi_d,
+                            key="kng_sim_d")
+    try:
+        ds, kind = kng.simulated_dataset(problem, n_sim, d_sim, rng=ui.current_seed()), P.SIMULATED
+    except ValueError as exc:
+        ui.show_error(exc)
+        st.stop()
 else:
     kind = P.data_kind(ds := ui.require_dataset())
 bounded = ui.bounded_columns(ds)
@@ -122,7 +128,7 @@ for m, req in reqs.items():
     if out is not None and out.ready:
         results[m] = out.result
         for text in out.result.notes_of("withheld"):
-            st.warning(f"{viz.label(m)}: {text}", icon=":material/block:")
+            st.warning(f"{viz.label(m)}: {dpdata.literal(text)}", icon=":material/block:")
 if out is not None:
     ui.show_outcome(out, button=button)
 if not results:
@@ -132,7 +138,7 @@ if not teaching:  # the release: released values and the public calibration, not
         st.markdown(f"**{viz.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
         if r.released:
             st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
-        st.caption(r.calibration.statement() + " " + " ".join(r.notes_of("approximate")))
+        st.caption(dpdata.literal(r.calibration.statement() + " " + " ".join(r.notes_of("approximate"))))
     st.stop()
 cfg0 = next(iter(cfgs.values()))
 theta_hat = kng.nonprivate_estimate(pdata.data, cfg0)

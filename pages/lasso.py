@@ -10,6 +10,7 @@ import streamlit as st
 
 from dpcore import lasso as L
 from dpcore import privacy as P
+from dpcore.data import literal
 from dpcore.experiments import run_experiment
 from dpcore.lasso import designs as Dg
 from dpcore.viz.experiments import error_vs_x_figure
@@ -48,7 +49,7 @@ with tab_rel:
             rest = [c for c in cols if c != y_col]
             x_cols = c2.multiselect("Covariates x", ui.offered(f"lasso_x_{source}_{y_col}", rest, rest),
                                     key=f"lasso_x_{source}_{y_col}")
-        st.caption(ds.provenance)
+        st.caption(literal(ds.provenance))
         design = Dg.prepare_design(ds, y_col, x_cols)
     except ValueError as exc:
         ui.show_error(exc)
@@ -111,7 +112,7 @@ with tab_rel:
                    "forced through the centres of the bounds; the intercept shown is what that implies."))
         ui.download_csv(units, "lasso_coefficients_units.csv", key="lasso_units_csv")
         for t in r.notes_of("info"):
-            st.caption(t)
+            st.caption(literal(t))
         if truth is not None:
             rec = L.support_recovery(theta, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import privacy as P
+from dpcore.data import literal
 from dpcore.query_release import central, lab, workloads
 from dpcore.viz import query_release as viz
 from pages import _components as ui
@@ -66,7 +67,7 @@ st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsil
 ns = tuple(n for n in (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000) if n <= n_max)
 try:
     cfg = lab.LabConfig(spec, dataset=dataset, rho=rho, epsilon=eps, alpha=alpha, methods=tuple(methods), ns=ns,
-                        reps=reps, alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2))
+                        reps=reps, alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2) or (alpha,))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
@@ -113,12 +114,12 @@ cols = st.multiselect("Columns (at most 12)", list(ds.frame.columns), max_select
 rules = []
 for c in cols:
     if c in ds.numeric_columns:
-        rules.append(lab.ColumnRule(c, threshold=st.number_input(f"threshold for {c}", value=0.0, key=f"qr_t_{c}")))
+        rules.append(lab.ColumnRule(c, threshold=st.number_input(f"threshold for {literal(c)}", value=0.0, key=f"qr_t_{c}")))
     else:
-        cats = tuple(x.strip() for x in st.text_input(f"categories of {c} mapped to 1 (comma-separated)",
+        cats = tuple(x.strip() for x in st.text_input(f"categories of {literal(c)} mapped to 1 (comma-separated)",
                                                       key=f"qr_c_{c}").split(",") if x.strip())
         if not cats:
-            st.info(f"Type the public categories of {c} that map to 1.")
+            st.info(f"Type the public categories of {literal(c)} that map to 1.")
             st.stop()
         rules.append(lab.ColumnRule(c, categories=cats))
 r1, r2, r3 = st.columns(3)
@@ -151,4 +152,4 @@ if out.ready and out.result.released:
     ui.download_csv(frame, "query_release_marginals.csv")
     st.caption(rel.calibration.statement())
     for note in rel.notes:
-        st.caption(note.text)
+        st.caption(literal(note.text))

@@ -25,8 +25,8 @@ from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, C
                       PublicColumn, PublicColumns, bounds_from_data, bounds_warning, clip_to_bounds, column_values,
                       diagnostics_frame, public_column, public_columns)
 from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, DATA_KINDS, Dataset
-from .export import escape_markdown, to_safe_csv
-from .readers import MAX_EXCEL_CELLS, is_excel_workbook, load_csv, load_excel, load_file
+from .export import escape_markdown, literal, plotly_literal, plotly_literal_spec, to_safe_csv
+from .readers import MAX_EXCEL_CELLS, MAX_SHARED_STRINGS, is_excel_workbook, load_csv, load_excel, load_file
 from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, REGRESSION_KINDS, SIMULATORS, UNIVARIATE_KINDS,
                        SimulatorInfo, simulate_dataset, simulate_univariate)
 
@@ -41,12 +41,13 @@ from ..kng.designs import (FIGURE1_D, MAX_REGRESSION_D, MAX_SIM_CELLS, MAX_SUFFS
 __all__ = [
     "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
     "load_csv", "load_excel", "load_file", "is_excel_workbook", "NA_TOKENS", "MAX_EXCEL_CELLS",
+    "MAX_SHARED_STRINGS",
     "public_column", "public_columns", "PublicColumn", "PublicColumns", "ColumnDiagnostics", "NON_PRIVATE_LABEL",
     "diagnostics_frame", "WHY_PUBLIC_BOUNDS",
     "column_values", "ClipReport", "clip_to_bounds", "bounds_from_data", "bounds_warning", "EXTREME_MAGNITUDE",
     "UNIVARIATE_KINDS", "REGRESSION_KINDS", "SimulatorInfo", "SIMULATORS", "simulate_univariate", "simulate_dataset",
     "MAX_UNIVARIATE_N", "MAX_DATASET_ROWS", "BUILTIN_DATASETS", "BuiltinInfo", "PublicBound", "builtin_dataset",
-    "to_safe_csv", "escape_markdown",
+    "to_safe_csv", "escape_markdown", "literal", "plotly_literal", "plotly_literal_spec",
     # moved to dpcore.kng.designs
     "FIGURE1_D", "MAX_SIM_CELLS", "MAX_SUFFSTATS_N", "MAX_REGRESSION_D", "MAX_THETA_D", "algorithm1_theta",
     "figure1_theta", "figure2_theta", "simulate_regression", "RegressionSuffStats", "regression_suffstats_chunked",

@@ -49,6 +49,10 @@ def parse_cells(cells: pd.Series, sep: str | None) -> ColumnParse:
     number is a decimal comma (European spreadsheets); with ',', a quoted "1,234,567" is a thousands
     separator. Mixed '.'/',' decimals in one column are refused (left as text).
     """
+    if cells.dtype == object or pd.api.types.is_string_dtype(cells.dtype):
+        fast = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float)
+        if len(fast) and not np.isnan(fast).any():   # every cell a plain number: nothing missing or to convert
+            return ColumnParse(fast, np.zeros(len(fast), bool), np.zeros(len(fast), bool), None)
     s = cells.astype("str")
     stripped = s.str.strip()
     na = (cells.isna().to_numpy(dtype=bool)

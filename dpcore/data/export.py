@@ -1,14 +1,16 @@
 """Output hygiene: CSV the app writes back (formula injection neutralised) and user text shown as Markdown."""
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..errors import DataError
 
-__all__ = ["escape_markdown", "to_safe_csv"]
+__all__ = ["escape_markdown", "literal", "plotly_literal", "plotly_literal_spec", "to_safe_csv"]
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -51,11 +53,73 @@ _MD_ESCAPE = frozenset(string.punctuation)
 def escape_markdown(text: Any) -> str:
     """User text made inert for ``st.markdown``/``st.error``: every ASCII punctuation character is
     backslash-escaped (CommonMark renders "\\c" as the literal c), so ``<script>``, ``**bold**``,
-    links, ``$…$`` LaTeX and ``:red[…]`` directives show as typed; newlines become spaces.
+    links, ``$…$`` LaTeX and ``:red[…]`` directives show as typed; newlines become spaces. Bare URLs
+    and e-mail addresses, which GitHub-flavoured Markdown links even when escaped, get an invisible
+    word joiner (U+2060) after ``https:``, ``www`` or ``@``.
     For Markdown contexts only (plain-text widgets such as ``st.dataframe`` need no escaping).
 
     >>> print(escape_markdown("**bold** <b>"))
     \\*\\*bold\\*\\* \\<b\\>
     """
     s = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    s = _AUTOLINK.sub(lambda m: m.group(0) + _WJ, s)
     return "".join("\\" + ch if ch in _MD_ESCAPE else ch for ch in s)
+
+
+#: U+2060 WORD JOINER (invisible): Streamlit's GitHub-flavoured Markdown autolinks bare URLs and e-mail
+#: addresses *after* parsing, in the text nodes (backslash escapes are already resolved there), so
+#: "https://…", "www.…" and "a@b.c" are broken with an invisible joiner after "scheme:", "www" and "@".
+_WJ = "\u2060"
+_AUTOLINK = re.compile(r"(?i)\b(?:https?|ftp|mailto|file|javascript|data):(?=/|\w)|\bwww(?=\.)|@(?=[-\w])")
+
+
+def literal(text: Any) -> str:
+    """THE rule for user-provided text (column names, categories, cells, sheet and file names) and any
+    message that may contain it, wherever it reaches Markdown: ``st.markdown``/``caption``/``info``/
+    ``warning``/``error``, widget labels, radio options, help texts. Shown literally — never as a link
+    (``[x](url)``, ``<url>``, a bare ``https://…`` or ``www.…``, which GitHub-flavoured Markdown
+    autolinks), image, HTML, emoji/icon shortcode, colour directive or LaTeX. Same as
+    :func:`escape_markdown`; plain-text widgets (``st.dataframe``, selectbox/multiselect options)
+    and plotly (see :func:`plotly_literal`) need their own rule.
+
+    >>> literal("[x](https://h/) www.h.org").replace("\u2060", "|")
+    '\\\\[x\\\\]\\\\(https\\\\:|\\\\/\\\\/h\\\\/\\\\) www|\\\\.h\\\\.org'
+    """
+    return escape_markdown(text)
+
+
+_PLOTLY_ENTITIES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
+
+
+def plotly_literal(text: Any) -> str:
+    """User text made literal for plotly, which renders a subset of HTML (``<a href>``, ``<b>``, ``<br>``,
+    ``<span style>``…) in titles, axis and tick labels, legend names, hover text and annotations:
+    ``&``, ``<`` and ``>`` become HTML entities (plotly shows them as the characters); newlines
+    become spaces.
+
+    >>> plotly_literal('<a href="http://h">y</a> & co')
+    '&lt;a href="http://h"&gt;y&lt;/a&gt; &amp; co'
+    """
+    s = str(text).replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    return s.translate(_PLOTLY_ENTITIES)
+
+
+#: Keys of a plotly spec whose strings are templates the app writes (``<br>`` and ``%{x}`` meant as such);
+#: user text inside them must be made literal where the template is built.
+TEMPLATE_KEYS = frozenset({"hovertemplate", "texttemplate", "hovertemplatefallback", "texttemplatefallback"})
+
+
+def plotly_literal_spec(spec: Any) -> Any:
+    """A copy of a plotly figure's JSON (``fig.to_plotly_json()``) with :func:`plotly_literal` applied to
+    every string that holds ``&``, ``<`` or ``>`` — titles, names, tick/category labels, hover text,
+    annotations — except under :data:`TEMPLATE_KEYS`. Applied to every figure a page shows, so text
+    from the data never renders as HTML or a link whichever figure builder it went through."""
+    if isinstance(spec, str):
+        return plotly_literal(spec) if ("<" in spec or ">" in spec or "&" in spec) else spec
+    if isinstance(spec, dict):
+        return {k: (v if k in TEMPLATE_KEYS else plotly_literal_spec(v)) for k, v in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [plotly_literal_spec(v) for v in spec]
+    if isinstance(spec, np.ndarray) and spec.dtype.kind in "OUS":
+        return np.array([plotly_literal_spec(v) for v in spec.ravel().tolist()], dtype=object).reshape(spec.shape)
+    return spec

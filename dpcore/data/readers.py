@@ -23,15 +23,32 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_int
-from ..errors import DataError
-from ._cells import NA_TOKENS, is_number_text, parse_cells
+from ..errors import Cancelled, DataError
+from ._cells import NA_TOKENS, ColumnParse, hints, is_number_text, parse_cells
 from ._format import list_names, mb, short
 from .dataset import Dataset
 
-__all__ = ["MAX_EXCEL_CELLS", "NA_TOKENS", "is_excel_workbook", "load_csv", "load_excel", "load_file"]
+__all__ = ["MAX_EXCEL_CELLS", "MAX_SHARED_STRINGS", "NA_TOKENS", "is_excel_workbook", "load_csv", "load_excel", "load_file"]
 
-#: Largest number of cells read from a workbook (rows × columns; protects the server's memory).
-MAX_EXCEL_CELLS = 5_000_000
+#: Largest number of cells read from a workbook (data rows × header columns). openpyxl streams about
+#: 6·10⁴ cells/s on the 2-core server at load average 4 (500 000 cells: 8.7 s) and 2·10⁴ at load 18
+#: (10⁶ cells: 55 s, benchmarks/loaders.py), so this keeps a workbook near the 30 s budget; a CSV of
+#: the same table loads several times faster and is allowed up to ``max_rows``.
+MAX_EXCEL_CELLS = 500_000
+#: Caps on the workbook's ZIP archive, checked from its directory before any part is decompressed:
+#: parts, uncompressed bytes of one worksheet / of the shared strings / of any other part / of all
+#: parts, and the expansion ratio of a large part (deflate on honest sheet XML gives 5–30:1).
+MAX_XLSX_PARTS = 1_000
+MAX_XLSX_SHEET_BYTES = 64 * 2 ** 20
+MAX_XLSX_SHARED_BYTES = 32 * 2 ** 20
+MAX_XLSX_OTHER_BYTES = 16 * 2 ** 20
+MAX_XLSX_TOTAL_BYTES = 128 * 2 ** 20
+MAX_XLSX_RATIO = 200
+#: Largest number of shared strings (openpyxl parses them all before the first row: 400 000 took 19.5 s
+#: on this 2-core machine under load); counted in the part itself, the declared count is not trusted.
+MAX_SHARED_STRINGS = 200_000
+#: Empty rows tolerated in a sheet beyond ``max_rows`` + the header (rows past that are refused).
+MAX_EMPTY_ROWS = 10_000
 _DEFAULT_NAMES = ("upload.csv", "upload.xlsx")
 _SEPARATORS = (",", "\t", ";", "|")
 _SEP_NAMES = {",": "',' (comma)", "\t": "tab", ";": "';' (semicolon)", "|": "'|' (pipe)"}
@@ -181,6 +198,7 @@ def _decode(raw: bytes, name: str, notes: list[str]) -> str:
         except UnicodeDecodeError as exc:
             off = exc.start
             where = f"byte 0x{raw[off]:02X} at line {_line_of(raw, off)}"
+            _refuse_binary(raw, name, where)
             try:
                 text = raw.decode("cp1252")
                 notes.append(f"encoding: not valid UTF-8 ({where}); decoded as Windows-1252 (cp1252). Check that "
@@ -200,6 +218,24 @@ def _decode(raw: bytes, name: str, notes: list[str]) -> str:
             raise DataError(f"{short(name)} looks like a binary file ({ctrl} control characters in its first "
                             f"{len(sample):,} characters), not CSV text; upload a CSV text file ({_SAVE_AS}).")
     return text
+
+
+#: Largest share of bytes ≥ 0x80 in the first 64 KB of a file that is not valid UTF-8 (text in
+#: Windows-1252/Latin-1 has a few accented letters; a binary file about half).
+MAX_HIGH_BYTE_SHARE = 0.3
+
+
+def _refuse_binary(raw: bytes, name: str, where: str) -> None:
+    """DataError for bytes that are not UTF-8 and mostly not ASCII: binary, not a text CSV."""
+    sample = raw[:1 << 16]
+    high = len(sample) - len(sample.translate(None, bytes(range(0x80, 0x100))))
+    c1 = len(sample) - len(sample.translate(None, b"\x81\x8d\x8f\x90\x9d"))   # bytes undefined in cp1252
+    if (len(sample) >= 64 and high > MAX_HIGH_BYTE_SHARE * len(sample)) or c1 > max(2, 0.005 * len(sample)):
+        raise DataError(f"{short(name)} does not look like a text CSV file: it is not valid UTF-8 ({where}) and "
+                        f"{high / len(sample):.0%} of its first {len(sample):,} bytes are not ASCII text, so it is "
+                        "probably a binary file (compressed, encrypted, an image or another program's own format) "
+                        "renamed to .csv. Open the data in the program that made it and export the table as "
+                        "'CSV UTF-8 (comma delimited)', then upload that .csv file.")
 
 
 def _is_blank(rec: list[str]) -> bool:
@@ -236,6 +272,15 @@ def _sniff_separator(text: str) -> str:
     return ","
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _lines(text: str):
+    """The lines of ``text`` with their endings (\\n, \\r\\n or \\r), as ``io.StringIO(text, newline="")``
+    gives them, without its copy of the whole text in 4 bytes per character."""
+    return (m.group(0) for m in _LINE.finditer(text))
+
+
 @dataclass
 class _Scan:
     header: list[str]
@@ -248,7 +293,7 @@ class _Scan:
 
 def _scan_records(text: str, sep: str, name: str, max_rows: int, max_cols: int) -> _Scan:
     """Pass 1: structure only (header, field counts, line numbers); stores no cells."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep, quotechar='"', doublequote=True)
+    reader = csv.reader(_lines(text), delimiter=sep, quotechar='"', doublequote=True)
     header: list[str] | None = None
     header_record = -1
     m = 0
@@ -301,9 +346,9 @@ def _cells_pandas(text: str, sep: str, scan: _Scan) -> list[pd.Series] | None:
     """Pass 2: all cells as strings via pandas' C parser; None if it disagrees with pass 1."""
     m = len(scan.header)
     try:
-        raw = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str, na_filter=False,
-                          keep_default_na=False, skip_blank_lines=False, index_col=False, engine="c",
-                          quotechar='"', doublequote=True, low_memory=False)
+        raw = pd.read_csv(io.BytesIO(text.encode("utf-8")), encoding="utf-8", sep=sep, header=None, dtype=object,
+                          na_filter=False, keep_default_na=False, skip_blank_lines=False, index_col=False,
+                          engine="c", quotechar='"', doublequote=True, low_memory=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error):
         return None
     if raw.shape != (scan.n_records, m):
@@ -322,15 +367,28 @@ def _cells_pandas(text: str, sep: str, scan: _Scan) -> list[pd.Series] | None:
 def _cells_csv(text: str, sep: str, scan: _Scan) -> list[pd.Series]:
     """Fallback pass 2 with the csv module (same segmentation as pass 1 by construction)."""
     keep = set(scan.data_records)
-    rows = [rec for i, rec in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=sep,
+    rows = [rec for i, rec in enumerate(csv.reader(_lines(text), delimiter=sep,
                                                    quotechar='"', doublequote=True)) if i in keep]
     cols = list(zip(*rows)) if rows else [() for _ in scan.header]
     return [pd.Series(list(c), dtype="str") for c in cols]
 
 
 
+#: Longest column name accepted (characters); a longer header cell is refused, not truncated.
+MAX_NAME_CHARS = 200
+#: A column whose non-missing cells are numbers except at most this share (and at most
+#: MAX_STRAY_VALUES cells) is read as numeric with the stray cells as missing, each named in a note.
+MAX_STRAY_SHARE = 0.05
+MAX_STRAY_VALUES = 100
+
+
 def _column_names(header: list[str], shown: str, notes: list[str]) -> list[str]:
     """Header cells → unique, non-empty column names (or DataError); what changed goes to ``notes``."""
+    for j, h in enumerate(header):
+        if len(h) > MAX_NAME_CHARS:
+            raise DataError(f"column {j + 1}'s name is {len(h):,} characters long (it starts {short(h, 30)}); the "
+                            f"limit is {MAX_NAME_CHARS} characters. Shorten that header cell and upload again (if the "
+                            "first line is data, not names, add a header line above it).")
     names = [h.strip() for h in header]
     if names != list(header):
         notes.append("spaces around column names were removed.")
@@ -354,15 +412,18 @@ def _column_names(header: list[str], shown: str, notes: list[str]) -> list[str]:
 
 
 def _assemble(names: list[str], cells: list[pd.Series], index: pd.Index, notes: list[str], sep: str | None,
-              name: str, provenance: str) -> Dataset:
+              name: str, provenance: str, progress: Any = None, steps: tuple[int, int] = (0, 0)) -> Dataset:
     """Typed columns from text cells: numeric when every non-missing cell is a number, else text."""
     n = len(index)
     data: dict[str, Any] = {}
     numeric: list[str] = []
     text_cols: list[str] = []
     word = "line" if index.name == "line" else "row"
-    for h, col in zip(names, cells):
+    for j, (h, col) in enumerate(zip(names, cells)):
+        _tick(progress, steps[0] + j, steps[1])
         parsed = parse_cells(col, sep)
+        if parsed.values is None and parsed.note is None:
+            parsed = _stray_as_missing(h, col, parsed, index, notes)
         if parsed.values is None:
             data[h] = pd.Series(col.to_numpy(), index=index, dtype="str")
             text_cols.append(h)
@@ -395,6 +456,38 @@ def _assemble(names: list[str], cells: list[pd.Series], index: pd.Index, notes: 
     return Dataset(frame, tuple(numeric), {}, provenance, notes=tuple(notes), name=name)
 
 
+def _stray_as_missing(h: str, col: pd.Series, parsed: Any, index: pd.Index, notes: list[str]) -> Any:
+    """A numeric column with a few non-number cells (a word, a typo): read them as missing, and name
+    each (value and line/row) with the fix in ``notes``; a mostly-text column is returned unchanged."""
+    bad = parsed.bad_mask
+    n_bad = int(bad.sum())
+    n_num = int((~parsed.na_mask & ~bad).sum())
+    if n_num <= n_bad:                                 # a text column
+        return parsed
+    word = "line" if index.name == "line" else "row"
+    pos = np.flatnonzero(bad)
+    shown = ", ".join(f"{word} {int(index[p])}: {short(str(col.iloc[p]).strip(), 20)}" for p in pos[:5])
+    more = f" and {n_bad - 5} more" if n_bad > 5 else ""
+    hint = hints([str(col.iloc[p]) for p in pos[:20]])
+    if n_num < 2 or n_bad > MAX_STRAY_VALUES or n_bad > MAX_STRAY_SHARE * (n_num + n_bad):
+        notes.append(f"column {short(h)} is kept as TEXT: {n_num} cells are numbers but {n_bad} are not ({shown}"
+                     f"{more}). To use it as a numeric column, fix these cells in the file (a number, or empty / "
+                     "NA if unknown) and upload again." + (f" {hint}" if hint else ""))
+        return parsed
+    nums = pd.to_numeric(col.str.strip().mask(bad | parsed.na_mask), errors="coerce").to_numpy(dtype=float)
+    notes.append(f"column {short(h)} is numeric except {n_bad} cell(s) that are not numbers ({shown}{more}); they "
+                 "are read as MISSING and take the column's public imputation value in releases. To keep their "
+                 "values, fix these cells in the file (a number, or empty / NA if unknown) and upload again."
+                 + (f" {hint}" if hint else ""))
+    return ColumnParse(nums, parsed.na_mask | bad, np.zeros_like(bad), None)
+
+
+def _tick(progress: Any, done: int, total: int) -> None:
+    """Report progress; a callback returning False stops loading (:class:`~dpcore.errors.Cancelled`)."""
+    if progress is not None and progress(int(done), int(total)) is False:
+        raise Cancelled("loading stopped", done=done, total=total)
+
+
 def _limits(max_bytes: Any, max_rows: Any, max_cols: Any) -> tuple[int, int, int]:
     return (check_int(max_bytes, "max_bytes", lo=1), check_int(max_rows, "max_rows", lo=1),
             check_int(max_cols, "max_cols", lo=1))
@@ -407,7 +500,7 @@ def _refuse_empty(raw: bytes, name: str, what: str) -> None:
 
 
 def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 ** 20,
-             max_rows: int = 1_000_000, max_cols: int = 200) -> Dataset:
+             max_rows: int = 1_000_000, max_cols: int = 200, progress: Any = None) -> Dataset:
     """Load a CSV file into a :class:`Dataset`, or raise :class:`DataError` saying what is wrong and how to fix it.
 
     Parameters
@@ -416,6 +509,8 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     name : display name for messages (taken from the path / uploaded file if left at the default).
     max_bytes, max_rows, max_cols : limits that protect the server (Streamlit's ``server.maxUploadSize``
         must also be set: the per-widget limit is only enforced in the browser).
+    progress : optional ``(done, total) -> bool`` called between the steps (decoding, the record scan,
+        the cell pass, each column); returning False stops with :class:`~dpcore.errors.Cancelled`.
 
     What loading does (each step recorded in ``notes``): refuses binary formats by their magic number
     (Excel .xlsx/.xls, gzip, PDF, PNG, …) and NUL bytes; decodes UTF-8 (BOM removed), UTF-16/32 (BOM,
@@ -439,12 +534,15 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     if kind is not None:
         raise DataError(f"{short(name)} is {kind}.")
     notes: list[str] = []
+    _tick(progress, 0, 4)
     text = _decode(raw, name, notes)
+    _tick(progress, 1, 4)
     if not text.strip():
         raise DataError(f"{short(name)} contains only whitespace/blank lines: no header and no data. Choose a CSV "
                         "file with a header line and at least one data row.")
     sep = _sniff_separator(text)
     scan = _scan_records(text, sep, name, max_rows, max_cols)
+    _tick(progress, 2, 3 + len(scan.header))
     m = len(scan.header)
     if m > 1 or sep != ",":
         notes.append(f"separator: {_SEP_NAMES[sep]} (detected).")
@@ -458,12 +556,15 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     if scan.n_blank:
         notes.append(f"skipped {scan.n_blank} blank line(s).")
     cells = _cells_pandas(text, sep, scan)
+    _tick(progress, 3, 3 + m)
     if cells is None:
         cells = _cells_csv(text, sep, scan)
     index = pd.Index(np.frombuffer(scan.data_lines, dtype=np.int64).copy(), name="line")
     digest = hashlib.sha256(raw).hexdigest()[:12]
     prov = f"uploaded file {short(name, 80)} ({len(raw):,} bytes, sha256 {digest}…), {n:,} rows x {m} columns."
-    return _assemble(names, cells, index, notes, sep, name, prov)
+    ds = _assemble(names, cells, index, notes, sep, name, prov, progress, (3, 3 + m))
+    _tick(progress, 3 + m, 3 + m)
+    return ds
 
 
 def is_excel_workbook(raw: bytes) -> bool:
@@ -503,7 +604,8 @@ _XLSX_FIX = "open it in Excel or LibreOffice, check it, and save it again as .xl
 
 
 def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = None,
-               max_bytes: int = 50 * 2 ** 20, max_rows: int = 1_000_000, max_cols: int = 200) -> Dataset:
+               max_bytes: int = 50 * 2 ** 20, max_rows: int = 1_000_000, max_cols: int = 200,
+               progress: Any = None) -> Dataset:
     """Load one sheet of an Excel workbook (.xlsx/.xlsm, read with openpyxl) into a :class:`Dataset`.
 
     Reads the first worksheet unless ``sheet`` names another (other sheets are listed in the notes),
@@ -513,8 +615,12 @@ def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = No
     columns, duplicate/empty names, a header of numbers), so the same file gives the same columns as
     a CSV. The frame's index is the sheet's row number (name ``"row"``). Legacy .xls files, corrupt
     workbooks and a cell to the right of the header's last column are refused with a
-    :class:`DataError` naming the problem and the fix. Limits: ``max_rows``, ``max_cols`` and at most
-    :data:`MAX_EXCEL_CELLS` cells.
+    :class:`DataError` naming the problem and the fix. Limits: ``max_rows``, ``max_cols``, at most
+    :data:`MAX_EXCEL_CELLS` cells and :data:`MAX_SHARED_STRINGS` shared strings. Hostile workbooks are
+    refused before openpyxl parses anything: the ZIP directory's uncompressed sizes and expansion
+    ratios (``MAX_XLSX_*``), the shared strings counted in a bounded pass, then the sheet's declared
+    ``<dimension>``; rows are then streamed (a wrong dimension neither truncates nor pads them) with
+    caps on data rows, empty rows (:data:`MAX_EMPTY_ROWS`) and cells.
     """
     max_bytes, max_rows, max_cols = _limits(max_bytes, max_rows, max_cols)
     raw, name = _read_source(source, str(name), max_bytes)
@@ -525,6 +631,7 @@ def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = No
     if not is_excel_workbook(raw):
         raise DataError(f"{short(name)} is not an Excel workbook (.xlsx: a ZIP archive with an xl/ folder); "
                         f"{_XLSX_FIX}. If it is a CSV file, upload it with a .csv name.")
+    _check_workbook_zip(raw, name, max_rows, max_cols)
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - openpyxl is a runtime requirement
@@ -550,7 +657,10 @@ def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = No
             raise DataError(f"sheet {short(sheet)} not found in {short(name)}; its sheets are {list_names(names_all)}.")
         notes = [f"Excel workbook: read sheet {short(ws.title)}"
                  + (f" (of {len(names_all)}: {list_names(names_all)})." if len(names_all) > 1 else ".")]
-        header, hrow, rows, rownums, n_blank = _sheet_rows(ws, name, max_rows, max_cols)
+        _check_dimension(ws, name, max_rows, max_cols)
+        expected = ws.max_row if isinstance(ws.max_row, int) and ws.max_row > 0 else max_rows
+        ws.reset_dimensions()   # stream what is there (a wrong <dimension> neither truncates nor pads rows)
+        header, hrow, rows, rownums, n_blank = _sheet_rows(ws, name, max_rows, max_cols, progress, expected)
     except DataError:
         raise
     except Exception as exc:  # noqa: BLE001 - damaged sheet XML surfaces while streaming rows
@@ -572,7 +682,123 @@ def load_excel(source: Any, *, name: str = "upload.xlsx", sheet: str | None = No
     return _assemble(names, cells, index, notes, None, name, prov)
 
 
-def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
+_BOMB_FIX = ("open it in Excel or LibreOffice and save it again (or save the table as 'CSV UTF-8'); if it is "
+             "not your own file, do not open it")
+_SI_RE = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?si[\s/>]")
+_COUNT_RE = re.compile(rb"\buniqueCount\s*=\s*[\"']\s*(\d+)")
+
+
+def _check_workbook_zip(raw: bytes, name: str, max_rows: int, max_cols: int) -> None:
+    """Refuse a workbook whose ZIP would expand beyond the caps, before anything is decompressed.
+
+    The sizes are the central directory's; :mod:`zipfile` stops every read at the declared size (and
+    fails the CRC), so a part cannot expand beyond what is checked here. The shared strings are
+    counted in a bounded streaming pass, stopped as soon as the count passes the cap.
+    """
+    import zipfile
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(raw))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError) as exc:
+        raise DataError(f"{short(name)} could not be read as an Excel workbook ({type(exc).__name__}: "
+                        f"{short(exc, 80)}); it may be damaged or password-protected: {_XLSX_FIX}.") from None
+    with zf:
+        if len(infos) > MAX_XLSX_PARTS:
+            raise DataError(f"{short(name)} holds {len(infos):,} files in its ZIP archive; a workbook here may hold "
+                            f"at most {MAX_XLSX_PARTS:,}. Save the sheet you need as 'CSV UTF-8' and upload that.")
+        total = 0
+        for info in infos:
+            part = info.filename
+            size = int(info.file_size)
+            total += size
+            lower = part.lower()
+            if lower.startswith("xl/worksheets/"):
+                cap, what = MAX_XLSX_SHEET_BYTES, "worksheet"
+            elif lower.endswith("sharedstrings.xml"):
+                cap, what = MAX_XLSX_SHARED_BYTES, "shared-strings part"
+            else:
+                cap, what = MAX_XLSX_OTHER_BYTES, "part"
+            if size > cap:
+                raise DataError(f"{short(name)}: its {what} {short(part, 60)} expands to {mb(size)}; the limit is "
+                                f"{mb(cap)} ({MAX_EXCEL_CELLS:,} cells at most are read). Save a smaller sheet "
+                                "(a random sample of rows, or only the columns you need) as 'CSV UTF-8' and upload "
+                                "that file.")
+            ratio = size / max(int(info.compress_size), 1)
+            if size > 8 * 2 ** 20 and ratio > MAX_XLSX_RATIO:
+                raise DataError(f"{short(name)}: its part {short(part, 60)} expands {ratio:,.0f}-fold ({mb(size)} "
+                                f"from {mb(int(info.compress_size))}); more than {MAX_XLSX_RATIO}-fold is a "
+                                f"compression bomb, not a spreadsheet: {_BOMB_FIX}.")
+        if total > MAX_XLSX_TOTAL_BYTES:
+            raise DataError(f"{short(name)} expands to {mb(total)} in all; the limit is {mb(MAX_XLSX_TOTAL_BYTES)}. "
+                            "Save the sheet you need as 'CSV UTF-8' (a random sample of rows if it is large) "
+                            "and upload that file.")
+        for info in infos:
+            if info.filename.lower().endswith("sharedstrings.xml"):
+                _count_shared_strings(zf, info, name)
+
+
+def _count_shared_strings(zf: Any, info: Any, name: str) -> None:
+    """DataError when the shared-strings part declares or holds more than :data:`MAX_SHARED_STRINGS`."""
+    def refuse(count: str) -> DataError:
+        return DataError(f"{short(name)} has {count} shared strings (distinct texts); the limit is "
+                         f"{MAX_SHARED_STRINGS:,}. Save the sheet as 'CSV UTF-8' (a random sample of rows if it is "
+                         "large) and upload that file.")
+    n, tail, first = 0, b"", True
+    keep = 64
+    try:
+        with zf.open(info) as f:
+            while True:
+                chunk = f.read(1 << 20)
+                buf = tail + chunk
+                if first:
+                    first = False
+                    m = _COUNT_RE.search(buf[:4096])
+                    if m and int(m.group(1)) > MAX_SHARED_STRINGS:
+                        raise refuse(f"{int(m.group(1)):,} declared")
+                if not chunk:
+                    n += len(_SI_RE.findall(buf))
+                    break
+                cut = max(len(buf) - keep, 0)
+                n += sum(1 for mt in _SI_RE.finditer(buf) if mt.start() < cut)
+                tail = buf[cut:]
+                if n > MAX_SHARED_STRINGS:
+                    raise refuse(f"more than {MAX_SHARED_STRINGS:,}")
+    except DataError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - damaged deflate stream, bad CRC, ...
+        raise DataError(f"{short(name)} could not be read as an Excel workbook ({type(exc).__name__}: "
+                        f"{short(exc, 80)}); it may be damaged: {_XLSX_FIX}.") from None
+    if n > MAX_SHARED_STRINGS:
+        raise refuse(f"{n:,}")
+
+
+def _check_dimension(ws: Any, name: str, max_rows: int, max_cols: int) -> None:
+    """Refuse a sheet whose declared used range (``<dimension ref=…>``) is beyond the caps (read from the
+    sheet's first element; nothing is streamed)."""
+    try:
+        lo_r, hi_r = ws.min_row or 1, ws.max_row
+        lo_c, hi_c = ws.min_column or 1, ws.max_column
+    except Exception:  # noqa: BLE001 - a malformed ref: the streaming caps still apply
+        return
+    if not hi_r or not hi_c:
+        return
+    rows, cols = hi_r - lo_r + 1, hi_c - lo_c + 1
+    row_cap = max_rows + 1 + MAX_EMPTY_ROWS
+    ref = f"{_col_letter(lo_c - 1)}{lo_r}:{_col_letter(hi_c - 1)}{hi_r}"
+    if hi_c > max_cols or hi_r > row_cap:
+        raise DataError(f"{short(name)}: sheet {short(ws.title)} declares a used range of {ref} ({rows:,} rows x "
+                        f"{cols:,} columns); the limits are {max_rows:,} data rows and {max_cols} columns. If the "
+                        "table itself is small, a formatted or blank cell far from it stretches the range: delete "
+                        "the empty rows and columns after the table (select them, Delete) and save again, or save "
+                        "the table as 'CSV UTF-8' and upload that file.")
+    if (rows - 1) * cols > MAX_EXCEL_CELLS:
+        raise DataError(f"{short(name)}: sheet {short(ws.title)} declares a used range of {ref} ({rows - 1:,} data "
+                        f"rows x {cols} columns = {(rows - 1) * cols:,} cells); a workbook may have at most "
+                        f"{MAX_EXCEL_CELLS:,} cells. Upload a random sample of rows, or save the table as "
+                        f"'CSV UTF-8' (a CSV file may have up to {max_rows:,} rows).")
+
+
+def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int, progress: Any = None, expected: int = 0):
     """Header (texts), its row number, data rows (texts), their row numbers, and empty rows skipped."""
     header: list[str] | None = None
     hrow = 0
@@ -580,7 +806,27 @@ def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
     rows: list[list[str]] = []
     rownums: list[int] = []
     n_blank = 0
+    row_cap = max_rows + 1 + MAX_EMPTY_ROWS
     for r, values in enumerate(ws.iter_rows(min_row=1, values_only=True), start=1):
+        if r % 5_000 == 0:
+            _tick(progress, min(r, expected), max(expected, r))
+        if r > row_cap:
+            raise DataError(f"{short(name)}: the sheet {short(ws.title)} goes on past row {row_cap:,} (after "
+                            f"{len(rows):,} data rows and {n_blank:,} empty rows); the limits are {max_rows:,} data "
+                            f"rows and {MAX_EMPTY_ROWS:,} empty rows. Delete the rows after the table (or the stray "
+                            "cell far below it) and save again, or upload a random sample of rows.")
+        if values.count(None) == len(values):     # an empty row (cheap: no text per cell)
+            if header is not None:
+                n_blank += 1
+            continue
+        if header is not None and len(values) > m:        # cells right of the header: blank ones are dropped
+            stray = next((m + k for k, v in enumerate(values[m:]) if v is not None and _cell_text(v).strip()), None)
+            if stray is not None:
+                raise DataError(f"{short(name)}: row {r} has a value in column {_col_letter(stray)} "
+                                f"({short(_cell_text(values[stray]), 20)}), right of the header's last column "
+                                f"{_col_letter(m - 1)}; give that column a name in the header row, or delete the "
+                                "stray cell.")
+            values = values[:m]
         texts = [_cell_text(v) for v in values]
         filled = [j for j, t in enumerate(texts) if t.strip()]
         if not filled:
@@ -611,11 +857,13 @@ def _sheet_rows(ws: Any, name: str, max_rows: int, max_cols: int):
     return header, hrow, rows, rownums, n_blank
 
 
-def load_file(source: Any, *, name: str = "upload.csv", sheet: str | None = None, **limits: Any) -> Dataset:
+def load_file(source: Any, *, name: str = "upload.csv", sheet: str | None = None, progress: Any = None,
+              **limits: Any) -> Dataset:
     """:func:`load_excel` for an .xlsx/.xlsm workbook (``sheet``: which one), else :func:`load_csv` —
     decided by the content, not the file name (a legacy .xls or any other binary file is refused by
-    :func:`load_csv` with its reason and fix). ``limits``: ``max_bytes``, ``max_rows``, ``max_cols``."""
+    :func:`load_csv` with its reason and fix). ``limits``: ``max_bytes``, ``max_rows``, ``max_cols``;
+    ``progress``: ``(done, total) -> bool`` between steps (CSV) or every 5 000 sheet rows (.xlsx)."""
     raw, name = _read_source(source, str(name), check_int(limits.get("max_bytes", 50 * 2 ** 20), "max_bytes", lo=1))
     if is_excel_workbook(raw):
-        return load_excel(raw, name=name, sheet=sheet, **limits)
-    return load_csv(raw, name=name, **limits)
+        return load_excel(raw, name=name, sheet=sheet, progress=progress, **limits)
+    return load_csv(raw, name=name, progress=progress, **limits)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from dpcore._rng import as_generator
 from dpcore._validation import check_delta, check_epsilon, check_int
-from dpcore.errors import DPValueError
+from dpcore.errors import Cancelled, DPValueError
 from dpcore.mechanism import Release, frozen_mapping
 from dpcore.privacy import PrivacyCost
 from dpcore.privacy.accounting import compose_entry
@@ -83,8 +83,17 @@ class CompareConfig:
         return out
 
 
+def check_compare_work(config: CompareConfig, n: int) -> None:
+    """Refuse, before any work, a comparison whose work on n (public) records exceeds a cap: draws × grid^d
+    and the K-norm proposals are checked by the methods' configs; here the Fourier coefficients, n·(2k+1)^d."""
+    if "fourier-laplace" in config.methods:
+        F.check_coefficient_work(check_int(n, "n", lo=1), config.k, config.d)
+
+
 def comparison_costs(config: CompareConfig, n: int) -> list[PrivacyCost]:
-    """The cost of each method's draws (known before any draw: shown beside the button)."""
+    """The cost of each method's draws (known before any draw: shown beside the button); refuses work over
+    the caps first (:func:`check_compare_work`)."""
+    check_compare_work(config, n)
     cal: dict[str, Any] = {"gp": K.calibrate_gp, "fourier-laplace": F.calibrate_fourier, "knorm": Kn.calibrate_knorm}
     out = [cal[m](c, n).cost(config.draws) for m, c in config.configs().items()]
     if config.bandwidth_epsilon:
@@ -122,17 +131,31 @@ class Comparison:
         return pd.concat(parts, ignore_index=True)
 
 
-def compare_release(x, config: CompareConfig, *, rng=None) -> Comparison:
-    """Release every chosen method's ``draws`` on the unit-cube data x (n, d); independent streams."""
+def compare_release(x, config: CompareConfig, *, rng=None, progress=None) -> Comparison:
+    """Release every chosen method's ``draws`` on the unit-cube data x (n, d); independent streams.
+
+    ``progress(done, total) -> bool`` is called before each method and after the last (steps: the private
+    bandwidth, then each method); False raises :class:`~dpcore.errors.Cancelled` (nothing is returned)."""
+    check_compare_work(config, len(x))
+    steps = len(config.methods) + bool(config.bandwidth_epsilon)
+
+    def step(done: int) -> None:
+        if progress is not None and progress(done, steps) is False:
+            raise Cancelled("density release stopped", done=done, total=steps)
     g = as_generator(rng)
     bw = None
+    step(0)
     if config.bandwidth_epsilon:
         bw = Bw.bandwidth_release(x, Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), rng=g.spawn(1)[0])
         config = dataclasses.replace(config, bandwidth=float(bw.value[0]), bandwidth_epsilon=0.0)
+        step(1)
     fns: dict[str, Any] = {"gp": K.gp_release, "fourier-laplace": F.fourier_release, "knorm": Kn.knorm_release}
     cfgs = config.configs()
     streams = g.spawn(len(cfgs))
-    rel = {m: fns[m](x, c, rng=s) for (m, c), s in zip(cfgs.items(), streams)}
+    rel = {}
+    for (m, c), s in zip(cfgs.items(), streams):
+        rel[m] = fns[m](x, c, rng=s)
+        step(steps - len(cfgs) + len(rel))
     costs = ([bw.cost] if bw is not None else []) + [r.cost for r in rel.values()]
     return Comparison(frozen_mapping(rel), compose_entry(costs), K.grid_axis(config.grid), bw)
 

@@ -23,17 +23,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int, check_positive
+from dpcore._validation import check_choice, check_epsilon, check_int
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
-from .kde import MAX_GRID_PER_AXIS, MAX_GRID_POINTS, check_data, grid_axis
+from dpcore.limits import check_work
+
+from .kde import MAX_GRID_PER_AXIS, MAX_GRID_POINTS, check_bandwidth, check_data, check_draw_values, grid_axis
 
 __all__ = ["FourierConfig", "basis", "weights", "coefficients", "evaluate", "fourier_sensitivity",
            "calibrate_fourier", "fourier_sample_coefficients", "fourier_release", "nonprivate_fourier",
            "MAX_COEFFICIENTS", "REFERENCE_FOURIER", "WEIGHTS"]
 
 MAX_COEFFICIENTS = 250_000
+#: Most multiply-adds of the empirical coefficients, n · (2k + 1)^d (d = 2: an (m × n)(n × m) product; d = 1 is
+#: n · m and never near it): 2–3 s on one core, leaving the rest of the 30 s budget to the other methods
+#: (2e10 made n = 10⁶, d = 2, 32 draws take 74 s under load). At n = 10⁶, d = 2: k ≤ 34.
+MAX_COEFFICIENT_WORK = 5e9
+#: Rows of x per block of the coefficient sums (a block holds 2 × rows × m float64 values: ≤ 64 MB).
+_CHUNK_VALUES = 2**22
 WEIGHTS = ("wrapped_normal", "slide")
 REFERENCE_FOURIER = ("Hall (2012) thesis slides Part 3 (Fourier-basis KDE with Laplace noise, after Wasserman & "
                      "Zhou 2010); sensitivity Δ₁ = 4k/n derived here (not stated in the slides)")
@@ -66,11 +74,48 @@ def _tensor(vectors: list[np.ndarray]) -> np.ndarray:
 
 
 def coefficients(x: np.ndarray, k: int) -> np.ndarray:
-    """β̂ = (1/n) Σ_i ⊗_l Ψ(x_il), shape (m,)*d (x: (n, d), d ∈ {1, 2})."""
+    """β̂ = (1/n) Σ_i ⊗_l Ψ(x_il), shape (m,)*d (x: (n, d), d ∈ {1, 2}); summed over blocks of rows, so
+    memory stays O(block · m) whatever n (n = 10⁶, k = 200 took 6 GB as one (n, m) basis matrix)."""
     n, d = x.shape
-    if d == 1:
-        return basis(x[:, 0], k).mean(axis=0)
-    return basis(x[:, 0], k).T @ basis(x[:, 1], k) / n
+    m = 2 * k + 1
+    check_coefficient_work(n, k, d)
+    if d == 1:                    # Σ_i e^{2πijx_i}, j = 1..k: k passes over one complex vector (no (n, m) array)
+        z = np.exp(2j * math.pi * x[:, 0])
+        w = np.ones_like(z)
+        sums = np.empty(k, dtype=complex)
+        for j in range(k):
+            w *= z
+            sums[j] = w.sum()
+        out = np.empty(m)
+        out[0] = n
+        out[1::2] = math.sqrt(2) * sums.real
+        out[2::2] = math.sqrt(2) * sums.imag
+        return out / n
+    rows = max(1, _CHUNK_VALUES // m)
+    out = np.zeros((m, m))
+    for s in range(0, n, rows):
+        xs = x[s:s + rows]
+        out += _basis_by_powers(xs[:, 0], k).T @ _basis_by_powers(xs[:, 1], k)
+    return out / n
+
+
+def _basis_by_powers(x: np.ndarray, k: int) -> np.ndarray:
+    """:func:`basis` of a 1-D x from the powers of e^{2πix} (one complex product per entry instead of a cosine
+    and a sine: ≈ 10× faster; the rounding drift after k ≤ 2000 products is ≤ k·1e-16)."""
+    z = np.exp(2j * math.pi * np.asarray(x, dtype=float))
+    pw = np.cumprod(np.broadcast_to(z[:, None], (z.size, k)), axis=1)
+    out = np.empty((z.size, 2 * k + 1))
+    out[:, 0] = 1.0
+    out[:, 1::2] = math.sqrt(2) * pw.real
+    out[:, 2::2] = math.sqrt(2) * pw.imag
+    return out
+
+
+def check_coefficient_work(n: int, k: int, d: int) -> None:
+    """Refuse n · (2k + 1)^d > :data:`MAX_COEFFICIENT_WORK` (n, k, d public) before computing anything."""
+    m = 2 * int(k) + 1
+    check_work("work of the Fourier coefficients", {"n": int(n), f"(2k+1)^{d}": m ** int(d)}, MAX_COEFFICIENT_WORK,
+               fix=f"lower k (≤ {max(1, (int((MAX_COEFFICIENT_WORK / max(int(n), 1)) ** (1 / d)) - 1) // 2)} at this n)")
 
 
 def evaluate(coef: np.ndarray, k: int, bandwidth: float, grid: int, kind: str) -> np.ndarray:
@@ -118,7 +163,7 @@ class FourierConfig:
     def __post_init__(self):
         check_epsilon(self.epsilon)
         check_int(self.k, "k", lo=1, hi=2000)
-        check_positive(self.bandwidth, "bandwidth")
+        check_bandwidth(self.bandwidth)
         check_int(self.d, "d", lo=1, hi=2)
         check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
         if self.grid ** self.d > MAX_GRID_POINTS:
@@ -133,6 +178,7 @@ class FourierConfig:
             raise DPValueError("sensitivity = 'tight' (4k/n) is derived for d = 1 only; use sensitivity = 'crude' "
                                "for d = 2.")
         check_int(self.size, "size", lo=1, hi=1000)
+        check_draw_values(self.size, self.grid, self.d)
 
 
 def fourier_sensitivity(n: int, k: int, d: int, kind: str = "tight") -> float:
@@ -157,10 +203,15 @@ def calibrate_fourier(config: FourierConfig, n: int) -> Calibration:
 def fourier_sample_coefficients(data, config: FourierConfig, size: int, rng, *, override=None) -> np.ndarray:
     """``size`` noisy coefficient arrays (size,) + (m,)*d (the constant one fixed at 1)."""
     x, _ = check_data(data, config.d)
-    cal = calibrate_fourier(config, len(x))
+    return _noisy_coefficients(coefficients(x, config.k), len(x), config, size, rng, override=override)
+
+
+def _noisy_coefficients(beta: np.ndarray, n: int, config: FourierConfig, size: int, rng, *,
+                        override=None) -> np.ndarray:
+    """The one noisy path: β̂ + Laplace(b) on the non-constant coefficients, ``size`` times."""
+    cal = calibrate_fourier(config, n)
     if override is not None:
         cal = override(cal)
-    beta = coefficients(x, config.k)
     b = cal.constant * cal.params["noise_factor"]
     noise = as_generator(rng).laplace(0.0, b, (size,) + beta.shape)
     noise.reshape(size, -1)[:, 0] = 0.0
@@ -177,12 +228,14 @@ def fourier_release(data, config: FourierConfig, *, rng=None) -> Release:
     """``size`` draws of f̃ on the grid, shape (size,) + (grid,)*d."""
     x, clipped = check_data(data, config.d)
     cal = calibrate_fourier(config, len(x))
-    z = fourier_sample_coefficients(x, config, config.size, rng)
+    beta = coefficients(x, config.k)                   # once: the release and the non-private diagnostic
+    z = _noisy_coefficients(beta, len(x), config, config.size, rng)
     value = evaluate(z, config.k, config.bandwidth, config.grid, config.weights)
     lam = _tensor([weights(config.k, config.bandwidth, config.weights)] * config.d).ravel()
     noise_ise = 2 * cal.constant ** 2 * float((lam[1:] ** 2).sum())
     notes = (Note("info", f"Laplace scale b = {cal.constant:.4g} on {lam.size - 1} coefficients; expected noise "
                           f"∫(f̃ − f̂^m)² = 2b²Σλ_j² = {noise_ise:.4g}."),)
-    diag = Diagnostics(values={"non-private truncated KDE on the grid": nonprivate_fourier(x, config),
+    nonprivate = evaluate(beta[None], config.k, config.bandwidth, config.grid, config.weights)[0]
+    diag = Diagnostics(values={"non-private truncated KDE on the grid": nonprivate,
                                "records clipped into [0, 1]^d": clipped})
     return Release("density/fourier-laplace", value, cal.cost(config.size), cal, True, notes, diag, config)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -35,16 +36,30 @@ from dpcore._rng import as_generator
 from dpcore._validation import (check_choice, check_delta, check_epsilon, check_finite_array, check_int,
                                 check_positive)
 from dpcore.errors import DPValueError
+from dpcore.limits import check_work
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 from dpcore.privacy.accounting import analytic_gaussian_sigma
 
 __all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
-           "grid_points", "hall_c", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
+           "grid_points", "hall_c", "MIN_BANDWIDTH", "MAX_BANDWIDTH", "check_bandwidth", "MAX_DRAW_VALUES", "check_draw_values", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
            "gp_factors", "sample_gp", "gp_sample", "gp_release", "check_data", "gram"]
 
 #: Largest number of grid points (all axes together) and per axis (protects the server).
 MAX_GRID_POINTS = 262_144
 MAX_GRID_PER_AXIS = 4096
+#: Public bandwidths allowed on the unit-cube scale (every density method): the lower end is below the finest
+#: grid's spacing 1/4095 and keeps the sensitivity √2/(n(2πh²)^(d/2)) finite.
+MIN_BANDWIDTH, MAX_BANDWIDTH = 1e-4, 10.0
+#: Most values in one method's released draws (draws × grid^d): 2^23 float64 values = 64 MB per method (the
+#: page keeps three methods' draws in the session's release cache). d = 2 on a 512² grid: 32 draws.
+MAX_DRAW_VALUES = 2**23
+
+
+def check_draw_values(size: int, grid: int, d: int) -> None:
+    """Refuse draws × grid^d > :data:`MAX_DRAW_VALUES` (public sizes, before any draw)."""
+    check_work("values of the released draws", {"draws": int(size), f"grid^{d}": int(grid) ** int(d)},
+               MAX_DRAW_VALUES, fix=f"use fewer draws (≤ {max(1, MAX_DRAW_VALUES // int(grid) ** int(d))} at this "
+                                    "grid) or a coarser grid")
 #: Hall's c(δ) is used only up to this ε (spec correction 8; proof up to 2 ln 4 ≈ 2.77).
 HALL_MAX_EPSILON = 2.7
 #: Above this n·(grid points) the "auto" KDE bins the data first (linear binning, same Δ).
@@ -86,9 +101,20 @@ def hall_c(delta: float) -> float:
     return math.sqrt(2.0 * math.log(2.0 / delta))
 
 
+def check_bandwidth(bandwidth: Any, name: str = "bandwidth") -> float:
+    """A public bandwidth on the unit-cube scale: MIN_BANDWIDTH ≤ h ≤ MAX_BANDWIDTH."""
+    h = check_positive(bandwidth, name)
+    if not MIN_BANDWIDTH <= h <= MAX_BANDWIDTH:
+        raise DPValueError(f"{name} = {h:g} is outside [{MIN_BANDWIDTH:g}, {MAX_BANDWIDTH:g}] (the data live in "
+                           f"[0, 1]^d; below {MIN_BANDWIDTH:g} the kernel is narrower than the finest grid's "
+                           "spacing); use a bandwidth between 0.001 and 1.")
+    return h
+
+
 def kde_sensitivity(n: int, bandwidth: float, d: int) -> float:
     """Δ = √2 / (n (2πh²)^{d/2}): RKHS sensitivity of the KDE under replace-one (HRW §4.1)."""
-    return math.sqrt(2.0) / (n * (2.0 * math.pi * bandwidth ** 2) ** (d / 2.0))
+    h = check_bandwidth(bandwidth)
+    return math.sqrt(2.0) / (n * (2.0 * math.pi) ** (d / 2.0) * h ** d)
 
 
 @dataclass(frozen=True)
@@ -128,10 +154,7 @@ class GPKDEConfig:
     def __post_init__(self):
         check_epsilon(self.epsilon)
         check_delta(self.delta)
-        check_positive(self.bandwidth, "bandwidth")
-        if not self.bandwidth <= 10.0:
-            raise DPValueError(f"bandwidth = {self.bandwidth:g} is larger than 10 (the data live in [0, 1]^d); "
-                               "use a bandwidth between 0.001 and 1.")
+        check_bandwidth(self.bandwidth)
         check_int(self.d, "d", lo=1, hi=2)
         check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
         if self.grid ** self.d > MAX_GRID_POINTS:
@@ -142,6 +165,7 @@ class GPKDEConfig:
         check_choice(self.binning, "binning", ("auto", "exact", "linear"))
         check_int(self.bins, "bins", lo=16, hi=16_384)
         check_int(self.size, "size", lo=1, hi=1000)
+        check_draw_values(self.size, self.grid, self.d)
         check_hall(self.calibration, self.epsilon)
 
 

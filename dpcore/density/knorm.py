@@ -34,12 +34,14 @@ from scipy.optimize import linprog
 from scipy.special import gammaln
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int, check_positive
+from dpcore._validation import check_choice, check_epsilon, check_int
 from dpcore.errors import DPValueError
 from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
+from dpcore.limits import check_work
+
 from .fourier import WEIGHTS, basis, evaluate
-from .kde import MAX_GRID_PER_AXIS, check_data
+from .kde import MAX_GRID_PER_AXIS, check_bandwidth, check_data
 
 __all__ = ["KNormConfig", "Body", "body", "moment_curve", "toeplitz_gauge", "round_to_grid", "uniform_in_body",
            "hit_and_run", "calibrate_knorm", "knorm_sample", "knorm_release", "nonprivate_knorm", "laplace_noise_mse",
@@ -47,6 +49,17 @@ __all__ = ["KNormConfig", "Body", "body", "moment_curve", "toeplitz_gauge", "rou
 
 MAX_K = 5
 _ACCEPT = (1.0, 0.54, 0.17, 0.038, 0.007)
+#: Most expected proposals of the exact rejection sampler per call, draws / acceptance(k): each proposal beyond
+#: k = 1 may need a linear program (k = 4, 100 draws: 2 600 proposals, 45–70 s; the cap allows 38 draws there, ≈ 15 s).
+MAX_KNORM_PROPOSALS = 1000
+
+
+def check_knorm_work(k: int, size: int) -> None:
+    """Refuse draws / acceptance(k) > :data:`MAX_KNORM_PROPOSALS` expected proposals (k, draws public)."""
+    acc = _ACCEPT[int(k) - 1]
+    check_work(f"expected proposals of the exact K-norm sampler (k = {int(k)} accepts {acc:.1%})",
+               {"draws": int(size), "1/acceptance": round(1 / acc, 1)}, MAX_KNORM_PROPOSALS,
+               fix=f"use at most {max(1, int(MAX_KNORM_PROPOSALS * acc))} draws at k = {int(k)}, or a smaller k")
 REFERENCE_KNORM = ("Hall (2012) thesis slides Part 3 (K-norm on the Carathéodory orbitope; construction derived here: "
                    "body K − K on a public grid, data rounded to it); Hardt & Talwar (2010) K-norm mechanism; Sanyal, Sottile & "
                    "Sturmfels, Orbitopes")
@@ -249,7 +262,7 @@ class KNormConfig:
     def __post_init__(self):
         check_epsilon(self.epsilon)
         check_int(self.k, "k", lo=1, hi=MAX_K)
-        check_positive(self.bandwidth, "bandwidth")
+        check_bandwidth(self.bandwidth)
         check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
         check_choice(self.weights, "weights", WEIGHTS)
         check_int(self.body_grid, "body_grid", lo=2 * self.k + 2, hi=MAX_GRID_PER_AXIS)
@@ -259,6 +272,8 @@ class KNormConfig:
         if self.k >= 5 and self.size > 5:
             raise DPValueError(f"k = 5 accepts ≈ 0.7 % of proposals; size = {self.size} draws would take minutes; "
                                "use size ≤ 5 or k ≤ 4.")
+        if self.sampler == "rejection":
+            check_knorm_work(self.k, self.size)
 
 
 def calibrate_knorm(config: KNormConfig, n: int) -> Calibration:

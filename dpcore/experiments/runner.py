@@ -19,13 +19,14 @@ import secrets
 import time
 import warnings
 from types import MappingProxyType
-from typing import Any, Callable, Generator, Iterable, Sequence
+from typing import Any, Callable, Generator, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from dpcore._validation import DPValueError, check_choice, check_epsilon, check_int
 from dpcore.errors import Cancelled
+from dpcore.limits import check_work
 from dpcore.experiments.spec import Experiment, RunConfig, Unit, blocks_by_x, validate_xs
 
 Progress = Callable[[int, int], Any]
@@ -221,10 +222,31 @@ def _assemble(experiment: Experiment, config: RunConfig, rows: Iterable[dict]) -
     return frame
 
 
+def estimated_seconds(exp: Experiment, xs: Sequence[Any], reps: int, params: Mapping[str, Any],
+                      methods: Sequence[str]) -> float | None:
+    """replicates × Σ_x ``exp.unit_seconds`` (None when the experiment declares no estimate)."""
+    if exp.unit_seconds is None:
+        return None
+    return int(reps) * sum(float(exp.unit_seconds(x, params, tuple(methods))) for x in xs)
+
+
+def check_run_time(exp: Experiment, xs: Sequence[Any], reps: int, params: Mapping[str, Any],
+                   methods: Sequence[str], max_seconds: float) -> None:
+    """Refuse a run whose estimated time (public settings only) exceeds ``max_seconds``, before it starts."""
+    if exp.unit_seconds is None:
+        return
+    per_rep = sum(float(exp.unit_seconds(x, params, tuple(methods))) for x in xs)
+    check_work(f"estimated run time of {exp.id!r} (seconds)", {"replicates": int(reps),
+               f"seconds per replicate over {exp.axis.name} = {', '.join(map(str, xs))}": round(per_rep, 2)},
+               max_seconds, fix=f"lower the replicates or the largest {exp.axis.name}, or run it from the command "
+                                f"line (python -m dpcore reproduce {exp.id})")
+
+
 def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = None,
                    ns: Sequence[int] | None = None, reps: int | None = None, epsilon: float | None = None,
                    seed: int | None = None, jobs: int = -1, progress: Progress | None = None,
                    methods: Sequence[str] | None = None, backend: str = "loky", scheduler: str | None = None,
+                   max_seconds: float | None = None,
                    **params: Any) -> pd.DataFrame:
     """Run a sweep and return the tidy frame (one row per method, x, rep).
 
@@ -251,6 +273,9 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     scheduler : str or None
         With ``backend="dask"``: the scheduler's address (``"tcp://host:8786"``); None uses the Dask client
         already active in this process (``distributed.Client(...)``).
+    max_seconds : float or None
+        The app's budget: when the experiment declares ``unit_seconds``, a run whose estimate
+        replicates × Σ_x unit_seconds exceeds it is refused before anything runs (:func:`check_run_time`).
     **params
         The experiment's options (e.g. ``sweeps``, ``constants``); unknown names are rejected.
 
@@ -264,6 +289,9 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     """
     exp = get_experiment(experiment)
     config = make_config(exp, xs=xs, ns=ns, reps=reps, epsilon=epsilon, seed=seed, methods=methods, **params)
+    if max_seconds is not None:
+        check_run_time(exp, config.xs, config.reps, {**config.params, "epsilon": config.epsilon}, config.methods,
+                       max_seconds)
     jobs = int(jobs)
     if jobs == 0 or jobs < -1:
         raise DPValueError(f"jobs = {jobs} is invalid; use -1 (all cores), 1 (in-process) or a positive count.")

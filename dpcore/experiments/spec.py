@@ -304,6 +304,10 @@ class Experiment:
     app_options : tuple of str or None
         Options the app shows as widgets (None: every option but the grouping ones); the others
         keep their defaults there (the CLI still takes them all).
+    unit_seconds : callable or None
+        ``unit_seconds(x, params, methods) -> float``: the estimated seconds of ONE replicate at x (every
+        method), from public settings only, measured on the 2-core reference machine. With it, a run asked
+        with ``max_seconds`` (the app) is refused up front when replicates × Σ_x unit_seconds exceeds it.
     """
 
     id: str
@@ -329,6 +333,7 @@ class Experiment:
     grouping_params: tuple[str, ...] = ()
     app_limits: Mapping[str, Any] = field(default_factory=dict)
     app_options: tuple[str, ...] | None = None
+    unit_seconds: Callable[[Any, Mapping[str, Any], tuple[str, ...]], float] | None = None
 
     def __post_init__(self) -> None:
         if not self.id or not all(c.isalnum() or c in "-_" for c in self.id):

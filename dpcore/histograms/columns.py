@@ -15,8 +15,9 @@ number of levels (extra cells are empty) but never fall below it. No row is drop
 """
 from __future__ import annotations
 
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -24,14 +25,37 @@ import pandas as pd
 from .._validation import check_int
 from ..data._format import list_names, short
 from ..errors import DataError, DPValueError
+from ..limits import check_work
 from .tables import MAX_DENSE_CELLS, SparseCounts
 
-__all__ = ["MAX_CATEGORIES", "MODES", "CategoricalTable", "column_histogram"]
+__all__ = ["MAX_CATEGORIES", "MODES", "CategoricalTable", "CrossedLabels", "column_histogram"]
 
 #: Largest number of levels of one column used as categories.
 MAX_CATEGORIES = 10_000
 MODES = ("categories", "bins")
 MISSING = "(missing)"
+
+
+class CrossedLabels(SequenceABC):
+    """The labels "a × b" of a crossed table, made when asked for (a table of k₁·k₂ cells never builds
+    k₁·k₂ strings: 4096 × 4096 bins would take gigabytes)."""
+
+    def __init__(self, first: Sequence[str], second: Sequence[str]):
+        self._a, self._b = list(first), list(second)
+
+    def __len__(self) -> int:
+        return len(self._a) * len(self._b)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = int(i)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"cell {i} is outside the table's {len(self):,} cells")
+        q, r = divmod(i, len(self._b))
+        return f"{self._a[q]} × {self._b[r]}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,8 +66,9 @@ class CategoricalTable:
     ----------
     counts : SparseCounts
         Over the public domain of ``counts.p`` cells.
-    labels : list of str
-        Label of each of the first k₁·k₂ cells (cells beyond are empty padding of a declared p).
+    labels : sequence of str
+        Label of each of the first k₁·k₂ cells (cells beyond are empty padding of a declared p); a
+        :class:`CrossedLabels` for two columns.
     from_data : tuple of str
         Columns whose levels were read from the data (a release using them is not DP).
     notes : tuple of str
@@ -120,16 +145,21 @@ def column_histogram(ds, columns: Sequence[str], *, modes: Mapping[str, str], bi
     if not 1 <= len(columns) <= 2:
         raise DPValueError(f"choose one or two columns (got {len(columns)}); two are crossed into one table.")
     bins = dict(bins or {})
+    if len(columns) == 2 and all(modes.get(c) == "bins" for c in columns):   # public sizes: refuse before reading
+        check_work("cells of the crossed table", {f"k{i + 1} (bins of {short(c)})": check_int(
+            bins.get(c), f"bins of column {c!r}", lo=1, hi=MAX_CATEGORIES) for i, c in enumerate(columns)},
+            MAX_DENSE_CELLS, fix="use fewer bins")
     parts = [_levels(ds, c, modes.get(c, "categories"), bins.get(c)) for c in columns]
     idx = parts[0][0]
-    labels = parts[0][1]
+    labels: Any = parts[0][1]                   # a list, or CrossedLabels for two columns
     if len(parts) == 2:
         k2 = len(parts[1][1])
+        check_work("cells of the crossed table", {f"k{i + 1} (levels of {short(c)})": len(q[1])
+                                                 for i, (c, q) in enumerate(zip(columns, parts))},
+                   MAX_DENSE_CELLS, fix="bin a column more coarsely or choose a column with fewer categories")
         idx = idx * k2 + parts[1][0]
-        labels = [f"{a} × {b}" for a in parts[0][1] for b in parts[1][1]]
+        labels = CrossedLabels(parts[0][1], parts[1][1])
     k = len(labels)
-    if k > MAX_DENSE_CELLS:
-        raise DPValueError(f"the crossed table has {k:,} cells (limit {MAX_DENSE_CELLS:,}); bin a column more coarsely.")
     if p is None:
         p = max(k, 2)
     p = check_int(p, "p", lo=2)

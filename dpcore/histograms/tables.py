@@ -234,10 +234,10 @@ def dense_errors(values: np.ndarray, truth: SparseCounts) -> dict[str, np.ndarra
     v = np.atleast_2d(np.asarray(values, dtype=float))
     d = v.copy()
     d[:, truth.cells] -= truth.counts
-    empty = np.ones(truth.p, dtype=bool)
-    empty[truth.cells] = False
-    return {"l1": np.abs(d).sum(axis=1), "l2": np.sqrt((d ** 2).sum(axis=1)), "max": np.abs(d).max(axis=1),
-            "false_positives": (v[:, empty] != 0).sum(axis=1).astype(float)}
+    l2 = np.sqrt(np.einsum("ij,ij->i", d, d))
+    np.abs(d, out=d)                                  # in place: one (reps, p) temporary in all
+    fp = np.count_nonzero(v, axis=1) - np.count_nonzero(v[:, truth.cells], axis=1)
+    return {"l1": d.sum(axis=1), "l2": l2, "max": d.max(axis=1), "false_positives": fp.astype(float)}
 
 
 def batch_errors(batch: BatchHistogram, truth: SparseCounts) -> dict[str, np.ndarray]:

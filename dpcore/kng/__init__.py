@@ -22,7 +22,7 @@ from ._api import (PROBLEMS, calibrate, exact_pieces, log_density, make, nonpriv
                    release, sample)
 from ._batch import (BatchResult, sample_linear_regression_exact_batch, sample_linear_regression_suffstats,
                      sample_quantile_regression_batch)
-from ._dataset import ProblemData, problem_data, simulated_dataset
+from ._dataset import MAX_SIM_D, MAX_SIM_REGRESSION_D, ProblemData, max_simulated_d, problem_data, simulated_dataset
 from ._estimators import geometric_median, nonprivate_quantile_regression, ols
 from ._objpert import QPError, l1_constrained_qp, project_l1_ball
 from ._release import EXACT_NOTE, FALLBACK_NOTE, MCMC_NOTE, KNGRelease
@@ -32,7 +32,8 @@ from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig,
 __all__ = [
     "PROBLEMS", "calibrate", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
     "release", "sample", "BatchResult", "sample_linear_regression_exact_batch", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
-    "ProblemData", "problem_data", "simulated_dataset", "geometric_median", "nonprivate_quantile_regression", "ols",
+    "MAX_SIM_D", "MAX_SIM_REGRESSION_D", "ProblemData", "max_simulated_d", "problem_data", "simulated_dataset",
+    "geometric_median", "nonprivate_quantile_regression", "ols",
     "QPError", "l1_constrained_qp", "project_l1_ball", "EXACT_NOTE", "FALLBACK_NOTE", "MCMC_NOTE", "KNGRelease", "CONSTANTS",
     "MECHANISMS", "LinearRegressionConfig", "MeanConfig", "MedianConfig", "QuantileConfig",
     "QuantileRegressionConfig",

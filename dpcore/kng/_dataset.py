@@ -112,6 +112,19 @@ def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str
     return ProblemData(x, {"bounds": (lows, highs)}, tuple(columns), n, **extra)
 
 
+#: Most columns of the built-in simulation (mean / median / quantile), and coefficients (regressions, with the
+#: intercept); the KNG page's widget takes its limits from here.
+MAX_SIM_D = 10
+MAX_SIM_REGRESSION_D = 20
+#: Most rows of the built-in simulation.
+MAX_SIM_N = 1_000_000
+
+
+def max_simulated_d(problem: str) -> int:
+    """The largest d :func:`simulated_dataset` accepts for ``problem``."""
+    return MAX_SIM_REGRESSION_D if problem in ("linear_regression", "quantile_regression") else MAX_SIM_D
+
+
 def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike):
     """A built-in synthetic :class:`dpcore.data.Dataset` for ``problem`` (public design bounds).
 
@@ -120,10 +133,10 @@ def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike):
     """
     from .. import data as dpdata
 
-    n = check_int(n, "n", lo=2, hi=1_000_000)
+    n = check_int(n, "n", lo=2, hi=MAX_SIM_N)
     if problem in ("linear_regression", "quantile_regression"):
-        return dpdata.simulate_dataset(problem, n, rng=rng, d=check_int(d, "d", lo=2, hi=20))
-    d = check_int(d, "d", lo=1, hi=10)
+        return dpdata.simulate_dataset(problem, n, rng=rng, d=check_int(d, "d", lo=2, hi=MAX_SIM_REGRESSION_D))
+    d = check_int(d, "d", lo=1, hi=MAX_SIM_D)
     gens = spawn(rng, d)
     names = [f"x{j + 1}" for j in range(d)] if d > 1 else ["x"]
     cols = {c: dpdata.simulate_univariate("normal", n, rng=g) for c, g in zip(names, gens)}

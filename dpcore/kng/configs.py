@@ -26,7 +26,7 @@ import numpy as np
 from .._validation import (DPValueError, check_bounds, check_choice, check_epsilon, check_int, check_norm,
                            check_positive, check_probability_level)
 
-__all__ = ["MECHANISMS", "CONSTANTS", "SAMPLERS", "MAX_SIZE", "MAX_SWEEPS", "MeanConfig", "MedianConfig",
+__all__ = ["MECHANISMS", "CONSTANTS", "SAMPLERS", "MAX_SIZE", "MAX_SWEEPS", "MAX_B", "check_B", "MeanConfig", "MedianConfig",
            "QuantileConfig", "LinearRegressionConfig", "QuantileRegressionConfig"]
 
 MECHANISMS = ("kng", "exponential", "objective_perturbation")
@@ -36,6 +36,18 @@ SAMPLERS = ("auto", "exact", "mcmc")
 MAX_SIZE = 1_000_000
 #: Largest number of MCMC sweeps per chain.
 MAX_SWEEPS = 200_000
+#: Largest radius B of the regressions' parameter space {‖θ‖₁ ≤ B} (scaled units). Far beyond any useful
+#: ball (B ≈ 1 already spans the public box), and it keeps (1 + B)², the objective's sensitivity, finite.
+MAX_B = 1e6
+
+
+def check_B(value: Any) -> float:
+    """The ℓ1 radius B: finite, > 0 and ≤ :data:`MAX_B`."""
+    B = check_positive(value, "B")
+    if B > MAX_B:
+        raise DPValueError(f"B = {B:g} is larger than the cap {MAX_B:g}: B bounds ‖θ‖₁ in scaled units, where "
+                           "B ≈ 1 already spans the public box; choose 0 < B ≤ 1e6.")
+    return B
 
 
 def _set(obj: Any, name: str, value: Any) -> None:
@@ -187,7 +199,7 @@ class _RegressionConfig(_KNGConfig):
     constants: str = "calibrated"
 
     def _check_regression(self) -> None:
-        _set(self, "B", check_positive(self.B, "B"))
+        _set(self, "B", check_B(self.B))
         xb = np.asarray(self.x_bound, dtype=float) if np.ndim(self.x_bound) <= 1 else None
         if xb is None or not (np.isfinite(xb).all() and (xb > 0).all()):
             raise DPValueError(f"x_bound must be > 0 and finite (public bound on |x_ij|); got {self.x_bound!r}.")

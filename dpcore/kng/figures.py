@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpcore._validation import DPValueError, check_choice, check_int, check_positive, check_probability_level
+from dpcore._validation import DPValueError, check_choice, check_int, check_probability_level
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_across_x, blocks_by_x, unit_rngs
 from dpcore.experiments.spec import Unit
+from dpcore.kng.configs import check_B
 
 R_PROTOCOL_NOTE = (
     "Paper protocol (Algorithm 1): the response is scaled by R = max|Y|, computed from the data and "
@@ -69,7 +70,7 @@ def chain_starts(estimates: np.ndarray, B: float) -> np.ndarray:
 def _common_params(p: dict, *, sweeps_max: int = 1_000_000) -> dict:
     p = dict(p)
     p["sweeps"] = check_int(p["sweeps"], "sweeps", lo=10, hi=sweeps_max)
-    p["B"] = check_positive(p["B"], "B")
+    p["B"] = check_B(p["B"])
     p["constants"] = check_choice(p["constants"], "constants", CONSTANTS)
     p["block"] = check_int(p["block"], "block", lo=1, hi=10_000)
     return p

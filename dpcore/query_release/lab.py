@@ -72,6 +72,8 @@ class LabConfig:
         for n in self.ns:
             check_int(n, "n", lo=2, hi=1_000_000)
         check_int(self.reps, "reps", lo=1, hi=200)
+        if not self.alphas:
+            raise DPValueError("alphas is empty; give at least one α for the sample-complexity curves.")
         for a in self.alphas:
             central._check_alpha(a)
         check_int(self.complexity_reps, "complexity_reps", lo=2, hi=200)

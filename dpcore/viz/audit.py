@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from dpcore.audit.explore import AuditSummary
 from dpcore.viz.style import LAYOUT
 
-__all__ = ["overlay_figure", "tradeoff_figure"]
+__all__ = ["overlay_figure", "tradeoff_figure", "cost_tradeoff_figure"]
 
 COLOURS = {"D": "#0072B2", "D′": "#D55E00"}
 
@@ -73,4 +73,26 @@ def tradeoff_figure(summary: AuditSummary):
                       xaxis=dict(range=[0, 1]), yaxis=dict(range=[0, 1.02]), legend=dict(orientation="h", y=-0.25))
     points = t.assign(what="audit event (conservative corner)") if len(t) else t
     frame = pd.concat([*curves, points], ignore_index=True)
+    return fig, frame
+
+
+def cost_tradeoff_figure(costs, title: str = "What this cost means"):
+    """The trade-off curve of one click's cost (or a ledger's): the largest true-positive rate any test can
+    reach at each false-positive rate, with random guessing for reference."""
+    import numpy as np
+    import pandas as pd
+
+    from dpcore.privacy.tradeoff import ALPHA_GRID, max_power_costs
+
+    a = np.concatenate([[0.0], ALPHA_GRID])
+    frame = pd.DataFrame({"false-positive rate": a, "largest true-positive rate": max_power_costs(a, costs)})
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="random guessing",
+                             line=dict(color="#999999", dash="dot")))
+    fig.add_trace(go.Scatter(x=frame.iloc[:, 0], y=frame.iloc[:, 1], mode="lines", name="any test under this cost",
+                             line=dict(color="#0072B2", width=2)))
+    fig.update_layout(**LAYOUT, title=title, height=360,
+                      xaxis_title="false-positive rate α: wrongly accuses a person of being in the data",
+                      yaxis_title="true-positive rate: rightly accuses", xaxis=dict(range=[0, 1]),
+                      yaxis=dict(range=[0, 1.02]), legend=dict(orientation="h", y=-0.3))
     return fig, frame

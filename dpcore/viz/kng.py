@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from dpcore import kng
+from dpcore.data.export import plotly_literal
 from dpcore.viz.style import COLOURS, LAYOUT, label
 
 _LAYOUT = dict(LAYOUT)
@@ -29,6 +30,11 @@ def _released(results: Mapping[str, "kng.KNGRelease"]) -> dict:
 
 
 # ----------------------------------------------------------------------------- tables
+def _tmpl(name: str) -> str:
+    """A column name inside a hover template: literal (HTML entities) and no %{…} substitution."""
+    return plotly_literal(name).replace("%", "&#37;")
+
+
 def draws_frame(results: Mapping[str, "kng.KNGRelease"], names: Sequence[str]) -> pd.DataFrame:
     """Tidy table of the released draws: mechanism, draw, one column per coordinate."""
     rows = []
@@ -156,7 +162,7 @@ def figure_2d(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, n
         g1, g2, Z = contour
         fig.add_trace(go.Contour(x=g1, y=g2, z=Z, colorscale="Blues", opacity=0.6, ncontours=12, showscale=False,
                                  name=f"{label(contour_mechanism)} density", contours=dict(coloring="fill"),
-                                 hovertemplate=f"{names[i]}=%{{x:.4g}}<br>{names[j]}=%{{y:.4g}}<br>density=%{{z:.3g}}"
+                                 hovertemplate=f"{_tmpl(names[i])}=%{{x:.4g}}<br>{_tmpl(names[j])}=%{{y:.4g}}<br>density=%{{z:.3g}}"
                                                "<extra></extra>"))
     for m, r in _released(results).items():
         fig.add_trace(go.Scatter(x=r.value[:, i], y=r.value[:, j], mode="markers", name=f"{label(m)}: draws",

@@ -278,3 +278,19 @@ def test_density_delta_at_least_one_over_n_is_refused_on_user_data(monkeypatch):
     _ok(at.button(key="dn_go").click().run())
     assert not calls
     assert any("≥ 1/n = 0.0025" in _plain(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_every_release_cost_says_what_it_means_and_the_ledger_its_total():
+    """Issue 22: beside the cost, the hypothesis-testing reading; the curve on request; the ledger's total."""
+    at = _declare_bounds(_upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()))
+    at = _kng_release(at, eps=1.0, click=False)
+    assert "What this means: an adversary who wrongly accuses at most 5 % of the time is right at most 13.6 %" \
+        in _texts(at)
+    n_charts = len(at.get("plotly_chart"))
+    at.toggle(key="kng_go_curve").set_value(True).run()
+    _ok(at)
+    assert len(at.get("plotly_chart")) == n_charts + 1
+    at.button(key="kng_go").click().run()
+    _ok(at)
+    side = "\n".join(c.value for c in at.sidebar.caption)
+    assert "All listed releases together: an adversary who wrongly accuses at most 5 %" in side

@@ -358,3 +358,34 @@ def test_kng_teaching_view_and_release_on_the_diabetes_example(server, page):
     page.get_by_text("Sensitivity Δ").first.wait_for()
     assert page.locator('[data-testid="stPlotlyChart"]').count() == 0  # the release shows no density
     check_page(page, "07_kng_diabetes_release_view")
+
+
+def test_workbook_bomb_and_link_named_columns_as_a_hostile_user(server, page, tmp_path):
+    """Issue 18: the 1.5 KB dimension bomb ends in its message at once; a CSV whose column name and a
+    category are a Markdown link, an image, an <a> tag and a bare URL shows them as text: no link or
+    image to their hosts in the page, and no request to them."""
+    from tests.data import xlsx_build as X
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    uploader = page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')
+    bomb = tmp_path / "bomb.xlsx"
+    bomb.write_bytes(X.bomb_dimension())
+    t = time.perf_counter()
+    uploader.set_input_files(str(bomb))
+    alert = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').filter(has_text="bomb.xlsx")
+    alert.first.wait_for()
+    assert time.perf_counter() - t < 30 and "A1:XFD1048576" in alert.first.inner_text()
+    check_page(page, "10_data_xlsx_dimension_bomb")
+    inj = '[x](https://host.invalid/) ![t](http://host.invalid/t.png) <a href="http://host.invalid">y</a> https://bare.invalid'
+    hostile = tmp_path / "hostile.csv"
+    hostile.write_text(f'"{inj.replace(chr(34), chr(34) * 2)}",group\n1,"{inj.replace(chr(34), chr(34) * 2)}"\n2,a\n3,b\n')
+    uploader.set_input_files(str(hostile))
+    page.get_by_text("Current dataset").first.wait_for()
+    wait_idle(page)
+    hrefs = page.eval_on_selector_all("a[href], img[src]", "els => els.map(e => e.href || e.src)")
+    assert not [h for h in hrefs if ".invalid" in h], hrefs
+    assert not [r for r in requests if ".invalid" in r], requests
+    assert page.get_by_text("[x](https://host.invalid/)", exact=False).count() >= 1   # shown as typed
+    check_page(page, "11_data_link_named_column")

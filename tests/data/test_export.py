@@ -36,13 +36,16 @@ def _assert_inert_markdown(escaped: str, original: str) -> None:
     assert "\n" not in escaped
     # every ASCII punctuation character is backslash-escaped ...
     assert re.search(r"(?<!\\)[<>*_\[\]()`#!|~$]", escaped.replace("\\\\", "")) is None
-    # ... and CommonMark's backslash-unescape gives back exactly what the user typed
-    assert re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", escaped) == original.replace("\n", " ")
+    # ... and CommonMark's backslash-unescape gives back exactly what the user typed (plus invisible word
+    # joiners U+2060 that stop GitHub-flavoured Markdown from autolinking "scheme:", "www." and "@")
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", escaped)
+    assert unescaped.replace("\u2060", "") == original.replace("\n", " ")
+    assert re.search(r"(?i)(https?|javascript):[/\w]|www\.|@\w", unescaped) is None
 
 
 def test_escape_markdown():
     for s in ["<script>alert(1)</script>", "**bold**", "[x](javascript:alert(1))", "$x^2$ :red[hi] # h",
-              "a\\b_c", "line1\nline2"]:
+              "a\\b_c", "line1\nline2", "see https://bare.example or www.x.org, mail a@b.org"]:
         _assert_inert_markdown(D.escape_markdown(s), s)
     assert D.escape_markdown("**bold**") == r"\*\*bold\*\*"
     assert D.escape_markdown("<script>alert(1)</script>") == r"\<script\>alert\(1\)\<\/script\>"

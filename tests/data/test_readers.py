@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import gzip
 import io
+import time
 
 import numpy as np
 import pytest
 
 from dpcore import data as D
 from dpcore.errors import DataError
+from tests.data import xlsx_build as X
 from tests.data.helpers import Upload, assert_words, load_error, xlsx_bytes, zip_bytes
 
 # ------------------------------------------------------------------------------------------------
@@ -258,7 +260,7 @@ XLSX_ERRORS = [
     ("numbers_as_header", lambda: _workbook(("S", [[1, 2], [3, 4]])), {}, ["looks like a data row"]),
     ("duplicate_names", lambda: _workbook(("S", [["x", "x"], [3, 4]])), {}, ["duplicate", "'x'"]),
     ("unknown_sheet", lambda: _workbook(("S", [["x"], [1]])), {"sheet": "Data"}, ["sheet 'Data' not found", "'S'"]),
-    ("too_many_cols", lambda: _workbook(("S", [["a", "b", "c"], [1, 2, 3]])), {"max_cols": 2}, ["3 columns", "limit is 2"]),
+    ("too_many_cols", lambda: _workbook(("S", [["a", "b", "c"], [1, 2, 3]])), {"max_cols": 2}, ["3 columns", "2 columns"]),
     ("too_many_rows", lambda: _workbook(("S", [["a"], [1], [2], [3]])), {"max_rows": 2}, ["more than 2 data rows"]),
 ]
 
@@ -270,3 +272,139 @@ def test_bad_xlsx_gets_a_message_naming_the_problem(make, kwargs, words):
     msg = str(info.value)
     assert_words(msg, words)
     assert "Traceback" not in msg
+
+
+# ------------------------------------------------------------------------------------------------
+# Hostile workbooks (issue 18, findings 1 and 2): refused from the ZIP directory, the shared-strings
+# count or the declared dimension, before openpyxl materialises anything. Built in code (xlsx_build).
+# The time caps are generous guards (before the fix: ~46 min and ~11 min), not speed targets.
+# ------------------------------------------------------------------------------------------------
+def _refused(raw: bytes, words, seconds: float = 5.0, **kw) -> str:
+    t = time.perf_counter()
+    with pytest.raises(DataError) as info:
+        D.load_file(raw, name="bomb.xlsx", **kw)
+    assert time.perf_counter() - t < seconds
+    assert_words(str(info.value), words)
+    return str(info.value)
+
+
+def test_dimension_bomb_refused_before_streaming():
+    raw = X.bomb_dimension()
+    assert len(raw) < 2_000                                  # the issue's 1.5 KB file
+    _refused(raw, ["'bomb.xlsx'", "A1:XFD1048576", "1,048,576 rows", "16,384 columns", "delete the empty rows",
+                   "CSV UTF-8"])
+
+
+def test_far_row_without_dimension_stops_at_the_row_cap():
+    rows = ('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>'
+            '<row r="1048576"><c r="A1048576"><v>2</v></c></row>')
+    _refused(X.workbook(X.sheet_xml(rows)), ["past row", "empty rows", "delete the rows after the table"])
+
+
+def test_wrong_dimension_neither_truncates_nor_pads():
+    rows = [["x", "y"]] + [[i, i + 0.5] for i in range(1, 6)]
+    ds = D.load_excel(X.table(rows, dimension="A1:A2"))       # openpyxl alone would stop at row 2
+    assert ds.n_rows == 5 and ds.numeric_columns == ("x", "y")
+    ds = D.load_excel(X.table(rows, dimension="A1:J9"))       # too wide but within the caps: blank columns dropped
+    assert list(ds.frame.columns) == ["x", "y"]
+
+
+def test_stray_cell_far_right_is_named():
+    rows = ('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c></row>'
+            '<row r="2"><c r="A2"><v>1</v></c><c r="XFD2"><v>7</v></c></row>')
+    _refused(X.workbook(X.sheet_xml(rows)), ["row 2", "column XFD", "'7'", "right of the header's last column A"])
+
+
+def test_shared_strings_bomb_refused_by_expansion_ratio():
+    raw = X.bomb_shared_strings(1_000_000)                   # 16 MB of XML in 41 KB
+    _refused(raw, ["xl/sharedStrings.xml", "411-fold", "compression bomb", "CSV UTF-8"])
+
+
+def test_shared_strings_declared_count_refused():
+    raw = X.bomb_shared_strings(D.MAX_SHARED_STRINGS + 1, text="s{i}")
+    _refused(raw, [f"{D.MAX_SHARED_STRINGS + 1:,} declared shared strings", f"limit is {D.MAX_SHARED_STRINGS:,}"])
+
+
+def test_shared_strings_counted_when_not_declared():
+    raw = X.bomb_shared_strings(D.MAX_SHARED_STRINGS + 1, declare=False, text="s{i}")
+    _refused(raw, [f"{D.MAX_SHARED_STRINGS + 1:,} shared strings", f"limit is {D.MAX_SHARED_STRINGS:,}", "CSV UTF-8"])
+
+
+@pytest.mark.stat
+def test_issue_shared_strings_bomb_826kb_refused():
+    raw = X.bomb_shared_strings()                            # 20 M strings: the issue's 826 KB file
+    assert 800_000 < len(raw) < 850_000
+    _refused(raw, ["shared-strings part", "expands to", "limit is 32.0 MB"])
+
+
+def test_zip_with_too_many_parts_or_bytes_refused():
+    extra = {f"xl/media/f{i}.bin": b"" for i in range(D.readers.MAX_XLSX_PARTS)}
+    _refused(X.table([["x"], [1]], extra=extra), ["files in its ZIP archive", f"at most {D.readers.MAX_XLSX_PARTS:,}"])
+    big = {"docProps/custom.xml": b"x" * (D.readers.MAX_XLSX_OTHER_BYTES + 1)}
+    _refused(X.table([["x"], [1]], extra=big), ["docProps/custom.xml", "expands to", "limit is 16.0 MB"])
+
+
+def test_many_cells_refused_at_the_cell_cap(monkeypatch):
+    monkeypatch.setattr(D.readers, "MAX_EXCEL_CELLS", 1_000)  # the full cap's time: benchmarks/loaders.py
+    n = 1_000 // 50 + 1                                       # 50 columns
+    row = "".join(f'<c r="{_letters(j)}{{i}}"><v>1</v></c>' for j in range(50))
+    head = "".join(f'<c r="{_letters(j)}1" t="inlineStr"><is><t>c{j}</t></is></c>' for j in range(50))
+    sheet = f'<row r="1">{head}</row>' + "".join(f'<row r="{i}">' + row.format(i=i) + "</row>" for i in range(2, n + 2))
+    _refused(X.workbook(X.sheet_xml(sheet)), ["more than 20 data rows", "1,000 cells", "sample of rows"])
+    _refused(X.workbook(X.sheet_xml(sheet, f"A1:AX{n + 1}")), ["A1:AX22", "1,050 cells", "sample of rows"])
+
+
+def _letters(j: int) -> str:
+    return D.readers._col_letter(j)
+
+
+# ------------------------------------------------------------------------------------------------
+# Unclear messages (issue 18, finding 6)
+# ------------------------------------------------------------------------------------------------
+def test_binary_file_renamed_csv_is_not_called_a_header():
+    rng = np.random.default_rng(7)
+    raw = rng.integers(0x80, 0x100, 4096, dtype=np.uint8).tobytes()   # no NUL, no newline: was "header, no data"
+    msg = load_error(raw, name="photo.csv")
+    assert_words(msg, ["'photo.csv'", "does not look like a text CSV", "not valid UTF-8", "binary file",
+                       "export the table as 'CSV UTF-8"])
+    assert "header" not in msg
+
+
+def test_cp1252_text_is_still_read():
+    ds = D.load_csv(("name,note\n" + "Zoë,café crème brûlée\n" * 20).encode("cp1252"))
+    assert ds.frame["note"].iloc[0] == "café crème brûlée"
+
+
+def test_one_word_in_a_numeric_column_is_named_and_read_as_missing():
+    raw = b"age,city\n" + b"".join(b"%d,Paris\n" % (20 + i) for i in range(40)) + b"unknown,Lyon\n"
+    ds = D.load_csv(raw)
+    assert ds.numeric_columns == ("age",)
+    assert ds.frame["age"].isna().sum() == 1 and np.isnan(ds.frame["age"].loc[42])
+    assert_words(" | ".join(ds.notes), ["column 'age' is numeric except 1 cell", "line 42: 'unknown'",
+                                        "read as missing", "imputation value", "fix these cells"])
+
+
+def test_mostly_numeric_column_kept_as_text_is_reported():
+    ds = D.load_csv(b"x,y\n1,a\n2,b\n3%,c\n")
+    assert ds.numeric_columns == ()
+    assert_words(" | ".join(ds.notes), ["column 'x' is kept as text", "2 cells are numbers", "line 4: '3%'",
+                                        "percentage", "fix these cells"])
+
+
+def test_huge_column_name_refused_with_the_cap():
+    msg = load_error(b"a," + b"q" * 100_000 + b"\n1,2\n")
+    assert_words(msg, ["column 2's name", "100,000 characters", f"limit is {D.readers.MAX_NAME_CHARS}", "shorten"])
+
+
+def test_loading_reports_progress_and_can_be_stopped():
+    from dpcore.errors import Cancelled
+    calls = []
+    ds = D.load_file(b"a,b\n" + b"1,2\n" * 10, progress=lambda d, t: calls.append((d, t)) or True)
+    assert ds.n_rows == 10 and calls[-1][0] == calls[-1][1] and all(d <= t for d, t in calls)
+    rows = [["x"]] + [[i] for i in range(12_000)]
+    calls.clear()
+    raw = X.table(rows, dimension="A1:A12001")
+    assert D.load_file(raw, progress=lambda d, t: calls.append((d, t)) or True).n_rows == 12_000
+    assert len(calls) >= 2 and calls[0] == (5_000, 12_001)        # sheet rows read / the declared rows
+    with pytest.raises(Cancelled):
+        D.load_file(b"a\n1\n", progress=lambda d, t: d < 2)

@@ -60,3 +60,39 @@ def test_wine_cultivar_by_alcohol_and_the_pair_release():
     np.testing.assert_allclose(np.asarray(huge.value.threshold), ct.counts.to_dense(), atol=1e-6)
     with pytest.raises(DPValueError, match="sampler = 'dense'"):
         laplace_and_threshold_release(ct.counts, ThresholdConfig(1.0, 24), rng=0)
+
+
+# -- issue 18: the cell cap is checked on public sizes before any label is built --------------------------------
+def _two_numeric(n=1000):
+    g = np.random.default_rng(1)
+    f = pd.DataFrame({"u": g.uniform(size=n), "v": g.uniform(size=n)})
+    return Dataset(f, ("u", "v"), {"u": (0, 1), "v": (0, 1)}, "test")
+
+
+def test_crossing_two_binned_columns_is_refused_before_reading_them(monkeypatch):
+    """10 000 × 10 000 bins built 10⁸ label strings (11.7 GB, 88 s) before the 2^24-cell cap refused."""
+    from dpcore.histograms import columns as C
+
+    monkeypatch.setattr(C, "_levels", lambda *a: pytest.fail("levels read before the cell cap"))
+    with pytest.raises(DPValueError, match=r"cells of the crossed table = k1 \(bins of 'u'\) 10,000 × k2 \(bins of "
+                                           r"'v'\) 10,000 = 100,000,000 exceeds the cap of 16,777,216"):
+        column_histogram(_two_numeric(), ["u", "v"], modes={"u": "bins", "v": "bins"}, bins={"u": 10_000, "v": 10_000})
+
+
+def test_crossing_categories_is_capped_before_the_labels():
+    g = np.random.default_rng(2)
+    f = pd.DataFrame({"a": g.integers(0, 5000, 30_000).astype(str), "b": g.integers(0, 5000, 30_000).astype(str)})
+    ds = Dataset(f, (), {}, "test")
+    with pytest.raises(DPValueError, match=r"k1 \(levels of 'a'\) .* exceeds the cap of 16,777,216"):
+        column_histogram(ds, ["a", "b"], modes={"a": "categories", "b": "categories"})
+
+
+def test_crossed_labels_are_made_on_demand_and_equal_the_full_list():
+    ct = column_histogram(_ds(), ["town", "age"], modes={"town": "categories", "age": "bins"}, bins={"age": 2})
+    full = [f"{a} × {b}" for a in ["(missing)", "a", "b", "c"] for b in ["[0, 50)", "[50, 100]"]]
+    assert list(ct.labels) == full and ct.labels[-1] == full[-1] and ct.labels[1:3] == full[1:3]
+    with pytest.raises(IndexError):
+        ct.labels[len(full)]
+    big = column_histogram(_two_numeric(), ["u", "v"], modes={"u": "bins", "v": "bins"}, bins={"u": 4096, "v": 4096})
+    assert len(big.labels) == 2**24 == big.counts.p and big.labels[4097] == big.labels[1].replace(
+        "[0, 0.0002441) ×", "[0.0002441, 0.0004883) ×")

@@ -61,3 +61,10 @@ def test_viz_figures_build_from_lab_frames():
     assert len(V.answers_figure(res.answers).data) == 3
     summ = V.error_summary(res.errors)
     assert set(summ.columns) == {"method", "n", "reps", "error", "se"}
+
+
+def test_an_empty_alpha_grid_is_refused_by_name():
+    """The page asked for α ≥ target/2 only; at its maximum target α = 1 none was left and run_lab raised
+    KeyError('alpha') (found by the widget-extremes sweep, issue 18)."""
+    with pytest.raises(DPValueError, match="alphas is empty"):
+        LabConfig(Thresholds(8), alphas=())

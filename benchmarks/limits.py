@@ -1,0 +1,254 @@
+"""Limits benchmark (issue 18): each page's heaviest interaction, at the edges of its caps, with its seconds
+and peak memory (prints; never a pass/fail test).
+
+Budget: no single interaction over 30 s or 1 GB on the 2-core machine. Each case is the dpcore call a page
+makes at a setting its widgets allow (the largest product the caps let through), or a setting the caps must
+refuse (then the case shows the refusal and how little it cost). Every case runs in its own process (peak RSS
+is the process's, imports included: ≈ 150–250 MB of numpy/scipy/pandas) with a wall-clock limit and an
+address-space limit, so a runaway case is reported, not waited for.
+
+Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/limits.py`` (``--only density`` for one page, ``--timeout``,
+``--list``). The table: page, case, seconds, peak RSS MB, outcome; then per page its slowest and largest case.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BUDGET_S, BUDGET_MB = 30.0, 1024.0
+
+
+# -- the cases: (page, name, code run in a child process) ---------------------------------------------------
+def _user_frame(n: int, d: int = 2):
+    """A user dataset of n rows with d numeric columns on public bounds [0, 1]."""
+    import numpy as np
+    import pandas as pd
+
+    from dpcore.data import Dataset
+
+    rng = np.random.default_rng(0)
+    cols = tuple(f"c{j + 1}" for j in range(d))
+    frame = pd.DataFrame(rng.beta(2, 5, (n, d)), columns=cols)
+    return Dataset(frame, cols, {c: (0.0, 1.0) for c in cols}, "benchmark data", name="bench.csv")
+
+
+def case_histograms_cross_10000x10000():
+    from dpcore.histograms.columns import column_histogram
+    ds = _user_frame(100_000)
+    column_histogram(ds, ["c1", "c2"], modes={"c1": "bins", "c2": "bins"}, bins={"c1": 10_000, "c2": 10_000})
+
+
+def case_histograms_cross_4096x4096_release():
+    """The largest crossed table the cap lets through (2^24 cells), released (dense Laplace) and drawn."""
+    import numpy as np
+
+    from dpcore import histograms as H
+    from dpcore.histograms.columns import column_histogram
+    from dpcore.viz import histograms as viz
+    ds = _user_frame(100_000)
+    ct = column_histogram(ds, ["c1", "c2"], modes={"c1": "bins", "c2": "bins"}, bins={"c1": 4096, "c2": 4096})
+    cfg = H.ThresholdConfig(1.0, ct.counts.p, sampler="dense")
+    rel = H.laplace_and_threshold_release(ct.counts, cfg, rng=0)
+    cf = viz.cells_frame(ct.labels, None, rel.value.laplace, np.asarray(rel.value.threshold))
+    viz.cells_figure(cf)
+
+
+def case_density_1e6_grid512_draws100_d1():
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 1))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=1, k=200, knorm_k=2, draws=100)
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_density_1e6_grid512_draws100_d2():
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=200, draws=100,
+                          methods=("gp", "fourier-laplace"))
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_density_knorm_k4_draws100():
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=100,
+                          methods=("knorm",))
+    C.compare_release(x, cfg, rng=0)
+
+
+def _error_vs_n_at_limits(exp_id: str):
+    """The Error vs n page at its own limits: the whole axis up to max_x, max_reps, every capped option at max."""
+    from dpcore.experiments import registry, run_experiment
+    exp = registry()[exp_id]
+    lim = exp.app_limits
+    xs = tuple(exp.axis.grid(lim.get("max_x")))
+    opts = {k: lim[f"max_{k}"] for k in exp.app_options if f"max_{k}" in lim}
+    opts.update({k: exp.quick.get(k, exp.options[k]) for k in exp.app_options if k not in opts})
+    from dpcore.limits import BUDGET_SECONDS
+    run_experiment(exp_id, xs=xs, reps=int(lim.get("max_reps", 50)), epsilon=exp.default_epsilon, seed=0, jobs=1,
+                   max_seconds=BUDGET_SECONDS, **opts)
+
+
+def case_error_vs_n_lasso():
+    _error_vs_n_at_limits("lasso")
+
+
+def case_density_d2_grid512_draws32():
+    """The largest d = 2 release the caps allow at a 512² grid: 32 draws, n = 10⁶, k = 34."""
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
+                          methods=("gp", "fourier-laplace"))
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_density_knorm_k4_draws38():
+    from dpcore.density import compare as C
+    x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
+    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
+                          methods=("knorm",))
+    C.compare_release(x, cfg, rng=0)
+
+
+def case_kng_mean_d10_draws2000_sweeps10000():
+    """KNG page: simulated n = 10⁵, 10 columns, 2000 draws × 10 000 sweeps (the widgets' maxima)."""
+    import numpy as np
+    import pandas as pd
+
+    from dpcore import kng
+    ds = kng.simulated_dataset("mean", 100_000, 10, rng=0)
+    cols = list(ds.numeric_columns)
+    pdata = kng.problem_data(pd.DataFrame(np.asarray(ds.frame[cols]), columns=cols), ds.bounds, "mean", cols)
+    cfg = kng.make("mean", mechanism="kng", epsilon=1.0, norm="linf", size=2000, n_sweeps=10_000, **pdata.params)
+    kng.release(pdata.data, cfg, rng=0)
+
+
+def case_kng_linreg_d12_draws2000():
+    import numpy as np
+    import pandas as pd
+
+    from dpcore import kng
+    ds = kng.simulated_dataset("linear_regression", 100_000, 12, rng=0)
+    cols = list(ds.numeric_columns)
+    xs, y = [c for c in cols if c != "y"], "y"
+    pdata = kng.problem_data(pd.DataFrame(np.asarray(ds.frame[cols]), columns=cols), ds.bounds, "linear_regression",
+                             xs, y_column=y, intercept=True)
+    cfg = kng.make("linear_regression", mechanism="exponential", epsilon=1.0, norm="linf", size=2000,
+                   n_sweeps=10_000, **pdata.params)
+    kng.release(pdata.data, cfg, rng=0)
+
+
+def case_histograms_demo_p2e30():
+    """The synthetic table at p = 2^30, q = 10⁵, n = 10⁷ (widget maxima): sparse release + trials (50 reps)."""
+    from dpcore import histograms as H
+    from dpcore.histograms.figures import trials_frame
+    table = H.sparse_table(2**30, 100_000, 10_000_000, rng=0)
+    H.threshold_release(table, H.ThresholdConfig(1.0, table.p), rng=0)
+    trials_frame(table, 1.0, 50, rng=0)
+
+
+def case_error_vs_n_lasso_p100():
+    """What the cap leaves: the LASSO figure with p = 100 only, the page's x range and replicates."""
+    from dpcore.experiments import registry, run_experiment
+    from dpcore.limits import BUDGET_SECONDS
+    exp = registry()["lasso"]
+    run_experiment("lasso", xs=tuple(exp.axis.grid(exp.app_limits["max_x"])), reps=exp.app_limits["max_reps"],
+                   epsilon=1.0, seed=0, jobs=1, methods=["p=100"], max_seconds=BUDGET_SECONDS)
+
+
+CASES = {
+    "histograms": [("cross 10 000 × 10 000 bins (refused)", case_histograms_cross_10000x10000),
+                   ("cross 4096 × 4096 = 2^24 cells, release + figure", case_histograms_cross_4096x4096_release),
+                   ("synthetic p = 2^30, q = 10⁵, n = 10⁷, 50 trials", case_histograms_demo_p2e30)],
+    "density": [("n = 10⁶, grid 512, 100 draws, d = 1, 3 methods", case_density_1e6_grid512_draws100_d1),
+                ("n = 10⁶, grid 512², 100 draws, d = 2", case_density_1e6_grid512_draws100_d2),
+                ("n = 10⁶, grid 512², 32 draws, d = 2, k = 34", case_density_d2_grid512_draws32),
+                ("K-norm k = 4, 100 draws", case_density_knorm_k4_draws100),
+                ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
+    "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
+            ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
+    "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso),
+                   ("LASSO figure, p = 100 only, page's limits", case_error_vs_n_lasso_p100)],
+}
+
+
+# -- running ------------------------------------------------------------------------------------------------
+def _child(page: str, index: int, mem_mb: float) -> None:
+    """Run one case (in the child process) and print a JSON line: seconds, peak RSS MB, outcome."""
+    lim = int(mem_mb * 2**20)
+    resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    name, fn = CASES[page][index]
+    t0 = time.perf_counter()
+    try:
+        fn()
+        outcome = "done"
+    except MemoryError:
+        outcome = f"MemoryError (over the {mem_mb:.0f} MB address-space limit)"
+    except ValueError as exc:                      # DPValueError / DataError: a refusal with a message
+        outcome = f"refused: {str(exc)[:160]}"
+    seconds = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "rss_mb": rss, "outcome": outcome}))
+
+
+def run_case(page: str, index: int, timeout: float, mem_mb: float) -> dict:
+    cmd = [sys.executable, __file__, "--child", page, str(index), "--mem", str(mem_mb)]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"),
+               PYTHONPATH=str(ROOT))
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {"seconds": time.perf_counter() - t0, "rss_mb": float("nan"), "outcome": f"killed after {timeout:g} s"}
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    if p.returncode or not lines:
+        err = (p.stderr.strip().splitlines() or ["?"])[-1]
+        return {"seconds": time.perf_counter() - t0, "rss_mb": float("nan"), "outcome": f"crashed: {err[:160]}"}
+    return json.loads(lines[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="*", help="pages to run (default: all)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case (s)")
+    ap.add_argument("--mem", type=float, default=4096.0, help="address-space limit per case (MB)")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        _child(args.child[0], int(args.child[1]), args.mem)
+        return
+    pages = args.only or list(CASES)
+    if args.list:
+        for p in pages:
+            for name, _ in CASES[p]:
+                print(f"{p}: {name}")
+        return
+    rows = []
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
+    print(f"{'page':<14} {'case':<52} {'seconds':>8} {'peak MB':>8}  outcome")
+    for page in pages:
+        for i, (name, _) in enumerate(CASES[page]):
+            r = run_case(page, i, args.timeout, args.mem)
+            rows.append((page, name, r))
+            flag = " OVER BUDGET" if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB else ""
+            print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r['rss_mb']:8.0f}  {r['outcome']}{flag}", flush=True)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction):")
+    for page in pages:
+        mine = [(n, r) for p, n, r in rows if p == page]
+        slow = max(mine, key=lambda t: t[1]["seconds"])
+        big = max(mine, key=lambda t: -1 if t[1]["rss_mb"] != t[1]["rss_mb"] else t[1]["rss_mb"])
+        print(f"{page:<14} slowest {slow[1]['seconds']:6.1f} s ({slow[0]}); largest {big[1]['rss_mb']:6.0f} MB "
+              f"({big[0]})")
+
+
+if __name__ == "__main__":
+    main()
