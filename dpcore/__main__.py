@@ -16,7 +16,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from dpcore._validation import DPValueError
 
@@ -134,7 +134,8 @@ def build_parser(experiment=None) -> argparse.ArgumentParser:
             if isinstance(default, bool):
                 group.add_argument(f"--{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
             else:
-                kind = {int: _int, float: float, str: str}[type(default)]
+                kinds: dict[type, Callable[[str], Any]] = {int: _int, float: float, str: str}
+                kind = kinds[type(default)]
                 choices = exp.option_choices.get(name)
                 metavar = "{" + ",".join(choices) + "}" if choices else type(default).__name__.upper()
                 group.add_argument(f"--{name}", type=kind, default=None, help=help_text, choices=choices,

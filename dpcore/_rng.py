@@ -6,7 +6,7 @@ global random state anywhere in the package.
 """
 from __future__ import annotations
 
-from typing import Sequence, Union
+from typing import Sequence, Union, cast
 
 import numpy as np
 
@@ -62,4 +62,4 @@ def generators_for(rng: RNGLike | Sequence[np.random.Generator], k: int) -> list
         if len(rng) != k or not all(isinstance(g, np.random.Generator) for g in rng):
             raise ValueError(f"expected a list of {k} numpy Generators (one per chain); got {len(rng)} items.")
         return list(rng)
-    return spawn(rng, k)
+    return spawn(cast(RNGLike, rng), k)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, cast, Mapping, Optional
 
 import numpy as np
 
@@ -95,7 +95,7 @@ class Calibration:
     params: Mapping[str, Any] = field(default_factory=frozen_mapping)
     note: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.notion not in NOTIONS:
             raise DPValueError(f"notion = {self.notion!r} is unknown; use one of {NOTIONS}.")
         if not isinstance(self.params, MappingProxyType):
@@ -105,9 +105,9 @@ class Calibration:
     def cost(self, size: int = 1) -> PrivacyCost:
         """The :class:`~dpcore.privacy.PrivacyCost` of ``size`` independent draws (per-draw cost × count)."""
         if self.notion == "zcdp":
-            return PrivacyCost.zcdp(self.rho, neighbours=self.neighbours, note=self.note, count=size)
+            return PrivacyCost.zcdp(cast(float, self.rho), neighbours=self.neighbours, note=self.note, count=size)
         if self.notion == "ldp":
-            return PrivacyCost.ldp(self.epsilon, note=self.note, count=size)
+            return PrivacyCost.ldp(cast(float, self.epsilon), note=self.note, count=size)
         return PrivacyCost(self.notion, epsilon=self.epsilon, delta=self.delta, neighbours=self.neighbours,
                            note=self.note, count=size)
 
@@ -133,7 +133,7 @@ class Note:
     kind: str
     text: str
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in NOTE_KINDS:
             raise DPValueError(f"note kind {self.kind!r} is unknown; use one of {NOTE_KINDS}.")
 
@@ -157,7 +157,7 @@ class Diagnostics:
     mcmc: Any = None
     values: Mapping[str, Any] = field(default_factory=frozen_mapping)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.values, MappingProxyType):
             object.__setattr__(self, "values", frozen_mapping(self.values))
 
@@ -201,7 +201,7 @@ class Release:
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     config: Any = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.cost, PrivacyCost):
             raise TypeError(f"cost must be a PrivacyCost; got {type(self.cost).__name__}.")
         if not isinstance(self.calibration, Calibration):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
 from ._rng import RNGLike, as_generator
@@ -17,7 +18,7 @@ NORMS = ("l1", "l2", "linf")
 _DUAL = {"l1": "linf", "l2": "l2", "linf": "l1"}
 
 
-def norm(x, name: str = "l2", axis: int = -1) -> np.ndarray:
+def norm(x: ArrayLike, name: str = "l2", axis: int = -1) -> np.ndarray:
     """‖x‖ along ``axis`` for ``name`` in {"l1", "l2", "linf"}."""
     name = check_norm(name)
     a = np.asarray(x, dtype=float)
@@ -33,7 +34,7 @@ def dual_name(name: str) -> str:
     return _DUAL[check_norm(name)]
 
 
-def dual_norm(x, name: str = "l2", axis: int = -1) -> np.ndarray:
+def dual_norm(x: ArrayLike, name: str = "l2", axis: int = -1) -> np.ndarray:
     """The dual norm ‖x‖_* = sup_{‖u‖ ≤ 1} ⟨u, x⟩ of ``name``."""
     return norm(x, dual_name(name), axis=axis)
 

@@ -13,7 +13,7 @@ session can add or change an entry.
 from __future__ import annotations
 
 import functools
-import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -48,7 +48,7 @@ class Topic:
     audits: tuple = ()
     experiments: tuple = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for kind in ("mechanisms", "audits", "experiments"):
             object.__setattr__(self, kind, tuple(getattr(self, kind)))
         for m in self.mechanisms:
@@ -82,7 +82,7 @@ def topics() -> tuple[Topic, ...]:
     return tuple(found)
 
 
-def _unique(items, key: str, what: str) -> Mapping[str, Any]:
+def _unique(items: Any, key: str, what: str) -> Mapping[str, Any]:
     out: dict[str, Any] = {}
     for it in items:
         k = getattr(it, key)

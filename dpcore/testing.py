@@ -170,7 +170,7 @@ def surface(rel: Release, private: Sequence[str] = ()) -> dict:
 
 
 def _private_part(rel: Release, private: Sequence[str]) -> dict:
-    out = {"released": rel.released} if "released" in private else {}
+    out: dict[str, Any] = {"released": rel.released} if "released" in private else {}
     out["notes"] = tuple((n.kind, n.text) for n in rel.notes if f"notes:{n.kind}" in private)
     return out
 
@@ -181,8 +181,9 @@ def _differences(a: dict, b: dict) -> list[str]:
         va, vb = a[k], b.get(k)
         if k == "notes":
             if va != vb:
-                only_a = [n for n in va if n not in vb]
-                only_b = [n for n in vb if n not in va]
+                vb_notes = vb or ()
+                only_a = [n for n in va if n not in vb_notes]
+                only_b = [n for n in vb_notes if n not in va]
                 diffs.append(f"notes differ: on D {only_a}, on D′ {only_b}")
             continue
         same = _same_array(va, vb) if isinstance(va, np.ndarray) else (va == vb)
@@ -225,7 +226,8 @@ def check_public_surface(spec: MechanismSpec, pairs=None, *, seed: int = SURFACE
 # ------------------------------------------------------------------------------------------- checks
 def check_config_frozen(spec: MechanismSpec) -> None:
     data, kwargs, cfg = _example(spec)
-    assert dataclasses.is_dataclass(cfg) and cfg.__dataclass_params__.frozen, \
+    frozen = dataclasses.is_dataclass(cfg) and cfg.__dataclass_params__.frozen  # type: ignore[union-attr]
+    assert frozen, \
         f"{spec.name}: the config {type(cfg).__name__} must be a frozen dataclass"
     _raises(lambda: spec.make(**kwargs, not_a_parameter=1), (DPValueError, TypeError), "not_a_parameter",
             f"{spec.name}: an unknown parameter must be refused by name")
@@ -242,7 +244,9 @@ def check_irrelevant_knobs_refused(spec: MechanismSpec) -> None:
     data, kwargs, _ = _example(spec)
     own = {f.name for f in dataclasses.fields(spec.config) if f.init}
     for name in sorted(_all_config_fields() - own):
-        _raises(lambda name=name: spec.make(**kwargs, **{name: 1}), (DPValueError, TypeError), name,
+        def with_knob(name: str = name) -> Any:
+            return spec.make(**kwargs, **{name: 1})
+        _raises(with_knob, (DPValueError, TypeError), name,
                 f"{spec.name}: parameter {name!r} (another mechanism's) does not apply and must be refused")
 
 
@@ -252,7 +256,9 @@ def check_bad_budget_refused(spec: MechanismSpec) -> None:
         for bad in (0.0, -1.0, math.nan, math.inf):
             if name == "delta" and bad == 0.0:
                 continue  # δ = 0 may be allowed by pure mechanisms that take a δ
-            _raises(lambda name=name, bad=bad: spec.make(**{**kwargs, name: bad}), DPValueError, name,
+            def with_bad(name: str = name, bad: float = bad) -> Any:
+                return spec.make(**{**kwargs, name: bad})
+            _raises(with_bad, DPValueError, name,
                     f"{spec.name}: {name} = {bad} must be refused naming {name!r}")
 
 
@@ -347,7 +353,7 @@ _FAST = (("config_frozen", check_config_frozen), ("irrelevant_knobs_refused", ch
 
 def checks(spec: MechanismSpec, *, stat: bool = True) -> list[tuple[str, Callable[[MechanismSpec], None], bool]]:
     """The checks of ``spec`` as ``(id, check, is_statistical)``; ``check(spec)`` raises AssertionError."""
-    out = [(name, fn, False) for name, fn in _FAST]
+    out: list[tuple[str, Callable[[MechanismSpec], None], bool]] = [(name, fn, False) for name, fn in _FAST]
     if stat:
         out += [(f"audit[{a.id}]", functools.partial(check_audit, audit_id=a.id), True) for a in _spec_audits(spec)]
     return out

@@ -167,7 +167,7 @@ def run(audit_: Audit, *, n: Optional[int] = None, mutant: bool = False, epsilon
     n = check_samples(audit_, audit_.n_samples if n is None else n)
     eps = check_epsilon(audit_.epsilon if epsilon is None else epsilon, "claimed epsilon")
     dlt = check_delta(audit_.delta if delta is None else delta, "claimed delta", allow_zero=True)
-    kw = dict(mutant=mutant, epsilon=eps, delta=dlt, datasets=datasets)
+    kw: dict[str, Any] = dict(mutant=mutant, epsilon=eps, delta=dlt, datasets=datasets)
     chunks = max(1, min(int(chunks), n // 500 or 1))
     if chunks == 1 and progress is None:
         return run_audit(audit_, n=n, rng=rng, **kw)

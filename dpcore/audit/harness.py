@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from scipy.stats import beta
@@ -95,7 +95,7 @@ def audit(out_a: np.ndarray, out_b: np.ndarray, events: Events, *, epsilon: floa
     return AuditResult(worst > 0, worst, idx, direction, J, (na, nb), float(epsilon), float(delta), eps_lb)
 
 
-def halfline_events(thresholds: Sequence[float], projection: np.ndarray | None = None) -> Events:
+def halfline_events(thresholds: Sequence[float] | np.ndarray, projection: np.ndarray | None = None) -> Events:
     """Events {⟨x, p⟩ > t} and their complements for each threshold t (1-D outputs: x > t)."""
     t = np.asarray(thresholds, dtype=float)
 
@@ -122,7 +122,7 @@ def llr_events(logpdf_a: Callable, logpdf_b: Callable, thresholds: Sequence[floa
     return ev
 
 
-def singleton_events(values: Sequence) -> Events:
+def singleton_events(values: Sequence[Any] | np.ndarray) -> Events:
     """Events {x = v} for discrete outputs (1-D) — e.g. the exponential mechanism's index."""
     v = np.asarray(values)
 

@@ -80,9 +80,9 @@ def _read_source(source: Any, name: str, max_bytes: int) -> tuple[bytes, str]:
         fname = getattr(source, "name", None)
         if name in _DEFAULT_NAMES and isinstance(fname, str) and fname:
             name = Path(fname).name
-        size = getattr(source, "size", None)
-        if isinstance(size, (int, np.integer)) and size > max_bytes:
-            raise DataError(f"{short(name)} is {mb(int(size))}; the upload limit is "
+        declared = getattr(source, "size", None)
+        if isinstance(declared, (int, np.integer)) and declared > max_bytes:
+            raise DataError(f"{short(name)} is {mb(int(declared))}; the upload limit is "
                             f"{mb(max_bytes)}. Upload a smaller file, e.g. a random sample of rows.")
         if hasattr(source, "seek"):
             try:
@@ -154,6 +154,8 @@ def _line_of(raw: bytes, offset: int) -> int:
 
 def _decode(raw: bytes, name: str, notes: list[str]) -> str:
     """Decode bytes to text; BOMs and encodings are recorded in ``notes``."""
+    codec: str | None
+    label: str | None
     if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         codec, label = "utf-32", "UTF-32"
     elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -161,8 +163,8 @@ def _decode(raw: bytes, name: str, notes: list[str]) -> str:
     else:
         codec = label = None
     if codec is None and b"\x00" in raw:
-        sample = raw[:1 << 14]
-        even, odd = sample[0::2], sample[1::2]
+        head = raw[:1 << 14]
+        even, odd = head[0::2], head[1::2]
         z_even = even.count(0) / max(len(even), 1)
         z_odd = odd.count(0) / max(len(odd), 1)
         if z_odd > 0.4 and z_even < 0.05 and len(raw) % 2 == 0:

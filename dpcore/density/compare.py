@@ -69,7 +69,7 @@ class CompareConfig:
         self.configs()                      # validates bandwidth, grid, d, k through the mechanisms' configs
 
     def configs(self) -> Mapping[str, Any]:
-        out = {}
+        out: dict[str, Any] = {}
         if "gp" in self.methods:
             out["gp"] = K.GPKDEConfig(epsilon=self.epsilon, delta=self.delta, bandwidth=self.bandwidth,
                                       grid=self.grid, d=self.d, size=self.draws)
@@ -94,7 +94,7 @@ def comparison_costs(config: CompareConfig, n: int) -> list[PrivacyCost]:
     """The cost of each method's draws (known before any draw: shown beside the button); refuses work over
     the caps first (:func:`check_compare_work`)."""
     check_compare_work(config, n)
-    cal = {"gp": K.calibrate_gp, "fourier-laplace": F.calibrate_fourier, "knorm": Kn.calibrate_knorm}
+    cal: dict[str, Any] = {"gp": K.calibrate_gp, "fourier-laplace": F.calibrate_fourier, "knorm": Kn.calibrate_knorm}
     out = [cal[m](c, n).cost(config.draws) for m, c in config.configs().items()]
     if config.bandwidth_epsilon:
         out.insert(0, Bw.calibrate_bandwidth(Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), n).cost(1))
@@ -149,7 +149,7 @@ def compare_release(x, config: CompareConfig, *, rng=None, progress=None) -> Com
         bw = Bw.bandwidth_release(x, Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), rng=g.spawn(1)[0])
         config = dataclasses.replace(config, bandwidth=float(bw.value[0]), bandwidth_epsilon=0.0)
         step(1)
-    fns = {"gp": K.gp_release, "fourier-laplace": F.fourier_release, "knorm": Kn.knorm_release}
+    fns: dict[str, Any] = {"gp": K.gp_release, "fourier-laplace": F.fourier_release, "knorm": Kn.knorm_release}
     cfgs = config.configs()
     streams = g.spawn(len(cfgs))
     rel = {}

@@ -17,6 +17,8 @@ Audits put the moved record where the sensitivity is attained:
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from dpcore.audit import Audit, Mutant, halfline_events, llr_events
@@ -73,7 +75,7 @@ MECHANISMS = (
 )
 
 # -- audits ---------------------------------------------------------------------------------------------------
-_GP_AUDIT_CFG = dict(bandwidth=0.1, grid=9, calibration="analytic", binning="exact")
+_GP_AUDIT_CFG: dict[str, Any] = dict(bandwidth=0.1, grid=9, calibration="analytic", binning="exact")
 _GP_PAIR = (np.zeros(5), np.array([0.0, 0.0, 0.0, 0.0, 1.0]))
 
 
@@ -99,7 +101,7 @@ def _gp_halfline_events(ma, mb, M, sigma):
 
 
 _F_PAIR = (np.full(5, 1 / 8), np.array([1 / 8] * 4 + [5 / 8]))
-_F_CFG = dict(k=1, bandwidth=0.1, grid=8)
+_F_CFG: dict[str, Any] = dict(k=1, bandwidth=0.1, grid=8)
 
 
 def _fourier_sampler(data, n, rng, *, epsilon, delta, override):
@@ -117,7 +119,7 @@ def _fourier_events(d_a, d_b, epsilon, delta):
 
 
 _KN_PAIR = (np.zeros(5), np.array([0.0] * 4 + [0.5]))
-_KN_CFG = dict(k=1, bandwidth=0.1, grid=8)
+_KN_CFG: dict[str, Any] = dict(k=1, bandwidth=0.1, grid=8)
 
 
 def _knorm_sampler(data, n, rng, *, epsilon, delta, override):
@@ -129,7 +131,7 @@ def _knorm_events(d_a, d_b, epsilon, delta):
     return halfline_events(t, projection=np.array([1.0, 0.0]))
 
 
-_SVM_CFG = dict(lam=1.0, bandwidth=0.2, grid=3, calibration="analytic", gap=1e-9)
+_SVM_CFG: dict[str, Any] = dict(lam=1.0, bandwidth=0.2, grid=3, calibration="analytic", gap=1e-9)
 _SVM_PAIR = ((np.array([[0.5, 0.5]]), np.array([1.0])), (np.array([[0.5, 0.5]]), np.array([-1.0])))
 
 

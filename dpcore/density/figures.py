@@ -20,6 +20,7 @@ m = 2k + 1 with k = ⌈(⌈n^{1/(4+d)} log n⌉ − 1)/2⌉ (slides §3.3); the 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -69,6 +70,7 @@ def simulate_kde_unit(n: int, *, epsilon: float, delta: float, bw_scale: float, 
     h = bandwidth_rule(n, 1, bw_scale)
     k = truncation_rule(n, 1)
     rows = []
+    cfg: Any
     for m in methods:
         if m in ("nonprivate", "gp"):
             cfg = K.GPKDEConfig(epsilon=epsilon, delta=delta, bandwidth=h, grid=SIM_GRID)
@@ -137,10 +139,10 @@ def run_kde_task(config: RunConfig, units) -> list[dict]:
     rows = []
     for n, rep in units:
         if p["mode"] == "exact":
-            out = exact_mise_rows(int(n), p["d"], epsilon=config.epsilon, delta=p["delta"], bw_scale=p["bw_scale"],
+            out = exact_mise_rows(int(n), p["d"], epsilon=config.eps, delta=p["delta"], bw_scale=p["bw_scale"],
                                   methods=config.methods)
         else:
-            out = simulate_kde_unit(int(n), epsilon=config.epsilon, delta=p["delta"], bw_scale=p["bw_scale"],
+            out = simulate_kde_unit(int(n), epsilon=config.eps, delta=p["delta"], bw_scale=p["bw_scale"],
                                     knorm_max_k=p["knorm_max_k"], rngs=unit_rngs(config, n, rep),
                                     methods=config.methods)
         rows += [{**r, "n": int(n), "rep": int(rep)} for r in out]
@@ -203,7 +205,7 @@ def exponents_by_dimension(*, epsilon: float = 1.0, delta: float = 1e-3, bw_scal
 # -- hall-knorm --------------------------------------------------------------------------------------------
 def run_knorm_task(config: RunConfig, units) -> list[dict]:
     p = config.params
-    n, eps = p["n"], config.epsilon
+    n, eps = p["n"], config.eps
     rows = []
     for k, rep in units:
         k = int(k)
@@ -262,9 +264,9 @@ def run_dims_task(config: RunConfig, units) -> list[dict]:
     rows = []
     for d, rep in units:
         d = int(d)
-        ex = exponents_by_dimension(epsilon=config.epsilon, delta=p["delta"], bw_scale=p["bw_scale"], dims=(d,))
+        ex = exponents_by_dimension(epsilon=config.eps, delta=p["delta"], bw_scale=p["bw_scale"], dims=(d,))
         scale = mixture(d).l2_norm2()
-        for r in exact_mise_rows(p["n"], d, epsilon=config.epsilon, delta=p["delta"], bw_scale=p["bw_scale"],
+        for r in exact_mise_rows(p["n"], d, epsilon=config.eps, delta=p["delta"], bw_scale=p["bw_scale"],
                                  methods=config.methods):
             e = ex[ex.method == r["method"]].iloc[0]
             rows.append({**r, "error": r["error"] / scale, "mise": r["error"], "rep": int(rep),

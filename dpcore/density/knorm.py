@@ -24,6 +24,8 @@ zero diagonal and entries c_{b−a}; g_K(Ψ̃(x)) = 1 on the moment curve.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import math
 from dataclasses import dataclass
 
@@ -304,7 +306,7 @@ def knorm_sample(data, config: KNormConfig, size: int, rng, *, override=None, B:
         U, acc = uniform_in_body(B, size, g_u)
     else:
         U, acc = np.stack([hit_and_run(B, config.steps, c) for c in g_u.spawn(size)]), float("nan")
-    scale = cal.sensitivity / cal.epsilon * cal.params["noise_factor"]
+    scale = cal.sensitivity / cast(float, cal.epsilon) * cal.params["noise_factor"]
     return _centre(x, config)[None] + scale * r[:, None] * U, acc
 
 

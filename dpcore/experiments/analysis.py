@@ -159,7 +159,7 @@ def describe(frame: pd.DataFrame, decades: float = SLOPE_DECADES, labels: dict |
     xs = sorted(summ[x].unique())
     sx = symbol(x)
     settings = [f"{sx} = {format_number(xs[0])} … {format_number(xs[-1])}"]
-    if attrs.get("epsilon") is not None and x != "epsilon" and np.isfinite(attrs.get("epsilon")):
+    if attrs.get("epsilon") is not None and x != "epsilon" and np.isfinite(attrs["epsilon"]):
         settings.insert(0, f"ε = {attrs['epsilon']:g}")
     settings.append(f"{int(summ['reps'].max())} replicates per {sx}")
     slopes = fit_slopes(frame, decades, x)

@@ -19,7 +19,7 @@ import secrets
 import time
 import warnings
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -311,47 +311,52 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
 
     if progress is not None and progress(0, total) is False:
         raise cancelled()
-    if backend == "dask":
-        n_workers = 0
-        results = _dask_results(exp, config, tasks, scheduler)
-    elif scheduler is not None:
-        raise DPValueError(f"scheduler = {scheduler!r} applies only to backend='dask' (got backend={backend!r}).")
-    else:
-        n_workers = _effective_jobs(jobs, total)
-    if backend == "dask":
-        try:
-            for rows in results:
-                collected.extend(rows)
-                done += 1
-                if progress is not None and progress(done, total) is False:
-                    raise cancelled()
-        finally:
-            results.close()
-    elif n_workers == 1:
-        for units in tasks:
-            collected.extend(_execute(exp, config, units))
+    n_workers, results = _task_source(exp, config, tasks, jobs=jobs, backend=backend, scheduler=scheduler)
+    try:
+        for rows in results:
+            collected.extend(rows)
             done += 1
             if progress is not None and progress(done, total) is False:
                 raise cancelled()
-    else:
-        from joblib import Parallel, delayed
-
-        par = Parallel(n_jobs=n_workers, backend=backend, return_as="generator_unordered")
-        gen = par(delayed(_execute)(exp, config, units) for units in tasks)
-        try:
-            for rows in gen:
-                collected.extend(rows)
-                done += 1
-                if progress is not None and progress(done, total) is False:
-                    raise cancelled()
-        finally:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # joblib warns when a generator is closed early
-                gen.close()
+    finally:
+        results.close()
     frame = _assemble(exp, config, collected)
     frame.attrs["elapsed_s"] = time.perf_counter() - t0
     frame.attrs["jobs"] = n_workers if backend != "dask" else "dask"
     return frame
+
+
+def _task_source(exp: Experiment, config: RunConfig, tasks: list, *, jobs: int, backend: str,
+                 scheduler: str | None) -> tuple[int, Generator[list[dict], None, None]]:
+    """(local worker count, 0 for Dask; the generator of every task's rows) for ``backend``."""
+    if backend == "dask":
+        return 0, _dask_results(exp, config, tasks, scheduler)
+    if scheduler is not None:
+        raise DPValueError(f"scheduler = {scheduler!r} applies only to backend='dask' (got backend={backend!r}).")
+    n_workers = _effective_jobs(jobs, len(tasks))
+    return n_workers, _task_rows(exp, config, tasks, n_workers, backend)
+
+
+def _task_rows(exp: Experiment, config: RunConfig, tasks: list, n_workers: int,
+               backend: str) -> Generator[list[dict], None, None]:
+    """The rows of every task as it finishes: in-process (``n_workers == 1``) or from joblib workers.
+
+    Closing the generator (a cancelled run) stops the workers' generator too."""
+    if n_workers == 1:
+        for units in tasks:
+            yield _execute(exp, config, units)
+        return
+    from joblib import Parallel, delayed
+
+    par = Parallel(n_jobs=n_workers, backend=backend, return_as="generator_unordered")
+    gen = par(delayed(_execute)(exp, config, units) for units in tasks)
+    try:
+        for rows in gen:     # not `yield from`: closing this generator must close gen inside the filter below
+            yield rows
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # joblib warns when a generator is closed early
+            gen.close()
 
 
 #: Seconds to wait for a Dask scheduler before saying it cannot be reached.

@@ -84,7 +84,7 @@ class Axis:
     lo: float = -math.inf
     hi: float = math.inf
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"axis name {self.name!r} must be an identifier (it becomes a frame column).")
         vals = tuple(self.coerce(v) for v in self.values)
@@ -184,6 +184,14 @@ class RunConfig:
     all_methods: tuple[str, ...]
     params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     integer_axis: bool = True
+
+    @property
+    def eps(self) -> float:
+        """ε of a figure with one ε (an error naming the fix when ``epsilon`` is None)."""
+        if self.epsilon is None:
+            from dpcore._validation import DPValueError
+            raise DPValueError(f"{self.experiment_id}: this figure needs one ε; give --epsilon (it has none).")
+        return float(self.epsilon)
 
     @property
     def ns(self) -> tuple:
@@ -327,7 +335,7 @@ class Experiment:
     app_options: tuple[str, ...] | None = None
     unit_seconds: Callable[[Any, Mapping[str, Any], tuple[str, ...]], float] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.id or not all(c.isalnum() or c in "-_" for c in self.id):
             raise ValueError(f"experiment id {self.id!r} must be a non-empty slug of letters, digits, '-' or '_'.")
         if not self.methods or len(set(self.methods)) != len(self.methods):
@@ -357,7 +365,7 @@ class Experiment:
         object.__setattr__(self, "grouping_params", tuple(self.grouping_params))
         if self.app_options is None:
             object.__setattr__(self, "app_options", tuple(k for k in self.options if k not in self.grouping_params))
-        object.__setattr__(self, "app_options", tuple(self.app_options))
+        object.__setattr__(self, "app_options", tuple(self.app_options or ()))
 
     def label(self, method: str) -> str:
         """Display name of ``method`` (its own override, else :func:`dpcore.viz.style.label`)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -151,7 +151,7 @@ def column_histogram(ds, columns: Sequence[str], *, modes: Mapping[str, str], bi
             MAX_DENSE_CELLS, fix="use fewer bins")
     parts = [_levels(ds, c, modes.get(c, "categories"), bins.get(c)) for c in columns]
     idx = parts[0][0]
-    labels = parts[0][1]
+    labels: Any = parts[0][1]                   # a list, or CrossedLabels for two columns
     if len(parts) == 2:
         k2 = len(parts[1][1])
         check_work("cells of the crossed table", {f"k{i + 1} (levels of {short(c)})": len(q[1])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, cast, Optional
 
 import numpy as np
 
@@ -194,7 +194,7 @@ def calibrate_threshold(cfg: ThresholdConfig) -> Calibration:
     """The thresholded release: the cells' noise as in :func:`calibrate_histogram` with ε_h = ε
     (or ε(1 − q_share) when q̂ is released too); τ = b·log(p/q′) ≥ 0 (spec §1.4, correction 1–2)."""
     d = sensitivity(cfg.neighbours)
-    eps_q = cfg.epsilon * cfg.q_share if cfg.tau_rule == "noisy q" else 0.0
+    eps_q = cfg.epsilon * cast(float, cfg.q_share) if cfg.tau_rule == "noisy q" else 0.0
     eps_h = cfg.epsilon - eps_q
     b = d / eps_h
     q_pub = {"log p": 1, "public q bound": cfg.q_bound, "noisy q": None}[cfg.tau_rule]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import cast, Optional
 
 import numpy as np
 
@@ -110,7 +110,7 @@ def _run_batch_mcmc(inc, R, d, init, step, B, n_sweeps, burn_in, gens, keep_trac
     res = metropolis_within_gibbs(None, init, n_sweeps=n_sweeps, rng=gens, step_size=step, burn_in=burn,
                                   l1_radius=B, incremental=inc, thin=thin, keep_trace=True)
     if replicate_diagnostics:
-        summary, rh, es, mixed = _per_replicate_diagnostics(res.trace, res.diagnostics)
+        summary, rh, es, mixed = _per_replicate_diagnostics(cast(np.ndarray, res.trace), res.diagnostics)
     else:
         summary, rh, es, mixed = None, None, None, None
     return res.final.copy(), summary, rh, es, mixed, (res.trace if keep_trace else None), start_note
@@ -249,7 +249,7 @@ def sample_quantile_regression_batch(X, y, *, tau: float, mechanism: str, epsilo
     """
     cfg = QuantileRegressionConfig(mechanism=mechanism, epsilon=epsilon, norm=norm, tau=tau, B=B, C_X=C_X,
                                    constants=constants)
-    C_X, norm = cfg.C_X, cfg.norm
+    C_X, norm = cast(float, cfg.C_X), cfg.norm      # validated copy of the float C_X given
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     if X.ndim != 3 or y.shape != X.shape[:2]:

@@ -90,8 +90,9 @@ def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str
         imputed[c] = int(miss.sum())
         if imputed[c]:
             sub[c] = sub[c].fillna(float(imputes.get(c, (lo + hi) / 2.0)))
-    extra = dict(imputed=imputed, bounds_from_data=tuple(c for c in used if sources.get(c, "declared") != "declared"))
-    if problem in ("linear_regression", "quantile_regression"):
+    extra: dict[str, Any] = dict(imputed=imputed,
+                                 bounds_from_data=tuple(c for c in used if sources.get(c, "declared") != "declared"))
+    if problem in ("linear_regression", "quantile_regression") and y_column is not None:  # y checked above
         X = sub[columns].to_numpy(float)
         xb = [max(abs(v) for v in _bounds_of(bounds, c)) for c in columns]
         names = list(columns)
@@ -106,9 +107,9 @@ def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str
     x = sub[columns].to_numpy(float)
     if len(columns) == 1:
         return ProblemData(x[:, 0], {"bounds": lims[0]}, tuple(columns), n, **extra)
-    lo = np.array([a for a, _ in lims])
-    hi = np.array([b for _, b in lims])
-    return ProblemData(x, {"bounds": (lo, hi)}, tuple(columns), n, **extra)
+    lows = np.array([a for a, _ in lims])
+    highs = np.array([b for _, b in lims])
+    return ProblemData(x, {"bounds": (lows, highs)}, tuple(columns), n, **extra)
 
 
 #: Most columns of the built-in simulation (mean / median / quantile), and coefficients (regressions, with the

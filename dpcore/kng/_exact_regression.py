@@ -122,7 +122,7 @@ def linear_law(A: np.ndarray, b: np.ndarray, mechanism: str, c: float, norm: str
     if not np.all(np.isfinite(theta_hat)):
         return None
     if mechanism == "kng":
-        M = 0.5 * (Linv.T @ Linv)                   # (2A)⁻¹
+        M: np.ndarray = 0.5 * (Linv.T @ Linv)       # (2A)⁻¹
         M = 0.5 * (M + M.T)
     elif mechanism == "exponential":
         M = Linv.T / math.sqrt(2.0 * c)             # cov M Mᵀ = A⁻¹/(2c)

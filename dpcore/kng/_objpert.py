@@ -86,13 +86,14 @@ def _homotopy(H: np.ndarray, g: np.ndarray, B: float) -> np.ndarray:
         sw = float(s @ w)
         lam_B = (float(s @ a) - B) / sw
         # next breakpoint below the current λ
-        best, event = 0.0, None
+        best = 0.0
+        event: tuple[str, int, float] | None = None  # (kind, index, sign of an added coordinate)
         thr = lam * (1.0 - 1e-10)  # excludes the trivial root at the current λ of the index just changed
         with np.errstate(divide="ignore", invalid="ignore"):
             drop = a / w
         for i in range(len(S)):
             if np.isfinite(drop[i]) and 0.0 < drop[i] < thr and drop[i] > best:
-                best, event = float(drop[i]), ("drop", i)
+                best, event = float(drop[i]), ("drop", i, 0.0)
         inactive = np.setdiff1d(np.arange(d), S)
         if inactive.size:
             HjS = H[np.ix_(inactive, S)]

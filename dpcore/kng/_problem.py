@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, ClassVar, Mapping, Optional
+from typing import Any, Callable, cast, ClassVar, Mapping, Optional
 
 import numpy as np
 
@@ -109,7 +109,7 @@ class Problem:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    config: ClassVar[type] = object
+    config: ClassVar[Any] = object
     section: ClassVar[str] = ""
 
     # -- data and loss ------------------------------------------------------------------
@@ -180,7 +180,7 @@ class Problem:
 
     def target_width(self, P: Prepared, cal: Calibration, cfg: Any) -> float:
         """Rough width of the target law from public quantities: 2Δw/(εn) (KNG), √(2Δw/(εn)) (exponential)."""
-        eps, n = cal.epsilon, P.n
+        eps, n = cast(float, cal.epsilon), P.n
         if cfg.mechanism == "kng":
             return 2.0 * cal.sensitivity * P.width / (eps * n)
         return math.sqrt(2.0 * cal.sensitivity * P.width / (eps * n))
@@ -189,7 +189,7 @@ class Problem:
         """The largest initial proposal scale: the size of Θ."""
         if P.l1_radius is not None:
             return P.l1_radius
-        return float(np.max(P.upper - P.lower))
+        return float(np.max(cast(np.ndarray, P.upper) - cast(np.ndarray, P.lower)))
 
 
 # ----------------------------------------------------------------------------- shared helpers

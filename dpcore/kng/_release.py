@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, cast, Optional
 
 import numpy as np
 
@@ -163,7 +163,7 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     if diag is _NOT_RUN:
         diag = None
     elif not released:
-        notes.append(Note("withheld", withheld_text(diag)))
+        notes.append(Note("withheld", withheld_text(cast(MCMCDiagnostics, diag))))
     if not released:
         draws = np.full_like(draws, np.nan)
     return KNGRelease(mechanism=cal.mechanism, value=draws * P.scale, cost=cal.cost(cfg.size), calibration=cal,
@@ -293,7 +293,7 @@ def draw_mcmc(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, size: i
     """``size`` chains' last states (scaled units) and the non-private diagnostics of all chains run."""
     C = check_chains(problem, P, size)
     gens = spawn(g, C)
-    init = np.tile(P.centre, (C, 1))
+    init = np.tile(cast(np.ndarray, P.centre), (C, 1))
     step = initial_step_rule(problem.target_width(P, cal, cfg), problem.step_cap(P))
     inc = problem.incremental_target(P, cal, cfg)
     logp = None if inc is not None else (lambda th: problem.log_density(P, cal, th))

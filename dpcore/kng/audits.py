@@ -14,7 +14,7 @@ batched chains the simulations and the fallback use.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -99,7 +99,7 @@ AUDITS_EXACT = (
           events=_quantile_events, epsilon=1.0,
           mutant=Mutant("paper eq. (3)", "the paper's printed sensitivity Δ = 2(1 − τ) = 0.2 instead of 1 "
                         "(density constant ε/(2·0.2))",
-                        lambda c: c.replace(sensitivity=0.2, constant=c.epsilon / (2 * 0.2))),
+                        lambda c: c.replace(sensitivity=0.2, constant=cast(float, c.epsilon) / (2 * 0.2))),
           n_samples=200_000, seed=21, output_label="θ"),
     _mean_audit("l2"),
     _mean_audit("linf"),
@@ -136,7 +136,8 @@ def _linear_sampler(mechanism: str, sweeps: int):
         X, y = data
         A = np.broadcast_to(X.T @ X, (n,) + (X.shape[1],) * 2)
         b = np.broadcast_to(X.T @ y, (n, X.shape[1]))
-        kw = {} if mechanism == "objective_perturbation" else {"n_sweeps": sweeps, "replicate_diagnostics": False}
+        kw: dict[str, Any] = ({} if mechanism == "objective_perturbation"
+                              else {"n_sweeps": sweeps, "replicate_diagnostics": False})
         return sample_linear_regression_suffstats(A, b, len(y), mechanism=mechanism, epsilon=epsilon, B=1.0,
                                                   rng=rng, override=override, **kw).theta
     return sampler

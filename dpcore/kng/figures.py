@@ -142,7 +142,7 @@ def run_linear_task(config: RunConfig, units: tuple[Unit, ...]) -> list[dict]:
     for mech in ("kng", "exponential", "objective_perturbation"):
         if mech not in config.methods:
             continue
-        kw = dict(mechanism=mech, epsilon=config.epsilon, B=B, norm="linf", constants=consts,
+        kw = dict(mechanism=mech, epsilon=config.eps, B=B, norm="linf", constants=consts,
                   rng=[g[mech] for g in rngs])
         if mech == "objective_perturbation":
             res = kng.sample_linear_regression_suffstats(XtX, Xty_s, ns, n_sweeps=sweeps, init=init, **kw)
@@ -236,7 +236,7 @@ def run_quantile_regression_task(config: RunConfig, units: tuple[Unit, ...]) -> 
         if mech not in config.methods:
             continue
         res = kng.sample_quantile_regression_batch(
-            X, Y, tau=p["tau"], mechanism=mech, epsilon=config.epsilon, B=p["B"], C_X=1.0, norm="linf",
+            X, Y, tau=p["tau"], mechanism=mech, epsilon=config.eps, B=p["B"], C_X=1.0, norm="linf",
             constants=p["constants"], n_sweeps=p["sweeps"], rng=[g[mech] for g in rngs], init=init,
             nonprivate=nonpriv)
         est = np.asarray(res.theta) * R[:, None]
@@ -297,7 +297,7 @@ def _exact_rows(config: RunConfig, units, problem: str, simulate, truth: float, 
             if m == "nonprivate":
                 est = float(np.median(x) if problem == "median" else np.mean(x))
             else:
-                res = kng.sample(problem, x, mechanism=m, epsilon=config.epsilon, norm="linf", size=1,
+                res = kng.sample(problem, x, mechanism=m, epsilon=config.eps, norm="linf", size=1,
                                  rng=g[m], **kng_params)
                 est = float(np.asarray(res.samples).ravel()[0])
             rows.append({"method": m, "n": int(n), "rep": int(rep), "error": abs(est - truth)})

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -90,7 +90,7 @@ MECHANISM_INTERCEPT = "lasso/private-fw-intercept"
 DEFAULT_INTERCEPT_SHARE = 0.1
 
 
-def check_run(cfg) -> None:
+def check_run(cfg: Any) -> None:
     """The checks every Frank–Wolfe config shares: ε, δ, 0 < radius ≤ 1000 and 1 ≤ T ≤ MAX_STEPS (T is
     normalised to an int on the frozen config)."""
     check_epsilon(cfg.epsilon)
@@ -149,7 +149,7 @@ class LassoConfig:
     intercept_share: Optional[float] = None
     step_scale: Optional[float] = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_run(self)
         if not isinstance(self.intercept, (bool, np.bool_)):
             raise DPValueError(f"intercept = {self.intercept!r} must be True or False.")

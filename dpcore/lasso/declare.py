@@ -1,14 +1,16 @@
 """Private LASSO topic declaration: mechanisms, audits and figures (read by :mod:`dpcore.registry`)."""
 from __future__ import annotations
 
+from typing import cast
+
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
 from dpcore.registry import Topic
 
-from . import audits as U
+from . import audits
 from . import figures
-from . import general as Gn
-from . import private_fw as F
+from . import general
+from . import private_fw
 from .calibration import REFERENCE, LassoConfig
 from .designs import sparse_regression
 
@@ -29,13 +31,14 @@ def _example_general():
 
 
 MECHANISMS = (
-    MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, F.release,
-                  F.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
+    MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, private_fw.release,
+                  private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
     MechanismSpec("lasso/private-fw-intercept", "Private Frank–Wolfe LASSO with an intercept (private centring means)",
-                  LassoConfig, F.release, F.nonprivate, _example_intercept, budget=("epsilon", "delta"), atol=1e-6),
+                  LassoConfig, private_fw.release, private_fw.nonprivate, _example_intercept,
+                  budget=("epsilon", "delta"), atol=1e-6),
     MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
-                  Gn.NoisyGradientConfig, Gn.release_noisy_gradient, Gn.nonprivate_general, _example_general,
-                  budget=("epsilon", "delta"), atol=1e-9),
+                  general.NoisyGradientConfig, general.release_noisy_gradient, general.nonprivate_general,
+                  _example_general, budget=("epsilon", "delta"), atol=1e-9),
 )
 
 _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε₀ (the score sensitivity halved: "
@@ -43,7 +46,8 @@ _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε�
                lambda cal: cal.replace(constant=cal.constant / 2))
 _NO_COMPOSITION = Mutant("per-step noise without composition",
                          "each of the T steps calibrated to the whole ε (ε₀ = ε): the composition over T is forgotten",
-                         lambda cal: cal.replace(constant=2 * cal.sensitivity / cal.epsilon))
+                         lambda cal: cal.replace(constant=2 * cal.sensitivity
+                                                 / cast(float, cal.epsilon)))
 _LAPLACE_NO_2 = Mutant("Laplace without the factor 2", "Lap(Δ_s/ε₀): the monotone-scores scale, but moving one "
                        "record lowers some scores and raises others", lambda cal: cal.replace(constant=cal.constant / 2))
 _WRONG_SIGN = Mutant("argmin of α + Gumbel", "argmin_s (α_s + b·G_s) instead of argmin_s (α_s − b·G_s): not the "
@@ -52,25 +56,25 @@ _WRONG_SIGN = Mutant("argmin of α + Gumbel", "argmin_s (α_s + b·G_s) instead 
 
 _NB = ("record 0 has y·x₁ = −1 in D and +1 in D′ (x = ±e₁, |y| = 1): every score ⟨±r e₁, ∇L(θ)⟩ moves by "
        "4r/n at every θ, 91 % of Δ_s = 4r(r + 1)/n at r = 0.1")
-_PAIR = U.pair()
-_PAIR6 = U.pair(p=6)
+_PAIR = audits.pair()
+_PAIR6 = audits.pair(p=6)
 
-AUDITS = (
+AUDITS: tuple[Audit, ...] = (
     Audit("lasso/one-step", "lasso/private-fw", "One step (T = 1): the chosen vertex, exponential mechanism", _PAIR,
-          _NB, U.vertex_sampler(1), U.sequence_events(1), epsilon=1.0, delta=1e-6, mutant=_HALF,
+          _NB, audits.vertex_sampler(1), audits.sequence_events(1), epsilon=1.0, delta=1e-6, mutant=_HALF,
           output_label="chosen vertex (0 = +r e₁, 1 = −r e₁)"),
     Audit("lasso/three-steps", "lasso/private-fw", "T = 3 steps: the sequence of chosen vertices", _PAIR, _NB,
-          U.vertex_sampler(3), U.sequence_events(3), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION,
+          audits.vertex_sampler(3), audits.sequence_events(3), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION,
           output_label="vertex sequence (base-2 code)"),
     Audit("lasso/eight-steps", "lasso/private-fw", "T = 8 steps: the vertex sequence under the zCDP route "
-          "(ρ₀ = ε₀²/8 per step, the default composition)", _PAIR, _NB, U.vertex_sampler(8), U.sequence_events(8),
-          epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION, output_label="vertex sequence (base-2 code)"),
+          "(ρ₀ = ε₀²/8 per step, the default composition)", _PAIR, _NB, audits.vertex_sampler(8),
+          audits.sequence_events(8), epsilon=1.0, delta=1e-6, mutant=_NO_COMPOSITION, output_label="vertex sequence (base-2 code)"),
     Audit("lasso/one-step-laplace", "lasso/private-fw", "One step (T = 1): report-noisy-min with Laplace noise",
-          _PAIR, _NB, U.vertex_sampler(1, "laplace"), U.sequence_events(1), epsilon=1.0, delta=1e-6,
+          _PAIR, _NB, audits.vertex_sampler(1, "laplace"), audits.sequence_events(1), epsilon=1.0, delta=1e-6,
           mutant=_LAPLACE_NO_2, output_label="chosen vertex"),
     Audit("lasso/one-step-12-vertices", "lasso/private-fw", "One step among 12 vertices (p = 6): the Gumbel sign",
-          _PAIR6, _NB + "; the other 5 covariates are 0", U.vertex_sampler(1), U.sequence_events(1, 6), epsilon=1.0,
-          delta=1e-6, mutant=_WRONG_SIGN, output_label="chosen vertex (j: +r e_j, 6 + j: −r e_j)"),
+          _PAIR6, _NB + "; the other 5 covariates are 0", audits.vertex_sampler(1), audits.sequence_events(1, 6),
+          epsilon=1.0, delta=1e-6, mutant=_WRONG_SIGN, output_label="chosen vertex (j: +r e_j, 6 + j: −r e_j)"),
 )
 
 _MEANS_NO_P = Mutant("means without the (p + 1)", "Laplace scale 2/(nε_m): the sensitivity of ONE mean, "
@@ -78,9 +82,10 @@ _MEANS_NO_P = Mutant("means without the (p + 1)", "Laplace scale 2/(nε_m): the 
                          params={"mean_scale": cal.params["mean_scale"] / (cal.params["p"] + 1)}))
 AUDITS = AUDITS + (
     Audit("lasso/intercept-means", "lasso/private-fw-intercept",
-          "Intercept, stage 1: the released centring means (p = 1, n = 20), at their own ε_m", U.mean_pair(),
+          "Intercept, stage 1: the released centring means (p = 1, n = 20), at their own ε_m", audits.mean_pair(),
           "record 0 is (x, y) = (−1, −1) in D and (1, 1) in D′: both means move by 2/n (ℓ1: 2(p + 1)/n)",
-          U.mean_sampler, U.mean_events, epsilon=1.0, mutant=_MEANS_NO_P, output_label="released means (x̄, ȳ)"),
+          audits.mean_sampler, audits.mean_events, epsilon=1.0, mutant=_MEANS_NO_P,
+          output_label="released means (x̄, ȳ)"),
 )
 
 _SQRT_P = Mutant("√p dropped", "σ from the ℓ∞ bound 4(R₁ + 1)/n instead of the ℓ2 bound 4(R₁ + 1)√p/n "
@@ -88,9 +93,9 @@ _SQRT_P = Mutant("√p dropped", "σ from the ℓ∞ bound 4(R₁ + 1)/n instead
 AUDITS = AUDITS + (
     Audit("lasso/noisy-gradient-one-step", "lasso/noisy-gradient-fw",
           "Noisy-gradient Frank–Wolfe on the ℓ∞ ball (p = 16), one step: the signs of the chosen vertex",
-          U.dense_pair(), "record 0 has y = −x₁ in D and y = +x₁ in D′, every covariate = x₁ = ±1: ∇L moves by "
-          "4√p/n in ℓ2 (86 % of Δ₂ = 4(R₁ + 1)√p/n at r = 0.01, R₁ = pr)", U.noisy_gradient_sampler,
-          U.count_events(16), epsilon=1.0, delta=1e-6, mutant=_SQRT_P,
+          audits.dense_pair(), "record 0 has y = −x₁ in D and y = +x₁ in D′, every covariate = x₁ = ±1: ∇L moves by "
+          "4√p/n in ℓ2 (86 % of Δ₂ = 4(R₁ + 1)√p/n at r = 0.01, R₁ = pr)", audits.noisy_gradient_sampler,
+          audits.count_events(16), epsilon=1.0, delta=1e-6, mutant=_SQRT_P,
           output_label="coordinates with s₁ = +r"),
 )
 

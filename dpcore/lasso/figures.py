@@ -159,7 +159,7 @@ def run_lasso_task(config: RunConfig, units) -> list[dict]:
             g_data, g_noise = g[m].spawn(2)
             if c is not None:                 # the same data as "p=…" (like for like), its own noise
                 g_data = unit_rngs(config, n, rep)[f"p={p}"].spawn(2)[0]
-            r = excess_risk_unit(int(n), p, epsilon=config.epsilon, delta=q["delta"], radius=q["radius"], s=q["s"],
+            r = excess_risk_unit(int(n), p, epsilon=config.eps, delta=q["delta"], radius=q["radius"], s=q["s"],
                                  composition=q["composition"], rng_data=g_data, rng_noise=g_noise, step_scale=c)
             rows.append({"method": m, "n": int(n), "rep": int(rep), "error": r.pop("excess_exponential"), **r,
                          "p": p})
@@ -173,7 +173,7 @@ def run_lasso_p_task(config: RunConfig, units) -> list[dict]:
         if not feasible(q["n"], int(p)):
             continue                          # beyond the work caps (the caption says so)
         g = unit_rngs(config, p, rep)
-        r = excess_risk_unit(q["n"], int(p), epsilon=config.epsilon, delta=q["delta"], radius=q["radius"], s=q["s"],
+        r = excess_risk_unit(q["n"], int(p), epsilon=config.eps, delta=q["delta"], radius=q["radius"], s=q["s"],
                              composition=q["composition"], selections=("exponential", "laplace"), rng_data=g["data"],
                              rng_noise=g["private_fw"], noisy_gradient="noisy_gradient_fw" in config.methods)
         extra = {"steps": r["steps"], "loss_opt": r["loss_opt"], "opt_gap": r["opt_gap"], "excess_zero": r["excess_zero"]}

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Callable, Optional, cast
 
 import numpy as np
 from scipy import integrate, stats
@@ -59,7 +59,7 @@ class NoisyGradientConfig:
     steps: Optional[int] = None
     constraint: str = "l1"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_run(self)
         check_choice(self.constraint, "constraint", GENERAL_CONSTRAINTS)
 
@@ -129,7 +129,7 @@ def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radiu
     ``gram`` = (XᵀX, Xᵀy) with ``n`` replaces X and y (O(p²) per step). Returns (θ of shape (reps, p),
     the first step's vertex s₁ of shape (reps, p) — what the audits see)."""
     if X is None:
-        G, b = gram
+        G, b = cast(tuple, gram)
         p = G.shape[0]
         work = float(steps) * p * p * reps
     else:
@@ -140,14 +140,16 @@ def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radiu
                            "lower T (steps), n or p.")
     g_ = as_generator(rng)
     theta = np.zeros((reps, p)) if constraint != "simplex" else np.full((reps, p), radius / p)
+    y_ = cast(np.ndarray, y)                        # given with X (else the Gram form is used)
+    rows = cast(int, n)                             # given with gram (else read off X)
     if X is None:
         Gt = theta @ G
     else:
-        res = theta @ X.T - y[None, :]
-    first = None
+        res = theta @ X.T - y_[None, :]
+    first: np.ndarray | None = None
     every = max(1, steps // 100)
     for t in range(1, steps + 1):
-        grad = (2.0 / n) * ((Gt - b[None, :]) if X is None else res @ X)
+        grad = (2.0 / rows) * ((Gt - b[None, :]) if X is None else res @ X)
         if sigma > 0:
             grad = grad + sigma * g_.standard_normal(grad.shape)
         s = _lmo(grad, radius, constraint)
@@ -158,21 +160,21 @@ def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radiu
         if X is None:
             Gt = (1 - mu) * Gt + mu * (s @ G)
         else:
-            res = (1 - mu) * res - mu * y[None, :] + mu * (s @ X.T)
+            res = (1 - mu) * res - mu * y_[None, :] + mu * (s @ X.T)
         if progress is not None and (t % every == 0 or t == steps) and progress(t, steps) is False:
             raise Cancelled("Frank–Wolfe stopped", done=t, total=steps)
-    return theta, first
+    return theta, cast(np.ndarray, first)             # steps >= 1
 
 
-def nonprivate_general(data, cfg: NoisyGradientConfig) -> np.ndarray:
+def nonprivate_general(data: Any, cfg: NoisyGradientConfig) -> np.ndarray:
     """Non-private Frank–Wolfe on C with the same T and start (σ = 0)."""
     X, y, _ = clip_data(data)
     steps = int(calibrate_noisy_gradient(cfg, *X.shape).params["steps"])
     return noisy_gradient_fw(X, y, radius=cfg.radius, steps=steps, constraint=cfg.constraint, sigma=0.0)[0][0]
 
 
-def release_noisy_gradient(data, cfg: NoisyGradientConfig, *, rng: RNGLike = None, progress=None,
-                           diagnostics: bool = True) -> Release:
+def release_noisy_gradient(data: Any, cfg: NoisyGradientConfig, *, rng: RNGLike = None,
+                           progress: Callable[[int, int], Any] | None = None, diagnostics: bool = True) -> Release:
     """θ_priv ∈ C by noisy-gradient Frank–Wolfe, (ε, δ)-DP (replace-one; n, p public)."""
     X, y, clip_info = clip_data(data)
     cal = calibrate_noisy_gradient(cfg, *X.shape)

@@ -10,7 +10,7 @@ is the baseline of the excess empirical risk.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -59,7 +59,7 @@ def _with_intercept(theta: np.ndarray, means: np.ndarray) -> np.ndarray:
     return np.concatenate([[means[p] - float(means[:p] @ theta)], theta])
 
 
-def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Calibration] = None, *,
+def sample_run(data: Any, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Calibration] = None, *,
                progress=None) -> FWRun:
     """``reps`` independent private runs on the same data (vectorised; audits and figures). ``cal``
     overrides the calibration (audit mutants)."""
@@ -69,7 +69,7 @@ def sample_run(data, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Optional[Ca
                        chooser=make_chooser(cal, rng), reps=reps, path=cfg.path, dtype=cfg.dtype, progress=progress)
 
 
-def nonprivate(data, cfg: LassoConfig) -> np.ndarray:
+def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     """Non-private Frank–Wolfe (Algorithm 1: exact argmin) with the same T and start θ₁ = 0: θ of shape (p,)."""
     X, y, _ = clip_data(data, dtype=cfg.dtype)
     steps = int(calibrate(cfg, X.shape[0], X.shape[1]).params["steps"])
@@ -94,14 +94,14 @@ def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = No
     k = len(truth_s) if k is None else int(k)
     if k == 0:
         return {"k": 0, "recovered": 0, "recall": float("nan"), "precision": float("nan"), "signs agree": 0}
-    top = np.argsort(-np.abs(theta), kind="stable")[:k]
-    top = [int(j) for j in top if abs(theta[j]) > 0]
+    top = [int(j) for j in np.argsort(-np.abs(theta), kind="stable")[:k] if abs(theta[j]) > 0]
     hit = [j for j in top if j in truth_s]
     return {"k": k, "recovered": len(hit), "recall": len(hit) / k, "precision": len(hit) / max(len(top), 1),
             "signs agree": int(sum(np.sign(theta[j]) == np.sign(truth[j]) for j in hit))}
 
 
-def release(data, cfg: LassoConfig, *, rng: RNGLike = None, progress=None, diagnostics: bool = True) -> Release:
+def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Callable[[int, int], Any] | None = None,
+            diagnostics: bool = True) -> Release:
     """θ_priv by private Frank–Wolfe, (ε, δ)-DP (replace-one; n and p public).
 
     Parameters

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 import numpy as np
 
@@ -37,14 +37,14 @@ class FWRun:
     path: str
 
 
-def clip_data(data, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
+def clip_data(data: Any, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
     """:func:`clip_design` of ``data = (X, y)``; anything but a pair is a :class:`DataError`."""
     if not (isinstance(data, (tuple, list)) and len(data) == 2):
         raise DataError("data must be a pair (X, y): an (n, p) covariate matrix and a length-n response.")
     return clip_design(data[0], data[1], dtype=dtype)
 
 
-def clip_design(X, y, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
+def clip_design(X: Any, y: Any, dtype: str = "float64") -> tuple[np.ndarray, np.ndarray, dict]:
     """X clipped to [−1, 1] entry-wise and y to [−1, 1] (the public domain ‖x‖∞ ≤ 1, |y| ≤ 1), as
     ``dtype`` (no copy when X already has it and needs no clipping), and the NON-PRIVATE counts of
     clipped entries / records (never silent). The inputs are never modified."""
@@ -114,11 +114,11 @@ def choose_path(n: int, p: int, steps: int, path: str = "auto") -> str:
     return "gram" if (n > p and p < steps and p <= 3000) else "direct"
 
 
-def _work(n, p, steps, reps, path):
+def _work(n: int, p: int, steps: int, reps: int, path: str) -> float:
     return float(n) * p * p + float(steps) * p * reps if path == "gram" else float(steps) * n * p * reps
 
 
-def frank_wolfe(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, constraint: str = "l1",
+def frank_wolfe(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radius: float, steps: int, constraint: str = "l1",
                 chooser: Optional[Chooser] = None, reps: int = 1, path: str = "auto", dtype: str = "float64",
                 progress: Optional[Callable[[int, int], bool]] = None, gram: Optional[tuple] = None,
                 n: Optional[int] = None) -> FWRun:
@@ -143,8 +143,8 @@ def frank_wolfe(X: np.ndarray, y: np.ndarray, *, radius: float, steps: int, cons
                            f"{f' × {reps} runs' if reps > 1 else ''}) > the cap {MAX_WORK:.3g}; lower T (steps), "
                            "n or p.")
     dt = np.float32 if dtype == "float32" else np.float64
-    Xd = None if X is None else np.asarray(X, dtype=dt)
-    yd = None if y is None else np.asarray(y, dtype=dt)
+    Xd: Any = None if X is None else np.asarray(X, dtype=dt)
+    yd: Any = None if y is None else np.asarray(y, dtype=dt)
     # θ₁ = 0 for the ℓ1 ball; the simplex r·Δ_p does not contain 0, so start at its centre r/p (in C).
     theta = np.zeros((reps, p)) if constraint == "l1" else np.full((reps, p), radius / p)
     verts = np.empty((reps, steps), dtype=np.int64)
@@ -221,6 +221,7 @@ def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius
         p = G0.shape[0]
         use_gram = True
     else:
+        X, y = cast(np.ndarray, X), cast(np.ndarray, y)
         n, p = X.shape
         use_gram = n > p and p <= 3000
         if use_gram:
@@ -234,11 +235,13 @@ def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius
         def hess_vec(v):
             return G @ v
     else:
+        X_, y_ = cast(np.ndarray, X), cast(np.ndarray, y)
+
         def grad(th):
-            return gradient(X, y, th)
+            return gradient(X_, y_, th)
 
         def hess_vec(v):
-            return X.T @ (X @ v) / n
+            return X_.T @ (X_ @ v) / n
     # λ_max of XᵀX/n by power iteration from a fixed start; the 1.05 margin keeps the step 1/lip safe
     v = np.ones(p) / math.sqrt(p) + np.linspace(0, 1e-3, p)
     for _ in range(60):
@@ -263,7 +266,7 @@ def constrained_optimum(X: Optional[np.ndarray], y: Optional[np.ndarray], radius
                 break
             if it % 200 == 0:   # restart the momentum (helps on ill-conditioned designs)
                 z, tk = th.copy(), 1.0
-    val = gram_loss(G0, b0, yy, n, th) if use_gram else float(loss(X, y, th))
+    val = gram_loss(G0, b0, yy, n, th) if use_gram else float(loss(cast(np.ndarray, X), cast(np.ndarray, y), th))
     return Optimum(th, val, max(gap, 0.0), it)
 
 

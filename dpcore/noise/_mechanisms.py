@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 
 from .._rng import RNGLike, as_generator
@@ -47,7 +48,7 @@ class LaplaceConfig:
     sensitivity: float = 1.0
     neighbours: str = "replace-one"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
         _common(self)
 
@@ -70,7 +71,7 @@ def laplace_release(data: Any, config: LaplaceConfig, *, rng: RNGLike = None, ov
     return _release(cal, v + laplace_noise(cal.constant, size=v.shape, rng=rng), config)
 
 
-def laplace_mechanism(value, sensitivity: float, epsilon: float, rng: RNGLike = None,
+def laplace_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, rng: RNGLike = None,
                       neighbours: str = "replace-one") -> Release:
     """value + Laplace(Δ₁/ε) per coordinate: ε-DP when Δ₁ ≥ sup_{D~D'} ‖f(D) − f(D')‖₁."""
     epsilon = check_epsilon(epsilon)
@@ -87,7 +88,7 @@ class GaussianConfig:
     sensitivity: float = 1.0
     neighbours: str = "replace-one"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
         _set(self, "delta", check_delta(self.delta))
         _common(self)
@@ -111,7 +112,7 @@ class GaussianZCDPConfig:
     sensitivity: float = 1.0
     neighbours: str = "replace-one"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _set(self, "rho", check_rho(self.rho))
         _common(self)
 
@@ -124,7 +125,7 @@ class GaussianZCDPConfig:
             reference="Bun & Steinke (2016), Concentrated differential privacy, Prop. 1.6", neighbours=self.neighbours)
 
 
-def _gaussian(data, config, rng, override) -> Release:
+def _gaussian(data: Any, config: Any, rng: RNGLike, override: Any) -> Release:
     cal = config.calibration() if override is None else override(config.calibration())
     v = np.asarray(data, dtype=float)
     return _release(cal, v + gaussian_noise(cal.constant, size=v.shape, rng=rng), config)
@@ -141,7 +142,7 @@ def gaussian_zcdp_release(data: Any, config: GaussianZCDPConfig, *, rng: RNGLike
     return _gaussian(data, config, rng, override)
 
 
-def gaussian_mechanism(value, sensitivity: float, *, epsilon: float | None = None, delta: float | None = None,
+def gaussian_mechanism(value: ArrayLike, sensitivity: float, *, epsilon: float | None = None, delta: float | None = None,
                        rho: float | None = None, rng: RNGLike = None, neighbours: str = "replace-one") -> Release:
     """value + N(0, σ²I) with ℓ2-sensitivity Δ₂ ≥ sup ‖f(D) − f(D')‖₂.
 
@@ -169,7 +170,7 @@ class KNormConfig:
     size: int = 1
     neighbours: str = "replace-one"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
         _common(self)
         _set(self, "norm", check_norm(self.norm))
@@ -195,7 +196,7 @@ def knorm_release(data: Any, config: KNormConfig, *, rng: RNGLike = None, overri
     return _release(cal, v + z, config, config.size)
 
 
-def knorm_mechanism(value, sensitivity: float, epsilon: float, norm: str = "l2", size: int = 1,
+def knorm_mechanism(value: ArrayLike, sensitivity: float, epsilon: float, norm: str = "l2", size: int = 1,
                     rng: RNGLike = None, neighbours: str = "replace-one") -> Release:
     """value + Z with Z ∝ exp(−(ε/Δ_K)‖z‖_K): ε-DP per draw when Δ_K ≥ sup ‖f(D) − f(D')‖_K.
 
@@ -216,7 +217,7 @@ class ExponentialConfig:
     size: int = 1
     neighbours: str = "replace-one"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
         _common(self)
         if not isinstance(self.monotone, (bool, np.bool_)):
@@ -252,7 +253,7 @@ def _logits(u: np.ndarray, factor: float) -> np.ndarray:
     return logits - logsumexp(logits)
 
 
-def exponential_mechanism_logits(utilities, epsilon: float, sensitivity: float, monotone: bool = False) -> np.ndarray:
+def exponential_mechanism_logits(utilities: ArrayLike, epsilon: float, sensitivity: float, monotone: bool = False) -> np.ndarray:
     """Normalised log-probabilities ε·u/(2Δ_u) − logsumexp (ε·u/Δ_u when ``monotone``)."""
     cal = ExponentialConfig(epsilon, sensitivity, monotone).calibration()
     return _logits(_utilities(utilities), cal.constant)
@@ -271,7 +272,7 @@ def exponential_release(data: Any, config: ExponentialConfig, *, rng: RNGLike = 
     return _release(cal, np.argmax(logits[None, :] + gumbel, axis=1), config, config.size)
 
 
-def exponential_mechanism(utilities, epsilon: float, sensitivity: float, size: int = 1, rng: RNGLike = None,
+def exponential_mechanism(utilities: ArrayLike, epsilon: float, sensitivity: float, size: int = 1, rng: RNGLike = None,
                           monotone: bool = False) -> Release:
     """Indices drawn with P(i) ∝ exp(ε u_i / (2Δ_u)) over finite candidates (McSherry & Talwar 2007).
 

@@ -14,6 +14,8 @@ spec/single_parameter.md §3.1.
 """
 from __future__ import annotations
 
+from typing import cast
+
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -118,17 +120,17 @@ class PrivacyCost:
     def as_zcdp_rho(self) -> float | None:
         """ρ implied by this cost: ε-DP ⇒ ε²/2-zCDP; None for (ε, δ)-DP with δ > 0 (no zCDP bound)."""
         if self.notion == "zcdp":
-            return self.count * float(self.rho)
+            return self.count * float(cast(float, self.rho))
         if self.notion in ("pure", "ldp") or (self.notion == "approx" and self.delta == 0):
-            return self.count * pure_to_zcdp(self.epsilon)
+            return self.count * pure_to_zcdp(cast(float, self.epsilon))
         return None
 
     def as_approx(self, delta: float = 1e-6, tight: bool = True) -> tuple[float, float]:
         """(ε, δ) implied by all ``count`` draws: basic composition (count·ε, count·δ); zCDP is
         composed first (count·ρ) and converted at the given δ."""
         if self.notion == "zcdp":
-            return zcdp_to_approx(self.count * self.rho, delta, tight=tight), float(delta)
-        return float(self.total_epsilon), float(self.total_delta)
+            return zcdp_to_approx(self.count * cast(float, self.rho), delta, tight=tight), float(delta)
+        return float(cast(float, self.total_epsilon)), float(self.total_delta)
 
     def describe(self) -> str:
         """One line, e.g. ``"ε = 1 (ε-DP, replace-one neighbours)"`` or, for k draws,
@@ -318,7 +320,7 @@ def compose_zcdp(costs: Iterable[PrivacyCost]) -> PrivacyCost | None:
     rhos = [c.as_zcdp_rho() for c in costs]
     if any(r is None for r in rhos):
         return None
-    return PrivacyCost.zcdp(float(sum(rhos)), neighbours=_common_neighbours(costs))
+    return PrivacyCost.zcdp(float(sum(cast("list[float]", rhos))), neighbours=_common_neighbours(costs))
 
 
 def compose_advanced(epsilon: float, delta: float, k: int, delta_prime: float) -> PrivacyCost:

@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -109,7 +109,7 @@ def spend_text(cost: PrivacyCost | Iterable[PrivacyCost]) -> str:
     costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
     eps = sum(spend(c)[0] for c in costs)
     delta = sum(spend(c)[1] for c in costs)
-    rho = [c.rho * c.count for c in costs if c.notion == "zcdp"]
+    rho = [cast(float, c.rho) * c.count for c in costs if c.notion == "zcdp"]
     head = f"ρ = {_g(sum(rho))} ⇒ " if rho else ""
     return f"{head}ε = {_g(eps)}, δ = {_g(delta)}"
 
@@ -462,8 +462,8 @@ def ledger_from_json(data: bytes | str) -> LedgerFile:
         n = _field(a, "n", int, where)
         b = _field(a, "budget", dict, where)
         try:
-            budget = Budget(_num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon"),
-                            _num(_field(b, "delta", (int, float), where + " budget"), where, "delta"), n=n,
+            budget = Budget(cast(float, _num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon")),
+                            cast(float, _num(_field(b, "delta", (int, float), where + " budget"), where, "delta")), n=n,
                             allow_large_delta=bool(b.get("allow delta ≥ 1/n", False)))
         except DPValueError as exc:
             raise _bad(where, f"has an invalid budget ({exc})") from None

@@ -8,6 +8,8 @@ kept out of the totals — a total that included them would claim a guarantee th
 """
 from __future__ import annotations
 
+from typing import cast
+
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -139,7 +141,7 @@ class PrivacyLedger:
         z = compose_zcdp(costs)
         rho = None if z is None else z.rho
         eps_z = None if rho is None else zcdp_to_approx(rho, delta)
-        return LedgerTotals(len(costs), float(basic.epsilon), float(basic.delta), rho, eps_z, delta, n_not)
+        return LedgerTotals(len(costs), float(cast(float, basic.epsilon)), float(basic.delta), rho, eps_z, delta, n_not)
 
     def to_frame(self):
         """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws)."""

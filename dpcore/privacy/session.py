@@ -54,7 +54,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -406,8 +406,9 @@ class ReleaseRequest:
         if self.kind == USER and not self.dataset:
             raise DPValueError("a release on a user's data must name its dataset (dataset=its fingerprint), "
                                "whose budget it is charged to.")
-        if self.cost is not None and not isinstance(self.cost, PrivacyCost):
-            costs = list(self.cost)
+        given: Any = self.cost          # a PrivacyCost, or a sequence of them (composed here)
+        if given is not None and not isinstance(given, PrivacyCost):
+            costs = list(given)
             if not costs or not all(isinstance(c, PrivacyCost) for c in costs):
                 raise DPValueError("cost must be a PrivacyCost or a non-empty sequence of them.")
             object.__setattr__(self, "cost", compose_entry(costs, ZCDP_DELTA))
@@ -484,7 +485,7 @@ class ReleaseSession:
         by_data: dict[str, list[PrivacyCost]] = {}
         for r in requests:
             if self._budgeted(r) and self.full_key(r) not in self._cache:
-                by_data.setdefault(r.dataset, []).append(self._declared(r))
+                by_data.setdefault(cast(str, r.dataset), []).append(self._declared(r))
         for fp, costs in by_data.items():
             self._account_for(fp).check(costs)
 
@@ -599,10 +600,10 @@ class ReleaseSession:
             return Outcome("needs submit", None, charge)
         account = None
         if self._budgeted(request):  # the budget, before anything is computed
-            account = self._account_for(request.dataset)
+            account = self._account_for(cast(str, request.dataset))
             account.check(self._declared(request))
         elif request.kind == USER:
-            account = self.accounts.get(request.dataset)
+            account = self.accounts.get(cast(str, request.dataset))
         result = compute(request.randomness.generator(key))
         cost = cost_of(result)
         if not isinstance(cost, PrivacyCost):
@@ -619,10 +620,11 @@ class ReleaseSession:
             elif request.kind != USER:
                 self.demo_entries.append(entry)
             if account is not None and charge.counted_as_dp:
-                declared, actual = spend(request.cost), spend(cost)
+                declared, actual = spend(cast(PrivacyCost, request.cost)), spend(cost)
                 if actual[0] > declared[0] * (1 + 1e-9) or actual[1] > declared[1] * (1 + 1e-9) + 1e-300:
                     raise RuntimeError(f"the release cost {cost.describe()} is more than it declared "
-                                       f"({request.cost.describe()}): recorded, not shown. Please report it.")
+                                       f"({cast(PrivacyCost, request.cost).describe()}): recorded, not shown. "
+                                       "Please report it.")
         self._cache[key] = result
         while len(self._cache) > self.max_cached:
             self._cache.popitem(last=False)

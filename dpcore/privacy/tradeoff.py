@@ -23,7 +23,7 @@ points lie under the curve (up to the audit's confidence), a broken one's cross 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from scipy.stats import norm
@@ -112,8 +112,8 @@ def max_power(alpha: Any, cost: PrivacyCost) -> np.ndarray:
         raise DPValueError(f"cost must be a PrivacyCost; got {type(cost).__name__}.")
     a = _alpha(alpha)
     if cost.notion == "zcdp":
-        return max_power_zcdp(a, cost.count * cost.rho)
-    basic = max_power_dp(a, cost.total_epsilon, cost.total_delta)
+        return max_power_zcdp(a, cost.count * cast(float, cost.rho))
+    basic = max_power_dp(a, cast(float, cost.total_epsilon), cost.total_delta)
     rho = cost.as_zcdp_rho()
     return basic if rho is None or cost.count == 1 else np.minimum(basic, max_power_zcdp(a, rho))
 

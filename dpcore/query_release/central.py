@@ -88,7 +88,7 @@ class GaussianConfig:
     workload: WorkloadSpec
     rho: float
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_rho(self.rho)
 
@@ -101,7 +101,7 @@ class ProjectionConfig:
     rho: float
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_rho(self.rho)
         _check_tol(self.tol)
@@ -116,7 +116,7 @@ class CoarseConfig:
     alpha: float
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_rho(self.rho)
         _check_alpha(self.alpha)
@@ -137,7 +137,7 @@ class ChainingConfig:
     budget: str = "uniform"
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_rho(self.rho)
         _check_alpha(self.alpha)
@@ -153,7 +153,7 @@ class PMWConfig:
     rho: float
     rounds: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_rho(self.rho)
         check_int(self.rounds, "rounds (PMW rounds, 0 = automatic)", lo=0, hi=10_000)
@@ -232,6 +232,7 @@ def plan_for(config: Any) -> Plan:
             else:
                 active.append((lv.points, lv.index, lv.diam2, None))
         m = len(active)
+        rhos: tuple[float, ...]
         if m == 0:
             rhos = ()
         elif config.budget == "uniform":

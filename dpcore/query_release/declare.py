@@ -18,8 +18,8 @@ from dpcore.audit import Audit, Mutant, halfline_events, llr_events
 from dpcore.mechanism import MechanismSpec, frozen_mapping
 from dpcore.registry import Topic
 
-from . import central as C
-from . import local as L
+from . import central
+from . import local
 from .figures import EXPERIMENTS
 from .geometry import decompose_workload, net_of_workload
 from .workloads import Marginals, RandomSigns, Thresholds
@@ -71,27 +71,27 @@ def _ex_local(cls_kwargs):
 _POST = ("notes:output",)
 
 MECHANISMS = (
-    MechanismSpec("query_release/gaussian", "Gaussian mechanism (answers + noise)", C.GaussianConfig,
-                  C.gaussian_release, C.nonprivate_answers, _ex_gaussian, budget=("rho",), huge=_HUGE_RHO),
-    MechanismSpec("query_release/projection", "Projection mechanism", C.ProjectionConfig, C.projection_release,
-                  C.nonprivate_answers, _ex_projection, budget=("rho",), huge=_HUGE_RHO,
+    MechanismSpec("query_release/gaussian", "Gaussian mechanism (answers + noise)", central.GaussianConfig,
+                  central.gaussian_release, central.nonprivate_answers, _ex_gaussian, budget=("rho",), huge=_HUGE_RHO),
+    MechanismSpec("query_release/projection", "Projection mechanism", central.ProjectionConfig,
+                  central.projection_release, central.nonprivate_answers, _ex_projection, budget=("rho",), huge=_HUGE_RHO,
                   private_fields=_POST),
-    MechanismSpec("query_release/coarse", "Coarse projection", C.CoarseConfig, C.coarse_release,
-                  C.nonprivate_answers, _ex_coarse, budget=("rho",), huge=_HUGE_RHO,
+    MechanismSpec("query_release/coarse", "Coarse projection", central.CoarseConfig, central.coarse_release,
+                  central.nonprivate_answers, _ex_coarse, budget=("rho",), huge=_HUGE_RHO,
                   private_fields=_POST),
-    MechanismSpec("query_release/chaining", "Chaining mechanism", C.ChainingConfig, C.chaining_release,
-                  C.nonprivate_answers, _ex_chaining, budget=("rho",), huge=_HUGE_RHO,
+    MechanismSpec("query_release/chaining", "Chaining mechanism", central.ChainingConfig, central.chaining_release,
+                  central.nonprivate_answers, _ex_chaining, budget=("rho",), huge=_HUGE_RHO,
                   private_fields=_POST),
-    MechanismSpec("query_release/pmw", "Private multiplicative weights (MWEM form)", C.PMWConfig, C.pmw_release,
-                  C.nonprivate_answers, _ex_pmw, budget=("rho",), huge=_HUGE_RHO, atol=0.05),
-    MechanismSpec("query_release/local-projection", "Local projection (ε-LDP)", L.LocalProjectionConfig,
-                  L.local_projection_release, L.nonprivate_local, _ex_local({}), budget=("epsilon",),
+    MechanismSpec("query_release/pmw", "Private multiplicative weights (MWEM form)", central.PMWConfig,
+                  central.pmw_release, central.nonprivate_answers, _ex_pmw, budget=("rho",), huge=_HUGE_RHO, atol=0.05),
+    MechanismSpec("query_release/local-projection", "Local projection (ε-LDP)", local.LocalProjectionConfig,
+                  local.local_projection_release, local.nonprivate_local, _ex_local({}), budget=("epsilon",),
                   huge=_HUGE_EPS, atol=0.02),
-    MechanismSpec("query_release/local-coarse", "Local coarse projection (ε-LDP)", L.LocalCoarseConfig,
-                  L.local_coarse_release, L.nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
+    MechanismSpec("query_release/local-coarse", "Local coarse projection (ε-LDP)", local.LocalCoarseConfig,
+                  local.local_coarse_release, local.nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
                   huge=_HUGE_EPS, atol=0.02),
-    MechanismSpec("query_release/local-chaining", "Local chaining (ε-LDP)", L.LocalChainingConfig,
-                  L.local_chaining_release, L.nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
+    MechanismSpec("query_release/local-chaining", "Local chaining (ε-LDP)", local.LocalChainingConfig,
+                  local.local_chaining_release, local.nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
                   huge=_HUGE_EPS, atol=0.03),
 )
 
@@ -116,18 +116,18 @@ def _pair(a: int, b: int):
 
 def _central_sampler(make):
     def sampler(data, n, rng, *, epsilon, delta, override):
-        cfg = make(C.rho_for_approx(epsilon, delta))
-        return C.sample_outputs(data, cfg, n, rng, override=override)
+        cfg = make(central.rho_for_approx(epsilon, delta))
+        return central.sample_outputs(data, cfg, n, rng, override=override)
     return sampler
 
 
 def _central_events(make):
     def events(d_a, d_b, epsilon, delta):
-        cfg = make(C.rho_for_approx(epsilon, delta))
+        cfg = make(central.rho_for_approx(epsilon, delta))
         wl = cfg.workload.build()
-        ma, mb = C.nonprivate_answers(d_a, cfg), C.nonprivate_answers(d_b, cfg)
+        ma, mb = central.nonprivate_answers(d_a, cfg), central.nonprivate_answers(d_b, cfg)
         direction = ma - mb
-        sigma = C.gaussian_sigma_zcdp(cfg.rho, wl.diam2 / N_RECORDS) * float(np.linalg.norm(direction))
+        sigma = central.gaussian_sigma_zcdp(cfg.rho, wl.diam2 / N_RECORDS) * float(np.linalg.norm(direction))
         mid = 0.5 * float((ma + mb) @ direction)
         return halfline_events(mid + sigma * np.linspace(-4.0, 4.0, 33), projection=direction)
     return events
@@ -165,13 +165,13 @@ _CUBE_PAIR = _cube_pair()
 
 
 def _pmw_sampler(data, n, rng, *, epsilon, delta, override):
-    cfg = C.PMWConfig(_CUBE, C.rho_for_approx(epsilon, delta), rounds=_PMW_ROUNDS)
-    return C.sample_outputs(data, cfg, n, rng, override=override, stage="noisy")
+    cfg = central.PMWConfig(_CUBE, central.rho_for_approx(epsilon, delta), rounds=_PMW_ROUNDS)
+    return central.sample_outputs(data, cfg, n, rng, override=override, stage="noisy")
 
 
 def _pmw_events(d_a, d_b, epsilon, delta):
     # half-lines of Σ_t m_t (every query's answer moves by 2R/n = 2/n between D and D')
-    rho_t = C.rho_for_approx(epsilon, delta) / _PMW_ROUNDS
+    rho_t = central.rho_for_approx(epsilon, delta) / _PMW_ROUNDS
     sigma = (2.0 / N_RECORDS) / math.sqrt(rho_t) * math.sqrt(_PMW_ROUNDS)
     mid = _PMW_ROUNDS * (1.0 + (N_RECORDS - 2) / N_RECORDS) / 2.0
     proj = np.concatenate([np.zeros(_PMW_ROUNDS), np.ones(_PMW_ROUNDS)])
@@ -180,13 +180,13 @@ def _pmw_events(d_a, d_b, epsilon, delta):
 
 AUDITS_CENTRAL = (
     _central_audit("gaussian", "Gaussian noise step on 2-way marginals over {0,1}³",
-                   lambda rho: C.GaussianConfig(_M32, rho), (0, 7)),
+                   lambda rho: central.GaussianConfig(_M32, rho), (0, 7)),
     _central_audit("projection", "Projection mechanism end to end (noise + exact projection) on 2-way marginals",
-                   lambda rho: C.ProjectionConfig(_M32, rho), (0, 7), n_samples=50_000),
+                   lambda rho: central.ProjectionConfig(_M32, rho), (0, 7), n_samples=50_000),
     _central_audit("coarse", "Coarse projection end to end on thresholds over [4] (α = 1.2: net {1, 3})",
-                   lambda rho: C.CoarseConfig(_T4, rho, 1.2), (0, 3), n_samples=200_000),
+                   lambda rho: central.CoarseConfig(_T4, rho, 1.2), (0, 3), n_samples=200_000),
     _central_audit("chaining", "Chaining end to end on thresholds over [4] (α = 0.5: two active levels)",
-                   lambda rho: C.ChainingConfig(_T4, rho, 0.5), (0, 3), n_samples=200_000),
+                   lambda rho: central.ChainingConfig(_T4, rho, 0.5), (0, 3), n_samples=200_000),
     Audit(id="query_release/pmw", mechanism="query_release/pmw",
           title="PMW transcript (10 rounds: selected queries and measurements) on the ±1 cube {±1}⁴",
           datasets=_pair(*_CUBE_PAIR), neighbours="one record moved from (1,1,1,1) to (−1,−1,−1,−1)",
@@ -200,24 +200,24 @@ AUDITS_CENTRAL = (
 # -- local audits: the report of ONE party, exact likelihood-ratio events ---------------------------------------
 def _local_sampler(make):
     def sampler(data, n, rng, *, epsilon, delta, override):
-        return L.local_reports(int(np.asarray(data)[0]), make(epsilon), n, rng, override=override)
+        return local.local_reports(int(np.asarray(data)[0]), make(epsilon), n, rng, override=override)
     return sampler
 
 
 def _local_events(make):
     def events(d_a, d_b, epsilon, delta):
         cfg = make(epsilon)
-        plan = L._plan(cfg)
+        plan = local._plan(cfg)
         a, b = int(np.asarray(d_a)[0]), int(np.asarray(d_b)[0])
-        eps = L._calibration(cfg, plan).params["level_epsilons"]
+        eps = local._calibration(cfg, plan).params["level_epsilons"]
         parts = [((P[index[a]] - c) / R, (P[index[b]] - c) / R, P.shape[1])
-                 for (P, index, _, _), (c, R) in zip(plan.levels, L._centres(plan))]
+                 for (P, index, _, _), (c, R) in zip(plan.levels, local._centres(plan))]
 
         def llr(out):
             tot = np.zeros(out.shape[0])
             lo = 0
             for (xa, xb, k), e in zip(parts, eps):
-                tot += np.log(L.report_density_ratio(out[:, lo:lo + k], xa, xb, e))
+                tot += np.log(local.report_density_ratio(out[:, lo:lo + k], xa, xb, e))
                 lo += k
             return tot
         return llr_events(llr, lambda out: np.zeros(out.shape[0]), np.linspace(-1.5, 1.5, 7) * epsilon)
@@ -244,11 +244,11 @@ def _local_audit(key, title, make, mutant):
 _FLIP = Mutant("bias for 2ε", "the flip probability uses e^{2ε}/(e^{2ε} + 1)", _flip_doubled)
 AUDITS_LOCAL = (
     _local_audit("local-projection", "Local point randomizer (thresholds over [4]), exact likelihood ratio",
-                 lambda e: L.LocalProjectionConfig(_T4, e), _FLIP),
+                 lambda e: local.LocalProjectionConfig(_T4, e), _FLIP),
     _local_audit("local-coarse", "Local coarse report (thresholds over [4], α = 1.2)",
-                 lambda e: L.LocalCoarseConfig(_T4, e, 1.2), _FLIP),
+                 lambda e: local.LocalCoarseConfig(_T4, e, 1.2), _FLIP),
     _local_audit("local-chaining", "Local chaining reports (thresholds over [4], α = 0.5, two levels)",
-                 lambda e: L.LocalChainingConfig(_T4, e, 0.5),
+                 lambda e: local.LocalChainingConfig(_T4, e, 0.5),
                  Mutant("levels not split", "each level's report spends the whole ε", _levels_not_split)),
 )
 

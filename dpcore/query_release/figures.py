@@ -15,8 +15,8 @@ import numpy as np
 
 from .._rng import RNGLike, as_generator, spawn
 from ..errors import DPValueError
-from . import central as C
-from . import local as L
+from . import central
+from . import local
 from .workloads import Cone, Marginals, WorkloadSpec, mean_point
 
 __all__ = ["CENTRAL_METHODS", "LOCAL_METHODS", "SCENARIOS", "fit_slope", "run_unit", "scenario_data"]
@@ -57,7 +57,7 @@ def _local_average(data, spec, epsilon, rng) -> np.ndarray:
     tot = np.zeros(wl.k)
     gens = spawn(rng, (data.size + 8191) // 8192)
     for j, lo in enumerate(range(0, data.size, 8192)):
-        tot += L.randomize((wl.points[data[lo:lo + 8192]] - c) / R, epsilon, gens[j]).sum(axis=0)
+        tot += local.randomize((wl.points[data[lo:lo + 8192]] - c) / R, epsilon, gens[j]).sum(axis=0)
     return c + R * tot / data.size
 
 
@@ -80,25 +80,25 @@ def run_unit(scenario: str, n: int, rng: RNGLike | Mapping[str, np.random.Genera
     for m in methods:
         g = gens[m]
         if m == "gaussian":
-            v = C.gaussian_release(data, C.GaussianConfig(spec, rho), rng=g).value
+            v = central.gaussian_release(data, central.GaussianConfig(spec, rho), rng=g).value
         elif m == "projection":
-            v = C.projection_release(data, C.ProjectionConfig(spec, rho), rng=g).value
+            v = central.projection_release(data, central.ProjectionConfig(spec, rho), rng=g).value
         elif m == "coarse":
-            v = C.coarse_release(data, C.CoarseConfig(spec, rho, alpha), rng=g).value
+            v = central.coarse_release(data, central.CoarseConfig(spec, rho, alpha), rng=g).value
         elif m == "chaining":
-            v = C.chaining_release(data, C.ChainingConfig(spec, rho, alpha), rng=g).value
+            v = central.chaining_release(data, central.ChainingConfig(spec, rho, alpha), rng=g).value
         elif m == "local-average":
             v = _local_average(data, spec, epsilon, g)
         elif m == "local-projection":
-            v = L.local_projection_release(data, L.LocalProjectionConfig(spec, epsilon), rng=g).value
+            v = local.local_projection_release(data, local.LocalProjectionConfig(spec, epsilon), rng=g).value
         elif m == "local-coarse":
-            v = L.local_coarse_release(data, L.LocalCoarseConfig(spec, epsilon, alpha), rng=g).value
+            v = local.local_coarse_release(data, local.LocalCoarseConfig(spec, epsilon, alpha), rng=g).value
         elif m == "local-chaining":
-            v = L.local_chaining_release(data, L.LocalChainingConfig(spec, epsilon, alpha), rng=g).value
+            v = local.local_chaining_release(data, local.LocalChainingConfig(spec, epsilon, alpha), rng=g).value
         else:
             raise DPValueError(f"method = {m!r} is unknown; choose among {CENTRAL_METHODS + LOCAL_METHODS}.")
-        rows.append({"scenario": scenario, "method": m, "n": int(n), "error": float(C.rms_error(v, truth)),
-                     "max_error": float(C.max_error(v, truth))})
+        rows.append({"scenario": scenario, "method": m, "n": int(n), "error": float(central.rms_error(v, truth)),
+                     "max_error": float(central.max_error(v, truth))})
     return rows
 
 

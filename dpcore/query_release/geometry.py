@@ -114,11 +114,11 @@ def greedy_net(P: np.ndarray, t: float, metric: str = "l2", *, with_assign: bool
     sqn = np.einsum("ij,ij->i", P, P)
     PT = np.ascontiguousarray(P.T) if metric == "l2" and np.count_nonzero(P) < 0.5 * P.size else None
     covered = np.zeros(N, dtype=bool)
-    centers = []
+    picked: list[int] = []
     for i in range(N):
         if covered[i]:
             continue
-        centers.append(i)
+        picked.append(i)
         if metric == "l2":   # one matrix–vector product over all rows (sparse rows: nonzeros only)
             if PT is not None:
                 nz = np.flatnonzero(P[i])
@@ -129,7 +129,7 @@ def greedy_net(P: np.ndarray, t: float, metric: str = "l2", *, with_assign: bool
         else:
             near = np.abs(P - P[i]).max(axis=1) <= t
         covered |= near
-    centers = np.asarray(centers, dtype=np.int64)
+    centers = np.asarray(picked, dtype=np.int64)
     if not with_assign:
         assign = np.zeros(0, dtype=np.int64)
     elif centers.size == N:

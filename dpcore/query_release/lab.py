@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,9 +23,9 @@ import pandas as pd
 from .._rng import RNGLike, as_generator, spawn
 from .._validation import check_choice, check_epsilon, check_int, check_rho
 from ..errors import Cancelled, DataError, DPValueError
-from . import bounds as B
-from . import central as C
-from . import local as L
+from . import bounds
+from . import central
+from . import local
 from .figures import _local_average
 from .workloads import Marginals, WorkloadSpec, mean_point
 
@@ -56,12 +57,12 @@ class LabConfig:
     alphas: tuple = (0.4, 0.2, 0.1, 0.05)
     complexity_reps: int = 8
 
-    def __post_init__(self):
-        C._check_workload(self.workload)
+    def __post_init__(self) -> None:
+        central._check_workload(self.workload)
         check_choice(self.dataset, "dataset", DATASETS)
         check_rho(self.rho)
         check_epsilon(self.epsilon)
-        C._check_alpha(self.alpha)
+        central._check_alpha(self.alpha)
         if not self.methods:
             raise DPValueError("methods is empty; choose at least one method.")
         for m in self.methods:
@@ -74,7 +75,7 @@ class LabConfig:
         if not self.alphas:
             raise DPValueError("alphas is empty; give at least one α for the sample-complexity curves.")
         for a in self.alphas:
-            C._check_alpha(a)
+            central._check_alpha(a)
         check_int(self.complexity_reps, "complexity_reps", lo=2, hi=200)
         object.__setattr__(self, "methods", tuple(self.methods))
         object.__setattr__(self, "ns", tuple(sorted(set(int(n) for n in self.ns))))
@@ -82,8 +83,8 @@ class LabConfig:
         wl = self.workload.build()
         work = sum(self.reps * n * wl.k * (3 if m.endswith("chaining") else 1)
                    for m in self.methods if m.startswith("local") for n in self.ns)
-        central = sum(1 for m in self.methods if not m.startswith("local"))
-        pwork = self.reps * len(self.ns) * central * wl.size * wl.k
+        n_central = sum(1 for m in self.methods if not m.startswith("local"))
+        pwork = self.reps * len(self.ns) * n_central * wl.size * wl.k
         if pwork > MAX_LAB_PROJECTION_WORK:
             raise DPValueError(f"reps × sizes × central methods × |X|·k = {pwork:,.0f} is over the cap "
                                f"{MAX_LAB_PROJECTION_WORK:,.0f}; use a smaller workload, fewer sizes n or fewer reps.")
@@ -123,14 +124,15 @@ def _run(method: str, data: np.ndarray, cfg: LabConfig, rng: np.random.Generator
     if method == "local-average":
         v = _local_average(data, spec, cfg.epsilon, rng)
         return v, v
-    table = {"gaussian": (C.gaussian_release, C.GaussianConfig(spec, cfg.rho)),
-             "projection": (C.projection_release, C.ProjectionConfig(spec, cfg.rho)),
-             "coarse": (C.coarse_release, C.CoarseConfig(spec, cfg.rho, cfg.alpha)),
-             "chaining": (C.chaining_release, C.ChainingConfig(spec, cfg.rho, cfg.alpha)),
-             "pmw": (C.pmw_release, C.PMWConfig(spec, cfg.rho)),
-             "local-projection": (L.local_projection_release, L.LocalProjectionConfig(spec, cfg.epsilon)),
-             "local-coarse": (L.local_coarse_release, L.LocalCoarseConfig(spec, cfg.epsilon, cfg.alpha)),
-             "local-chaining": (L.local_chaining_release, L.LocalChainingConfig(spec, cfg.epsilon, cfg.alpha))}
+    table = {"gaussian": (central.gaussian_release, central.GaussianConfig(spec, cfg.rho)),
+             "projection": (central.projection_release, central.ProjectionConfig(spec, cfg.rho)),
+             "coarse": (central.coarse_release, central.CoarseConfig(spec, cfg.rho, cfg.alpha)),
+             "chaining": (central.chaining_release, central.ChainingConfig(spec, cfg.rho, cfg.alpha)),
+             "pmw": (central.pmw_release, central.PMWConfig(spec, cfg.rho)),
+             "local-projection": (local.local_projection_release, local.LocalProjectionConfig(spec, cfg.epsilon)),
+             "local-coarse": (local.local_coarse_release, local.LocalCoarseConfig(spec, cfg.epsilon, cfg.alpha)),
+             "local-chaining": (local.local_chaining_release, local.LocalChainingConfig(spec, cfg.epsilon, cfg.alpha))}
+    release: Any
     release, conf = table[method]
     rel = release(data, conf, rng=rng)
     noisy = next(iter(rel.diagnostics.values.values()), rel.value) if rel.diagnostics.values else rel.value
@@ -161,28 +163,29 @@ def run_lab(config: LabConfig, *, rng: RNGLike = None,
             for r, data in enumerate(datas):
                 truth = mean_point(data, wl)
                 value, noisy = _run(m, data, config, mg[r])
-                rows.append({"method": m, "n": n, "rep": r, "rms": float(C.rms_error(value, truth)),
-                             "max": float(C.max_error(value, truth))})
+                rows.append({"method": m, "n": n, "rep": r, "rms": float(central.rms_error(value, truth)),
+                             "max": float(central.max_error(value, truth))})
                 if answers is None and m != "gaussian" and n == config.ns[len(config.ns) // 2]:
                     answers = (m, truth, noisy, value)
             tick()
-    geo = B.geometry(config.workload, draws=400)
+    geo = bounds.geometry(config.workload, draws=400)
     tick()
     comp = []
     for a in config.alphas:
-        ub = B.upper_bounds(config.workload, a, config.rho, draws=300)
+        ub = bounds.upper_bounds(config.workload, a, config.rho, draws=300)
         for name, v in ub.items():
             comp.append({"alpha": a, "curve": f"{name} (upper bound)", "kind": "upper bound", "n": v})
-        comp.append({"alpha": a, "curve": "lower bound", "kind": "lower bound", "n": B.lower_bound(geo, a, config.rho)})
+        comp.append({"alpha": a, "curve": "lower bound", "kind": "lower bound",
+                     "n": bounds.lower_bound(geo, a, config.rho)})
         if any(m.startswith("local") for m in config.methods):
-            lb = B.local_bounds(config.workload, a, config.epsilon, draws=300)
+            lb = bounds.local_bounds(config.workload, a, config.epsilon, draws=300)
             comp.append({"alpha": a, "curve": "local-projection (heuristic, ε-LDP)", "kind": "heuristic",
                          "n": lb["local projection"]})
             comp.append({"alpha": a, "curve": "local-average (heuristic, ε-LDP)", "kind": "heuristic",
                          "n": lb["local raw average"]})
         for m in (mm for mm in ("gaussian", "projection", "coarse", "chaining") if mm in config.methods):
             rec = int(lab_dataset("one point", 1, config.workload)[0])
-            nstar = B.empirical_sample_complexity(m, config.workload, a, config.rho, record=rec,
+            nstar = bounds.empirical_sample_complexity(m, config.workload, a, config.rho, record=rec,
                                                   reps=config.complexity_reps, n_max=10 ** 6, seed=0)
             comp.append({"alpha": a, "curve": f"{m} (empirical)", "kind": "empirical",
                          "n": float(nstar) if nstar <= 10 ** 6 else math.nan})
@@ -213,7 +216,7 @@ class ColumnRule:
     threshold: float | None = None
     categories: tuple = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if (self.threshold is None) == (not self.categories):
             raise DPValueError(f"column {self.column!r}: give either a public threshold (numbers) or a set of "
                                "public categories (text), not both or neither.")
@@ -254,10 +257,11 @@ def release_marginals(frame: pd.DataFrame, rules: tuple, w: int, method: str, *,
     check_choice(method, "method", ("gaussian", "projection", "coarse", "chaining", "pmw"))
     spec = Marginals(len(rules), w)
     idx = schema_indices(frame, tuple(rules))
-    cfg = {"gaussian": C.GaussianConfig(spec, rho), "projection": C.ProjectionConfig(spec, rho),
-           "coarse": C.CoarseConfig(spec, rho, alpha), "chaining": C.ChainingConfig(spec, rho, alpha),
-           "pmw": C.PMWConfig(spec, rho)}[method]
-    release = {"gaussian": C.gaussian_release, "projection": C.projection_release, "coarse": C.coarse_release,
-               "chaining": C.chaining_release, "pmw": C.pmw_release}[method]
+    cfg = {"gaussian": central.GaussianConfig(spec, rho), "projection": central.ProjectionConfig(spec, rho),
+           "coarse": central.CoarseConfig(spec, rho, alpha), "chaining": central.ChainingConfig(spec, rho, alpha),
+           "pmw": central.PMWConfig(spec, rho)}[method]
+    release: Any = {"gaussian": central.gaussian_release, "projection": central.projection_release,
+                    "coarse": central.coarse_release, "chaining": central.chaining_release,
+                    "pmw": central.pmw_release}[method]
     return release(idx, cfg, rng=rng)
 

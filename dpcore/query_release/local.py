@@ -118,7 +118,7 @@ class LocalProjectionConfig:
     epsilon: float
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_epsilon(self.epsilon)
         _check_tol(self.tol)
@@ -133,7 +133,7 @@ class LocalCoarseConfig:
     alpha: float
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_epsilon(self.epsilon)
         _check_alpha(self.alpha)
@@ -149,7 +149,7 @@ class LocalChainingConfig:
     alpha: float
     tol: float = 1e-9
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check_workload(self.workload)
         check_epsilon(self.epsilon)
         _check_alpha(self.alpha)

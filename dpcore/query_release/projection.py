@@ -54,6 +54,32 @@ def _simplex_lsq(A: np.ndarray, y: np.ndarray) -> np.ndarray:
     return w
 
 
+def _pairwise_step(g: np.ndarray, w: np.ndarray) -> tuple[int, int, float]:
+    """The pair (s, v) of a pairwise step — smallest gradient overall, largest on an active atom — and its gap."""
+    s = int(np.argmin(g))
+    active = np.flatnonzero(w > 0)
+    v = int(active[np.argmax(g[active])])
+    return s, v, float(g[v] - g[s])
+
+
+def _correct(P: np.ndarray, yt: np.ndarray, Pyt: np.ndarray, w: np.ndarray, y: np.ndarray,
+             cols: dict[int, np.ndarray], *, fully: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Periodic correction of :func:`pairwise_frank_wolfe`: the fully-corrective step on the active face
+    (kept only if it improves; ``w`` updated in place), exact gradients, and dropping unused Gram columns."""
+    act = np.flatnonzero(w > 0)
+    if fully and act.size <= 400:
+        w_act = _simplex_lsq(P[act], yt)
+        y_new = w_act @ P[act]
+        if np.sum((y_new - yt) ** 2) < np.sum((y - yt) ** 2):
+            w[:] = 0.0
+            w[act] = w_act
+            y = y_new
+    g = P @ y - Pyt   # exact gradients (removes drift)
+    for j in [j for j in cols if w[j] == 0.0]:
+        del cols[j]
+    return y, g
+
+
 def pairwise_frank_wolfe(P: np.ndarray, target: np.ndarray, *, tol: float = 1e-10, max_iter: int = 100_000,
                          time_limit: float | None = None, correct_every: int = 50) -> ProjectionResult:
     """Project ``target`` onto conv(rows of P) by pairwise Frank–Wolfe (Lacoste-Julien & Jaggi 2015).
@@ -97,17 +123,11 @@ def pairwise_frank_wolfe(P: np.ndarray, target: np.ndarray, *, tol: float = 1e-1
     converged = False
     while it < max_iter:
         it += 1
-        s = int(np.argmin(g))
-        active = np.flatnonzero(w > 0)
-        v = int(active[np.argmax(g[active])])
-        gap = float(g[v] - g[s])
+        s, v, gap = _pairwise_step(g, w)
         if gap <= tol or s == v:
             # certify with exactly recomputed gradients
             g = P @ y - Pyt
-            s = int(np.argmin(g))
-            active = np.flatnonzero(w > 0)
-            v = int(active[np.argmax(g[active])])
-            gap = float(g[v] - g[s])
+            s, v, gap = _pairwise_step(g, w)
             if gap <= tol or s == v:
                 converged = True
                 break
@@ -123,17 +143,7 @@ def pairwise_frank_wolfe(P: np.ndarray, target: np.ndarray, *, tol: float = 1e-1
         y += gamma * (P[s] - P[v])
         g += gamma * (cs - cv)
         if it % (correct_every or 500) == 0:
-            act = np.flatnonzero(w > 0)
-            if correct_every and act.size <= 400:
-                w_act = _simplex_lsq(P[act], yt)            # fully-corrective step on the active face
-                y_new = w_act @ P[act]
-                if np.sum((y_new - yt) ** 2) < np.sum((y - yt) ** 2):   # keep only if it improves
-                    w[:] = 0.0
-                    w[act] = w_act
-                    y = y_new
-            g = P @ y - Pyt   # exact gradients (removes drift)
-            for j in [j for j in cols if w[j] == 0.0]:
-                del cols[j]
+            y, g = _correct(P, yt, Pyt, w, y, cols, fully=bool(correct_every))
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
     return ProjectionResult(y=y, gap=max(gap, 0.0), iterations=it, converged=converged, method="pairwise Frank–Wolfe")

@@ -134,7 +134,7 @@ class Marginals(WorkloadSpec):
     d: int
     w: int = 2
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int(self.d, "d (number of binary attributes)", lo=1, hi=20)
         check_int(self.w, "w (marginal order)", lo=1, hi=3)
         if self.w > self.d:
@@ -229,7 +229,7 @@ class Thresholds(WorkloadSpec):
 
     N: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int(self.N, "N (domain size)", lo=2, hi=100_000)
         _check_cells(f"thresholds over N = {self.N}", self.N, self.N)
 
@@ -255,7 +255,7 @@ class RandomSigns(WorkloadSpec):
     N: int
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int(self.k, "k (number of queries)", lo=1, hi=100_000)
         check_int(self.N, "N (universe size)", lo=2, hi=1_000_000)
         check_int(self.seed, "seed (public)", lo=0)
@@ -341,7 +341,7 @@ class Cone(WorkloadSpec):
     n_dirs: int = 32
     seed: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_int(self.k, "k (dimension)", lo=2, hi=1_000_000)
         check_positive(self.r, "r (cone radius)")
         check_int(self.L, "L (axis levels)", lo=1, hi=10_000)

@@ -336,7 +336,7 @@ def _clip_note(an: Analysis, cfg) -> tuple[Note, ...]:
 
 
 def _diag(an: Analysis, **extra) -> Diagnostics:
-    vals = {"true λ_min (non-private)": an.lam_min, "true λ_max (non-private)": an.lam_max,
+    vals: dict[str, object] = {"true λ_min (non-private)": an.lam_min, "true λ_max (non-private)": an.lam_max,
             "count K(λ_min) (non-private)": an.K, "ladder rungs (public)": len(an.ladder),
             "certification floor λ_c (public)": float(an.ladder.B[1]), "clipped rows": an.clipped}
     if an.fit is not None:
@@ -407,6 +407,7 @@ def _sigma(eps, delta, cal) -> float:
 
 def local_sensitivity(an: Analysis, v: np.ndarray) -> float:
     """LS_v(P_n) = (2 r_p/n)·‖H⁻¹v‖_q (exact, NON-PRIVATE; q = 2 on the ℓ2 ball, 1 on the hypercube)."""
+    assert an.fit is not None               # only called on a fitted (non-degenerate) design
     w = np.linalg.solve(an.fit.H, v)
     return float(2.0 * an.r_p / an.X.shape[0] * np.linalg.norm(w, ord=an.q))
 

@@ -27,6 +27,7 @@ __all__ = ["neighbours", "pair"]
 def neighbours(X, y, cfg, mode: str):
     """(X′, y′): one observation of (X, y) replaced adversarially (``mode`` = "curvature" or "flip")."""
     an = A.analyse((X, y), cfg)
+    assert an.fit is not None               # simulated designs are never degenerate
     th, H = an.fit.theta, an.fit.H
     _, V = np.linalg.eigh(H)
     u = V[:, 0]
@@ -42,7 +43,7 @@ def neighbours(X, y, cfg, mode: str):
     return X2, y2
 
 
-def pair(n: int, d: int, seed: int, mode: str, cfg=None):
+def pair(n: int, d: int, seed: int, mode: str, cfg=None) -> tuple[tuple, tuple]:
     """A neighbouring pair ((X, y), (X′, y′)) of robust-regression data (normal noise, sd 0.5).
 
     ``flip``: observation 0 is planted at x = r·u_min with residual +50 (h′ ≈ 1) in D and −50 in D′,
@@ -53,12 +54,15 @@ def pair(n: int, d: int, seed: int, mode: str, cfg=None):
     if mode == "curvature":
         return (X, y), neighbours(X, y, cfg, mode)
     an = A.analyse((X, y), cfg)
+    assert an.fit is not None
     u = np.linalg.eigh(an.fit.H)[1][:, 0]
     X = X.copy()
     y = y.copy()
     X[0] = u * (1 - 1e-9) * cfg.radius
     y[0] = X[0] @ an.fit.theta + 50.0
-    th = A.analyse((X, y), cfg).fit.theta
+    fit2 = A.analyse((X, y), cfg).fit
+    assert fit2 is not None
+    th = fit2.theta
     y2 = y.copy()
     y2[0] = X[0] @ th - 50.0
     return (X, y), (X, y2)
@@ -150,7 +154,7 @@ def tune_ptr_split(data_a, data_b, epsilon: float, delta: float):
 def moving_direction(pair_):
     """The unit vector along θ̂(D) − θ̂(D′) (the functional that moves the most)."""
     cfg = A.LambdaMinConfig()
-    a, b = (A.analyse(d, cfg).fit.theta for d in pair_)
+    a, b = (A.analyse(d, cfg).fit.theta for d in pair_)  # type: ignore[union-attr]  # simulated: fitted
     v = a - b
     return tuple(float(x) for x in v / np.linalg.norm(v))
 
@@ -172,6 +176,7 @@ def baseline_sampler(kind: str, **kw):
     from . import baselines as Bl
 
     def sampler(data, n, rng, *, epsilon, delta, override):
+        cfg: object
         if kind == "output":
             cfg = Bl.OutputPerturbationConfig(epsilon=epsilon, delta=delta, **kw)
             return Bl.sample_output_perturbation(data, cfg, n, rng, override)[0]
@@ -188,6 +193,7 @@ def shift_events(kind: str, **kw):
     from . import baselines as Bl
 
     def events(D, Dp, eps, delta):
+        cfg: object
         if kind == "output":
             f, cfg = Bl.nonprivate_ridge, Bl.OutputPerturbationConfig(**kw)
         elif kind == "objective":

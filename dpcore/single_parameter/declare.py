@@ -56,7 +56,7 @@ _PRIVATE = ("notes:output", "notes:withheld")
 # rung spacing at the example's n bounds |λ̂ − λ_min| at a huge ε: (c r₂ D + M1)/n ≈ 4.5/20 000
 _RUNG = 2 * 4.5 / 20_000
 
-MECHANISMS = (
+MECHANISMS: tuple[MechanismSpec, ...] = (
     MechanismSpec("single_parameter/lambda-min", "Certified lower bound on λ_min (Algorithm 2)", A.LambdaMinConfig,
                   A.release_lambda_min, A.nonprivate_lambda_min, _example(epsilon=1.0, delta=1e-5),
                   budget=("epsilon", "delta"), atol=_RUNG),
@@ -115,6 +115,7 @@ def _eigen_events(D, Dp, eps, delta):
 def _theta_events(D, Dp, eps, delta):
     cfg = A.ThetaConfig()
     a, b = A.analyse(D, cfg), A.analyse(Dp, cfg)
+    assert a.fit is not None and b.fit is not None  # the audit pair is not degenerate
     p = a.fit.theta - b.fit.theta
     p = p / np.linalg.norm(p)
     mid = 0.5 * (a.fit.theta + b.fit.theta) @ p
@@ -139,7 +140,7 @@ _UNNOISED = Mutant("test on the un-noised statistic",
                    "outcome then reveals which side of the threshold λ_min lies",
                    lambda cal: cal.replace(params={"count_noise": 0.0, "count_shift": False}))
 
-AUDITS = (
+AUDITS: tuple[Audit, ...] = (
     Audit("single_parameter/lambda-min", "single_parameter/lambda-min",
           "Algorithm 2: λ̂ on neighbours whose counts differ by one", _CURV,
           "one observation replaced: the point with most curvature along u_min becomes r·u_min with residual 50 "

@@ -108,11 +108,11 @@ def eigen_bounds_vs_n(ns: Sequence[int], d: int, *, epsilon: float = 1.0, delta:
             Lh.append(b)
             cov_lo.append(np.mean(a <= an.lam_min))
             cov_hi.append(np.mean(b >= an.lam_max))
-        lh, Lh = np.concatenate(lh), np.concatenate(Lh)
+        lhs, Lhs = np.concatenate(lh), np.concatenate(Lh)
         rows.append({"n": n, "lambda_min": float(np.mean(lam)), "lambda_max": float(np.mean(Lam)),
-                     "lam_hat_q10": np.quantile(lh, 0.1), "lam_hat_q50": np.quantile(lh, 0.5),
-                     "lam_hat_q90": np.quantile(lh, 0.9), "Lam_hat_q10": np.quantile(Lh, 0.1),
-                     "Lam_hat_q50": np.quantile(Lh, 0.5), "Lam_hat_q90": np.quantile(Lh, 0.9),
+                     "lam_hat_q10": np.quantile(lhs, 0.1), "lam_hat_q50": np.quantile(lhs, 0.5),
+                     "lam_hat_q90": np.quantile(lhs, 0.9), "Lam_hat_q10": np.quantile(Lhs, 0.1),
+                     "Lam_hat_q50": np.quantile(Lhs, 0.5), "Lam_hat_q90": np.quantile(Lhs, 0.9),
                      "coverage_min": float(np.mean(cov_lo)), "coverage_max": float(np.mean(cov_hi)),
-                     "certified": float(np.mean(lh > 0)), "floor": float(an.ladder.B[1]), "cap": an.consts.cap})
+                     "certified": float(np.mean(lhs > 0)), "floor": float(an.ladder.B[1]), "cap": an.consts.cap})
     return pd.DataFrame(rows)

@@ -52,6 +52,7 @@ def single_parameter_unit(n: int, d: int, *, epsilon: float, delta: float, noise
     data = (X, y)
     fcfg = A.FunctionalConfig(epsilon=epsilon, delta=delta)
     an = A.analyse(data, fcfg)
+    assert an.fit is not None               # simulated designs are never degenerate
     target = float(an.fit.theta[0])
     rho = rho_scale / math.sqrt(n)          # public: depends on n only
     rows = []
@@ -102,7 +103,7 @@ def run_eigen_task(config: RunConfig, units) -> list[dict]:
         for m in config.methods:
             d = int(m.split("=")[1])
             g_data, g_noise = g[m].spawn(2)       # each d has its own data and noise streams
-            r = eigen_bounds_unit(int(ratio) * d, d, epsilon=config.epsilon, delta=p["delta"], noise=p["noise"],
+            r = eigen_bounds_unit(int(ratio) * d, d, epsilon=config.eps, delta=p["delta"], noise=p["noise"],
                                   theta_norm=p["theta_norm"], rng_data=g_data, rng_noise=g_noise)
             rows.append({"method": m, "n_over_d": int(ratio), "rep": int(rep), **r, "n": int(ratio) * d})
     return rows
@@ -121,7 +122,7 @@ def run_single_task(config: RunConfig, units) -> list[dict]:
     rows = []
     for n, rep in units:
         g = unit_rngs(config, n, rep)
-        for r in single_parameter_unit(int(n), p["d"], epsilon=config.epsilon, delta=p["delta"], noise=p["noise"],
+        for r in single_parameter_unit(int(n), p["d"], epsilon=config.eps, delta=p["delta"], noise=p["noise"],
                                        theta_norm=p["theta_norm"], rho_scale=p["rho_scale"], steps=p["steps"],
                                        rngs=g, methods=config.methods):
             rows.append({**r, "n": int(n), "rep": int(rep)})

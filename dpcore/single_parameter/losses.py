@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from scipy.special import expit
@@ -75,10 +76,10 @@ class Loss:
 
     name: str
     title: str
-    h: object
-    h1: object
-    h2: object
-    h3: object
+    h: Callable[[np.ndarray], np.ndarray]
+    h1: Callable[[np.ndarray], np.ndarray]
+    h2: Callable[[np.ndarray], np.ndarray]
+    h3: Callable[[np.ndarray], np.ndarray]
     sup_h1: float
     sup_h2: float
     sup_h3: float
