@@ -73,7 +73,7 @@ def _ends(t: Any) -> tuple | None:
     return tuple(round(float(v), 9) for v in (x[0], y[0], x[-1], y[-1]))
 
 
-def _trace(t: Any, xname: str, density: bool, shared_ends: set = frozenset()) -> str | None:
+def _trace(t: Any, xname: str, density: bool, shared_ends: frozenset | set = frozenset()) -> str | None:
     if getattr(t, "showlegend", None) is False:
         return None  # a repeat of a series already named (e.g. further draws of one mechanism)
     name = _text(getattr(t, "name", None)) or t.type
@@ -112,12 +112,11 @@ def _trace(t: Any, xname: str, density: bool, shared_ends: set = frozenset()) ->
         v = _finite(t.y if t.y is not None else t.x)
         return f"{name}: median {_num(np.median(v))} over {len(v)} values" if len(v) else None
     if t.type == "bar":
-        y = _finite(t.y)
-        if not len(y) or t.x is None:
+        if not len(_finite(t.y)) or t.x is None:
             return None
-        xs, ys = list(t.x), np.asarray(t.y, dtype=float)
-        k = int(np.nanargmax(ys))
-        return f"{name}: {len(ys)} bars, largest {_num(ys[k])} at {_num(xs[k])}"
+        bar_x, bar_y = list(t.x), np.asarray(t.y, dtype=float)
+        k = int(np.nanargmax(bar_y))
+        return f"{name}: {len(bar_y)} bars, largest {_num(bar_y[k])} at {_num(bar_x[k])}"
     if t.type in ("heatmap", "contour"):
         z = _finite(t.z)
         return f"{name}: values from {_num(z.min())} to {_num(z.max())}" if len(z) else None
