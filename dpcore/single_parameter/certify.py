@@ -32,10 +32,17 @@ from ..errors import DPValueError
 from .recursion import upper_count
 from .stability import Constants, constants_for, eps_var
 
-__all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "domain_radius", "MAX_N"]
+__all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "domain_radius", "public_cap",
+           "certified_floor", "BUDGET_SPLITS", "MAX_N"]
 
 #: Largest n searched by :func:`n_to_certify`.
 MAX_N = 10 ** 12
+
+#: Named budget splits of (ε, δ) over (λ̂, Λ̂, Gaussian shift, variance change) for Algorithm 5:
+#: quarters (the implementation notes' default) and a Gaussian-heavy split (most of the budget on the
+#: Gaussian step; the split found by the independent re-implementation in issue 20 — the paper states
+#: none: it composed with a privacy-loss accountant).
+BUDGET_SPLITS = {"quarters": (0.25, 0.25, 0.25, 0.25), "gaussian-heavy": (0.1, 0.1, 0.7, 0.1)}
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,21 @@ def domain_radius(geometry: str, radius: float, d: int) -> tuple[float, float]:
     if geometry == "hypercube":
         return float(radius) * math.sqrt(d), math.sqrt(d)
     raise DPValueError(f"geometry = {geometry!r}; use 'l2-ball' or 'hypercube'.")
+
+
+def _constants(cfg, n: int, d: int) -> Constants:
+    r2, _ = domain_radius(cfg.geometry, cfg.radius, d)
+    return constants_for(cfg.loss, n, r2, c=cfg.c, sbar=cfg.sbar, rho=cfg.rho)
+
+
+def public_cap(cfg, d: int) -> float:
+    """Λ_cap = M1 + ρ: bounds λ_max of every Hessian of this loss on this domain (public; free of n)."""
+    return _constants(cfg, 2, d).cap
+
+
+def certified_floor(cfg, n: int, d: int) -> float:
+    """λ_c: (C1) holds at λ iff λ ≥ λ_c = 4·max{M1, c r₂ D, r₂ D/s̄}/n (public)."""
+    return _constants(cfg, n, d).lam_c
 
 
 def _laplace_quantile(prob: float, eps: float) -> float:
