@@ -52,9 +52,13 @@ def what_would_certify(cfg, n: int, d: int) -> None:
             st.info("The assumed λ_max must be at least the assumed λ_min.")
             return
         need = C.n_to_certify(cfg, d, lam, lam_max)
+        bound = C.n_to_certify(cfg, d, lam, lam_max, what="bound")
         lam_star = C.min_lambda_to_certify(cfg, n, d, lam_max)
         st.markdown(f"- with λ_min = {lam:g} and λ_max = {lam_max:g}, Algorithm 5 passes (with probability ≥ 0.9) "
                     f"from **n = {need:,}** rows" if need else "- no n up to 10¹² passes for these values")
+        if bound:
+            st.markdown(f"- the certified bound λ̂ alone (λ̂ > 0, in the region (C1)) from n = {bound:,} rows; the "
+                        "variance-change test (14) then needs the rest")
         st.markdown(f"- at this n = {n:,}, it passes only if λ_min ≥ **{lam_star:.4g}** (with λ_max = {lam_max:g})"
                     if lam_star else f"- at this n = {n:,}, no λ_min ≤ λ_max = {lam_max:g} passes: more rows are "
                                      "needed whatever the design")

@@ -62,6 +62,7 @@ class Prediction:
     eps_var: float
     eps4: float
     floor: float
+    certified: bool
     passes: bool
 
 
@@ -149,16 +150,21 @@ def predict(cfg, n: int, d: int, lam_min: float, lam_max: Optional[float] = None
         ev = float(eps_var(nu * tau, log_delta=ld4))
     passes = bool(ok and nu * tau < 1 and ev <= e4)
     return Prediction(n, float(lam_min), float(lam_max), float(lam_lo), float(Lam_hi), tau, ev, float(e4),
-                      float(k.lam_c), passes)
+                      float(k.lam_c), bool(ok), passes)
 
 
-def n_to_certify(cfg, d: int, lam_min: float, lam_max: Optional[float] = None, *, prob: float = 0.9
-                 ) -> Optional[int]:
+def n_to_certify(cfg, d: int, lam_min: float, lam_max: Optional[float] = None, *, prob: float = 0.9,
+                 what: str = "release") -> Optional[int]:
     """Smallest n at which :func:`predict` passes (None if not even at :data:`MAX_N`).
 
-    ``lam_max`` None means the public cap of each n (which does not depend on n)."""
+    ``what="release"``: Algorithm 5's tests pass; ``"bound"``: only the certified lower bound λ̂ > 0 (in (C1)).
+    ``lam_max`` None means the public cap (which does not depend on n)."""
+    if what not in ("release", "bound"):
+        raise DPValueError(f"what = {what!r}; use 'release' or 'bound'.")
+
     def ok(n):
-        return predict(cfg, n, d, lam_min, lam_max, prob=prob).passes
+        p = predict(cfg, n, d, lam_min, lam_max, prob=prob)
+        return p.passes if what == "release" else p.certified
     lo, hi = 2, 64
     while not ok(hi):
         lo, hi = hi, hi * 4

@@ -54,6 +54,15 @@ def test_at_the_predicted_n_a_simulation_passes_most_of_the_time():
         assert np.mean(below) < 0.5, (n, below)              # and the prediction is not loose by 2×
 
 
+def test_the_bound_certifies_before_the_release_passes():
+    cfg = A.FunctionalConfig(epsilon=1.0, delta=1e-5, loss="logistic", geometry="hypercube")
+    # census-like stand-in (designs.census_like at n = 4·10⁵): λ_min ≈ 0.0019, λ_max ≈ 0.65, d = 17
+    bound = C.n_to_certify(cfg, 17, 0.0019, 0.65, what="bound")
+    release = C.n_to_certify(cfg, 17, 0.0019, 0.65)
+    assert 1.5e6 < bound < 3.5e6 < 1e8 < release                # measured 2.4·10⁶ and 2.7·10⁸
+    assert C.predict(cfg, bound, 17, 0.0019, 0.65).certified and not C.predict(cfg, bound - 1, 17, 0.0019, 0.65).certified
+
+
 def test_heavy_gaussian_split_needs_more_rows_for_the_test():
     # ε₄ = 0.1ε instead of 0.25ε: the variance-change test needs ≈ 2.5× the rows (measured 2.7×)
     a, b = C.n_to_certify(QUARTERS, 5, 0.0745, 0.079), C.n_to_certify(HEAVY, 5, 0.0745, 0.079)
