@@ -167,14 +167,20 @@ SINGLE_PARAMETER = Experiment(
     id="single-parameter",
     title="Releasing ⟨e₁, θ⟩: error vs n for five procedures",
     description=("Asi, Duchi & Talwar (2025) §4.1, Figures 2–3 analogue: robust regression, d = 5, xᵢ uniform on "
-                 "the unit sphere, t₃ noise, ‖θ*‖ = 1, ε = 1, δ = 1e-5. Algorithm 5 (quarters of (ε, δ); on ⊥ it "
-                 "falls back to objective perturbation with the unspent ε/2), the local-sensitivity oracle (NOT "
+                 "the unit sphere, t₃ noise, ‖θ*‖ = 1, ε = 1, δ = 1e-5. Algorithm 5 twice on the same data: with quarters "
+                 "of (ε, δ) (alg5) and with the Gaussian-heavy split (0.1, 0.1, 0.7, 0.1) (alg5_gaussian); on ⊥ each "
+                 "falls back to objective perturbation with its unspent ε₃ + ε₄. The local-sensitivity oracle (NOT "
                  "private), objective perturbation and naive output perturbation (ridge ρ = rho_scale/√n), and "
                  "full-batch noisy gradient descent (T steps, zCDP). error = |release − θ̂₁| (the cost of privacy); "
                  "error_truth = |release − θ*₁|; abstained = 1 when Algorithm 5 returned ⊥."),
     caption=("Expected: below a threshold n Algorithm 5's test fails (⊥, then the fallback); above it its noise is "
              "the local modulus up to (1 + ντ̄), so it approaches the oracle and falls like n⁻¹, while the ridge "
-             "methods keep a shrinkage bias that decays only like ρ = n^−1/2."),
+             "methods keep a shrinkage bias that decays only like ρ = n^−1/2. Like for like: both splits of "
+             "Algorithm 5 run on the same data with additive composition. Measured (seed 2019, 10 reps): at "
+             "n = 10⁵ the Gaussian-heavy split passes every run with mean error 0.00086 against 0.0046 for quarters "
+             "and 0.0022 for noisy GD (oracle 0.00092); at n = 2·10⁴ it abstains in every run (its ε₄ = 0.1ε needs "
+             "n ≈ 3·10⁴ by the closed forms) while quarters pass. Which Algorithm 5 beats noisy GD depends on the "
+             "split: quarters do not, (0.1, 0.1, 0.7, 0.1) does from n ≈ 5·10⁴."),
     methods=METHODS,
     method_labels={"alg5": "Algorithm 5 (PTR), quarters", "oracle": "Oracle (NOT private)",
                    "alg5_gaussian": "Algorithm 5 (PTR), split (0.1, 0.1, 0.7, 0.1)"},
