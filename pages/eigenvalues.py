@@ -41,13 +41,16 @@ def what_would_certify(cfg, n: int, d: int) -> None:
         st.markdown("**What would certify** (public: computed from ε, δ, the split, d, n and the domain, and the "
                     "values you assume — never from the data)")
         cap = C.public_cap(cfg, d)
+        for key in ("sp_assume_lam", "sp_assume_Lam"):       # the cap moves with d and the domain: keep inside it
+            if key in ss and ss[key] > cap:
+                ss[key] = float(cap)
+        ss.setdefault("sp_assume_Lam", float(cap))
         a1, a2 = st.columns(2)
         lam = a1.number_input("assumed λ_min of the Hessian", min_value=1e-9, max_value=float(cap), key="sp_assume_lam",
                               format="%g", help="Your guess of the smallest eigenvalue (e.g. from a similar public "
                                                 "dataset or the design's law). The page does not use the data's.")
         lam_max = a2.number_input("assumed λ_max (default: the public cap M1 + ρ, i.e. no assumption)",
-                                  min_value=1e-9, max_value=float(cap), value=float(cap), key="sp_assume_Lam",
-                                  format="%g")
+                                  min_value=1e-9, max_value=float(cap), key="sp_assume_Lam", format="%g")
         if lam_max < lam:
             st.info("The assumed λ_max must be at least the assumed λ_min.")
             return
