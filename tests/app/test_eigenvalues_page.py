@@ -90,3 +90,83 @@ def test_simulation_tabs_run():
     _ok(at)
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(charts) >= 3
+
+
+# -- issue 20 item 2: certified bounds on a real table ---------------------------------------------------
+DIAB = "Diabetes (built-in, robust regression)"
+
+
+def _independent_diabetes_fit():
+    """Robust regression of target on sex (+ intercept) on scikit-learn's raw diabetes data, mapped onto [−1, 1]
+    by the declared bounds (sex [1, 2], target [0, 400]), fitted here with scipy (not dpcore): θ̂ and λ_min(H)."""
+    from scipy.optimize import minimize
+    from sklearn.datasets import load_diabetes
+    raw = load_diabetes(scaled=False, as_frame=True).frame
+    X = np.column_stack([np.ones(len(raw)), (raw["sex"].to_numpy() - 1.5) / 0.5])
+    y = (raw["target"].to_numpy() - 200.0) / 200.0
+
+    def f(th):
+        t = X @ th - y
+        return np.mean(np.abs(t) + 2 * np.log1p(np.exp(-np.abs(t)))), X.T @ np.tanh(t / 2) / len(y)
+    th = minimize(f, np.zeros(2), jac=True, method="BFGS", options={"gtol": 1e-12}).x
+    w = 0.5 / np.cosh((X @ th - y) / 2) ** 2
+    return th, float(np.linalg.eigvalsh((X * w[:, None]).T @ X / len(y))[0])
+
+
+def _lam_hat(at) -> float:
+    import re
+    for t in _texts(at):
+        m = re.search(r"λ̂ = ([0-9.eE+-]+)", t)
+        if m:
+            return float(m.group(1))
+    raise AssertionError("no λ̂ on the page")
+
+
+def test_diabetes_certifies_at_a_huge_epsilon_below_the_true_lambda_min():
+    """Issue 20 item 2. Diabetes (n = 442), target on sex with an intercept, hypercube, ρ = 0, ε = 1000: the
+    closed forms say n ≥ 167 suffices, and the page certifies and releases. Before: no such source, and on the
+    same columns via the Data page λ_min ≈ 0 (raw-unit residuals ~100 leave h'' ≈ 0): ⊥."""
+    at = _run(sp_source=DIAB, sp_eps_typed=1000.0, sp_rho=0.0, sp_geometry="hypercube",
+              **{f"sp_x_{DIAB}_target": ["sex"], f"sp_coord_{DIAB}_2": 1})
+    at.button(key="sp_go").click().run()
+    _ok(at)
+    assert any("Released" in s.value for s in at.success), _texts(at)
+    theta, lam_true = _independent_diabetes_fit()
+    lam_hat = _lam_hat(at)
+    assert 0 < lam_hat <= lam_true and lam_hat > 0.9 * lam_true          # measured: λ_min = 0.451
+    # the slope in the columns' units (target points per unit of sex) is the non-private one at ε = 1000
+    import re
+    unit = next(float(re.search(r"⟨v, θ⟩ = ([0-9.eE+-]+)", c.value).group(1)) for c in at.caption
+                if c.value.startswith("In the columns' units"))
+    assert unit == pytest.approx(theta[1] * 200 / 0.5, abs=0.5)
+    assert any("mapped the same way" in c.value for c in at.caption)    # the response scaling is said
+
+
+def test_diabetes_upload_at_epsilon_one_is_charged_and_says_what_would_certify():
+    """Issue 20 item 2 at ε = 1 on the same table uploaded as a user's data: ⊥ (the closed forms need about
+    4 900 rows for λ_min ≈ 0.45, κ ≈ 1.14), charged, and the public panel gives that n and the smallest λ_min
+    certifiable at n = 442. Before: a bare "n is too small"."""
+    from dpcore.data import Dataset
+    from dpcore.data.builtin import builtin_dataset
+    from dpcore.single_parameter import algorithms as A, certify as C
+    from pages import _components as ui
+    b = builtin_dataset("diabetes")
+    ds = Dataset(b.frame, b.numeric_columns, b.bounds, "diabetes.csv (uploaded)", name="diabetes.csv")
+    src = "Dataset from the Data page"
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for k, v in {ui.DATASET_KEY: ds, "sp_source": src, f"sp_loss_{src}": "robust", "sp_rho": 0.0,
+                 f"sp_x_{src}_target": ["sex"], "sp_assume_lam": 0.45, "sp_assume_Lam": 0.52}.items():
+        at.session_state[k] = v
+    at.run()
+    _ok(at)
+    at.button(key="sp_go").click().run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 1                         # booked, ε = 1
+    assert any("⊥" in w.value for w in at.warning)
+    cfg = A.FunctionalConfig(epsilon=1.0, delta=1e-5, geometry="hypercube", rho=0.0)
+    need = C.n_to_certify(cfg, 2, 0.45, 0.52)
+    assert 3000 < need < 8000
+    md = " ".join(m.value for m in at.markdown)
+    assert f"from **n = {need:,}** rows" in md, md
+    assert "at this n = 442, no λ_min ≤ λ_max = 0.52 passes" in md             # even κ = 1 needs more rows at ε = 1
+    assert C.min_lambda_to_certify(cfg, 442, 2, 0.52) is None
