@@ -86,3 +86,12 @@ def test_kng_median_at_the_page_limit_of_100_replicates_is_estimated_within_the_
     exp = registry()["kng-median"]
     est = estimated_seconds(exp, exp.axis.grid(exp.app_limits["max_x"]), 100, _page_params(exp, 100), exp.methods)
     assert 8 < est < BUDGET_SECONDS
+
+
+def test_kng_quantile_regression_at_the_page_limits_is_refused():
+    # measured 42.5 s (n = 10 … 10⁴, 50 replicates, 1 000 sweeps): over the 30 s budget
+    exp = registry()["kng-quantile-regression"]
+    xs = exp.axis.grid(exp.app_limits["max_x"])
+    with pytest.raises(DPValueError, match="exceeds the cap of 30"):
+        run_experiment(exp.id, xs=xs, reps=50, epsilon=1.0, seed=0, jobs=1, sweeps=1000, block=13,
+                       max_seconds=BUDGET_SECONDS)
