@@ -90,3 +90,12 @@ def test_simulation_tabs_run():
     _ok(at)
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(charts) >= 3
+
+
+def test_coverage_study_with_no_n_is_a_clear_error():
+    # issue 18 widget sweep (CI tier): the "n" multiselect emptied crashed the page
+    at = _run(sp_n=500, sp_d=2)
+    at.multiselect(key="sp_cov_ns").set_value([])
+    at.run()
+    _ok(at)
+    assert any("at least one n" in e.value for e in at.error), [e.value for e in at.error]

@@ -45,3 +45,13 @@ def test_bad_option_is_refused():
     from dpcore.errors import DPValueError
     with pytest.raises(DPValueError, match="d"):
         run_experiment("single-parameter", xs=(1000,), reps=1, jobs=1, d=0)
+
+
+def test_eigen_coverage_study_refuses_an_empty_list_of_n():
+    import pytest
+
+    from dpcore.errors import DPValueError
+    from dpcore.single_parameter import explore as E
+
+    with pytest.raises(DPValueError, match="at least one n"):
+        E.eigen_bounds_vs_n([], 2, reps=1, draws=10, rng=0)
