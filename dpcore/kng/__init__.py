@@ -18,7 +18,7 @@ are approximately private. Linear regression's KNG and exponential mechanism sam
 (:mod:`dpcore.kng._exact_regression`), with an MCMC fallback (which sampler ran depends on the data, so
 it is named only in the non-private diagnostics). See :mod:`dpcore.kng._release` and the problems' ``calibrate_*`` methods.
 """
-from ._api import (PROBLEMS, calibrate, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
+from ._api import (PROBLEMS, calibrate, check_interaction, exact_pieces, log_density, make, nonprivate_estimate, prepared, problem, problem_of,
                    release, sample)
 from ._batch import (BatchResult, sample_linear_regression_exact_batch, sample_linear_regression_suffstats,
                      sample_quantile_regression_batch)
@@ -30,7 +30,7 @@ from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig,
                       QuantileRegressionConfig)
 
 __all__ = [
-    "PROBLEMS", "calibrate", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
+    "PROBLEMS", "calibrate", "check_interaction", "exact_pieces", "log_density", "make", "nonprivate_estimate", "prepared", "problem", "problem_of",
     "release", "sample", "BatchResult", "sample_linear_regression_exact_batch", "sample_linear_regression_suffstats", "sample_quantile_regression_batch",
     "MAX_SIM_D", "MAX_SIM_REGRESSION_D", "ProblemData", "max_simulated_d", "problem_data", "simulated_dataset",
     "geometric_median", "nonprivate_quantile_regression", "ols",

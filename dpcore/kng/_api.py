@@ -8,7 +8,7 @@ config's type, to its problem object; :func:`sample` builds that config from key
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from ._location import Mean, Median, Quantile, exact_law
 from ._problem import Prepared, Problem
 from ._regression import LinearRegression, QuantileRegression
 from ._release import KNGRelease, Override, Progress, plan
+from ._release import check_total_work as _check_total_work
 from ._release import release as _release
 
 #: The problems, by registry name (read-only).
@@ -68,6 +69,19 @@ def release(data: Any, config: Any, *, rng: RNGLike = None, override: Override =
         non-private estimate, clipping count and MCMC diagnostics only in ``diagnostics``.
     """
     return _release(problem_of(config), data, config, rng=rng, override=override, progress=progress)
+
+
+def check_interaction(data: Any, configs: Sequence[Any]) -> None:
+    """Refuse, before any sampling, releases of the same data meant to run in one interaction (one per
+    mechanism) whose MCMC work together exceeds the cap of one release (:data:`dpcore.kng._release.MAX_WORK`).
+
+    Only public quantities enter: n, d, draws, sweeps and each mechanism's move cost.
+    """
+    items = []
+    for cfg in configs:
+        pl = plan(problem_of(cfg), data, cfg, None)
+        items.append((pl.problem, pl.prepared, cfg, pl.exact is not None))
+    _check_total_work(items)
 
 
 def calibrate(config: Any, d: int) -> Calibration:

@@ -260,6 +260,18 @@ def check_work(problem: Problem, P: Prepared, cfg: Any, exact: bool) -> None:
                            f"draws or sweeps{fewer}.")
 
 
+def check_total_work(items: list[tuple[Problem, Prepared, Any, bool]]) -> None:
+    """Refuse, before any work, one interaction that runs several releases (a page's mechanisms) whose MCMC
+    work together exceeds :data:`MAX_WORK`; the message names each release's product and the sum."""
+    parts = [(cfg.mechanism, *mcmc_work(problem, P, cfg)) for problem, P, cfg, exact in items
+             if not exact and cfg.mechanism != "objective_perturbation"]
+    total = sum(w for _, w, _ in parts)
+    if len(parts) > 1 and total > MAX_WORK:
+        each = "; ".join(f"{m}: {product} = {w:.3g}" for m, w, product in parts)
+        raise DPValueError(f"{each}; together {total:.3g} exceeds the cap {MAX_WORK:.0e} of one interaction; "
+                           "request fewer draws or sweeps, or choose fewer mechanisms.")
+
+
 def mcmc_work(problem: Problem, P: Prepared, cfg: Any) -> tuple[float, str]:
     """The work of a release's MCMC in budget units, and the product that gives it (in words).
 

@@ -107,6 +107,53 @@ def _rows(method: str, units, errors, extra: dict | None = None) -> list[dict]:
     return rows
 
 
+# ------------------------------------------------------------------------------- time models
+# Estimated seconds of ONE replicate at one x (``Experiment.unit_seconds``), so that the app refuses an over-budget
+# run up front (``run_experiment(max_seconds=…)``). Shapes fitted on timed runs on the 2-core machine under a load
+# of ≈ 6 (scripts: run_experiment(ID, xs=(n,), reps=4–25, jobs=1, methods=[m]) per method; each timing includes
+# the replicate's data simulation, so summing over methods counts it once per method: an upper bound).
+# Exact samplers (median, mean): a + b·n per method. n = 5 … 10⁵ (median), 5 … 10⁶ (mean).
+_EXACT_COST = {
+    "kng-median": {"kng": (2.5e-3, 1.9e-7), "exponential": (3e-3, 4.8e-7), "nonprivate": (1.8e-3, 4.2e-8)},
+    "kng-mean": {"kng": (2e-3, 4.1e-8), "exponential": (3e-3, 3.1e-8), "nonprivate": (1.5e-3, 1.4e-8)},
+}
+# Figure 2 (quantile regression, d = 2): a block of replicates costs a + o·sweeps (data, non-private fit, the
+# batched sweeps' fixed cost) and each replicate sweeps·(q + r₁·min(n, BOX_MIN_N) + r₂·n) (the exponential
+# mechanism's banded target flattens in n beyond BOX_MIN_N). Non-negative least squares on relative error over 17
+# runs of all methods: 8 replicates, n ∈ {10, 10³, 10⁴} × sweeps ∈ {200, 1 000} × block ∈ {2, 8} (0.07–4.1 s,
+# load ≈ 6; fit within ±20 %) and five runs of 8–13 replicates, block 4–13, n ∈ {10², 10³, 10⁴} (1.2–11.3 s)
+# timed while a second test process ran (load ≈ 8: the model under-predicts those by up to 40 %). Checked on
+# the page's largest run (n = 10 … 10⁴, 50 replicates, 1 000 sweeps, block 13): 42.5 s measured, 39.6 s
+# predicted, so it is refused. The MCMC terms scale with the share of {KNG, exponential} selected.
+_QR_BLOCK, _QR_BLOCK_SWEEP, _QR_REP_SWEEP, _QR_ROW_SMALL, _QR_ROW = 4.7e-3, 1.4e-4, 2.9e-5, 1.33e-7, 1.94e-8
+# Figure 1 (linear regression, d = 12): a block costs a, a replicate b + c·n (the chunked data reduction) + e when
+# n ≤ 1 000 (the MCMC fallback where rejection is hopeless; measured at n = 100, absent at n = 10⁴). Least squares
+# (non-negative) on 8 runs of all methods, 1 000 sweeps, n ∈ {10², 10⁴, 10⁵, 10⁶} × block ∈ {2, 8} (0.06–1.3 s).
+_LIN_BLOCK, _LIN_REP, _LIN_ROW, _LIN_SMALL_N = 1.7e-2, 3.9e-3, 2.6e-7, 4.4e-2
+
+
+def _exact_unit_seconds(exp_id: str):
+    def unit_seconds(x, params, methods) -> float:
+        cost = _EXACT_COST[exp_id]
+        return sum(cost[m][0] + cost[m][1] * float(x) for m in methods)
+    return unit_seconds
+
+
+def _qr_unit_seconds(x, params, methods) -> float:
+    from dpcore.kng._targets import BOX_MIN_N
+
+    n, sweeps, block = float(x), float(params["sweeps"]), max(1, int(params.get("block", 1)))
+    share = len({"kng", "exponential"} & set(methods)) / 2
+    return ((_QR_BLOCK + _QR_BLOCK_SWEEP * sweeps * share) / block
+            + sweeps * share * (_QR_REP_SWEEP + _QR_ROW_SMALL * min(n, BOX_MIN_N) + _QR_ROW * n))
+
+
+def _linear_unit_seconds(x, params, methods) -> float:
+    n, block = float(x), max(1, int(params.get("block", 1)))
+    share = len({"kng", "exponential"} & set(methods)) / 2               # the fallback's MCMC methods
+    return _LIN_BLOCK / block + _LIN_REP + _LIN_ROW * n + (_LIN_SMALL_N * share if n <= 1_000 else 0.0)
+
+
 # ---------------------------------------------------------------------------- Figure 1
 def _validate_linear(p: dict) -> dict:
     p = _common_params(p)
@@ -191,6 +238,7 @@ KNG_LINEAR = Experiment(
     grouping_params=("block",),
     app_limits={"max_x": 1_000_000, "max_reps": 50, "max_sweeps": 2_000},
     app_options=("sweeps", "constants"),
+    unit_seconds=_linear_unit_seconds,
 )
 
 
@@ -276,6 +324,7 @@ KNG_QUANTILE_REGRESSION = Experiment(
     grouping_params=("block",),
     app_limits={"max_x": 10_000, "max_reps": 50, "max_sweeps": 1_000},
     app_options=("sweeps", "constants"),
+    unit_seconds=_qr_unit_seconds,
 )
 
 
@@ -349,6 +398,7 @@ KNG_MEDIAN = Experiment(
     validate=_validate_exact,
     grouping_params=("block",),
     app_limits={"max_x": 100_000, "max_reps": 100},
+    unit_seconds=_exact_unit_seconds("kng-median"),
 )
 
 KNG_MEAN = Experiment(
@@ -374,6 +424,7 @@ KNG_MEAN = Experiment(
     validate=_validate_exact,
     grouping_params=("block",),
     app_limits={"max_x": 1_000_000, "max_reps": 100},
+    unit_seconds=_exact_unit_seconds("kng-mean"),
 )
 
 #: The KNG topic's figures, in display order (declared in dpcore/kng/declare.py).

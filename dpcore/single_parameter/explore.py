@@ -127,6 +127,8 @@ def eigen_bounds_vs_n(ns: Sequence[int], d: int, *, epsilon: float = 1.0, delta:
     quantiles of λ̂ and Λ̂, the empirical coverage P(λ̂ ≤ λ_min), P(Λ̂ ≥ λ_max), the certification floor
     λ_c and the cap Λ_cap."""
     ns = sorted({check_int(n, "n", lo=20, hi=1_000_000) for n in ns})
+    if not ns:
+        raise DPValueError("the coverage study needs at least one n: choose one or more sample sizes.")
     d = check_int(d, "d", lo=1, hi=100)
     reps = check_int(reps, "reps", lo=1, hi=200)
     draws = check_int(draws, "draws", lo=1, hi=10_000)

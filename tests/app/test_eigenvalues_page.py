@@ -170,3 +170,12 @@ def test_diabetes_upload_at_epsilon_one_is_charged_and_says_what_would_certify()
     assert f"from **n = {need:,}** rows" in md, md
     assert "at this n = 442, no λ_min ≤ λ_max = 0.52 passes" in md             # even κ = 1 needs more rows at ε = 1
     assert C.min_lambda_to_certify(cfg, 442, 2, 0.52) is None
+
+
+def test_coverage_study_with_no_n_is_a_clear_error():
+    # issue 18 widget sweep (CI tier): the "n" multiselect emptied crashed the page
+    at = _run(sp_n=500, sp_d=2)
+    at.multiselect(key="sp_cov_ns").set_value([])
+    at.run()
+    _ok(at)
+    assert any("at least one n" in e.value for e in at.error), [e.value for e in at.error]

@@ -116,7 +116,7 @@ def test_invalid_parameters_show_clear_errors(problem, widget, value, match):
 
 
 def test_objective_perturbation_refused_for_quantile_regression():
-    at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_t=20,
+    at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_tq=20,
               kng_mechs_t=["kng", "objective_perturbation"])
     assert any("linear regression only" in e.value for e in at.error)
     assert len(at.get("plotly_chart")) == 1  # KNG still shown
@@ -178,7 +178,7 @@ def test_b_is_explained_with_a_suggestion_and_theta_hat_outside_the_ball_is_said
 
 
 def test_words_and_paper_link():
-    at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_t=10)
+    at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_tq=10)
     text = _texts(at)
     assert "arxiv.org/abs/1905.09436" in text and "τ" in text and "θ" in text and "ε" in text
     for word in ("epsilon", "tau", "theta", "spec", "§3 of the spec"):
@@ -375,3 +375,17 @@ def test_new_draw_makes_the_same_settings_a_new_charged_release():
     assert any("press **Release**" in i.value for i in at.info) and len(_ledger(at)) == 2
     _click(at)
     assert len(_ledger(at)) == 4 and at.dataframe[0].value.iloc[0, 0] != first
+
+
+def test_quantile_regression_teaching_default_is_small_and_the_click_is_capped_as_a_whole():
+    # issue 18: its default (100 draws of two MCMC mechanisms, n = 1 000) took 34 s; now 25 draws (11 s)
+    at = _run(kng_problem="quantile_regression", kng_sweeps=200)
+    assert at.number_input(key="kng_draws").value == 25
+    assert len(at.get("plotly_chart")) >= 1 and not at.error
+    at = _run(kng_problem="quantile_regression", kng_sim_n=1000, kng_draws_tq=100, kng_sweeps=1000,
+              kng_mechs_t=["kng"])
+    at.number_input(key="kng_draws").set_value(60)
+    at.multiselect(key="kng_mechs").set_value(["kng", "exponential"])
+    at.run()
+    assert any("of one interaction" in e.value and "fewer mechanisms" in e.value for e in at.error), \
+        [e.value for e in at.error]

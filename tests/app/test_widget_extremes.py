@@ -1,4 +1,17 @@
-"""The widget-extremes sweep (issue 18): every page reached through app.py, each numeric widget set to its
+"""The widget-extremes sweep (issue 18), in two tiers.
+
+* CI tier (``test_every_widget_at_its_extremes_ci``, marker ``app``): every numeric widget of every page at
+  its minimum and maximum and every select at every option, one at a time — but from a cheap base state (the
+  widgets that size the computation at small values, :data:`CHEAP`) and pressing the release / run buttons
+  only when the widget set sizes the computation (:data:`SIZE_KEYS`: their extremes are what the caps guard)
+  or the page is a form (its values take effect only on submit, :data:`FORM_PAGES`). A crash of a formula at
+  an extreme parameter (bandwidth 1e-300, B = 1e154) happens when the page validates and calibrates the
+  request, which every rerun does before the button; the work at the size limits is run where it is set.
+* Full sweep (``test_every_widget_at_its_extremes_raises_nothing``, markers ``app`` and ``slow``), by hand:
+  ``python -m pytest -m slow tests/app/test_widget_extremes.py -n 2``. From the page's own defaults,
+  pressing the buttons in every run; described below.
+
+Full sweep: every page reached through app.py, each numeric widget set to its
 minimum and maximum (±1e300 and 1e-300 where it has none; ±(2^53 − 1) for whole numbers), each
 select / radio / select_slider to every option, each checkbox both ways — one widget at a time from the
 page's defaults, pressing the page's release / run button in the same run — and no exception element,
@@ -15,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,6 +37,23 @@ from streamlit.testing.v1 import AppTest
 from tests.app.conftest import APP, app_pages
 
 pytestmark = pytest.mark.app
+
+#: CI tier: widgets whose value sizes a page's computation (rows, columns, draws, sweeps, grid, replicates,
+#: cells): runs that set them press the page's buttons. Keys ending in ``*`` are prefixes.
+SIZE_KEYS = ("kng_sim_n", "kng_sim_d", "kng_draws", "kng_sweeps", "kng_mechs", "kng_problem", "kng_cols", "kng_x",
+             "lasso_n", "lasso_p", "lasso_T", "lasso_s", "dn_n", "dn_d", "dn_grid", "dn_draws", "dn_k", "dn_knorm_k",
+             "dn_methods*", "sp_n", "sp_d", "h_log2p", "h_q", "h_n", "h_reps", "h_p", "h_cols", "qr_kind",
+             "qr_methods", "audit_id", "data_sim*")
+#: CI tier: the base state of each page (session values set before its first run): its size widgets small, so
+#: that each run setting another widget recomputes a small problem.
+CHEAP = {"pages/kng.py": {"kng_sim_n": 100, "kng_draws_t": 10, "kng_draws_tq": 10, "kng_draws_r": 1,
+                          "kng_sweeps": 200},
+         "pages/lasso.py": {"lasso_n": 200, "lasso_p": 10, "lasso_s": 2},
+         "pages/density.py": {"dn_n": 200, "dn_grid": 32},
+         "pages/eigenvalues.py": {"sp_n": 500, "sp_d": 2},
+         "pages/histograms.py": {"h_reps": 5}}
+#: CI tier: pages whose widgets sit in a form (every trial presses its submit button).
+FORM_PAGES = ("pages/error_vs_n.py",)
 
 #: The interaction budget of issue 18 (seconds per run of a page, on the 2-core machine).
 RUN_TIMEOUT = 30
@@ -127,9 +158,12 @@ def _press(at: AppTest) -> None:
             b.click()
 
 
-def _base(page: str, dataset: str | None) -> AppTest:
-    """A fresh session on ``page``; with ``dataset``, the built-in data loaded and chosen as the page's source."""
+def _base(page: str, dataset: str | None, state: dict | None = None) -> AppTest:
+    """A fresh session on ``page``; with ``dataset``, the built-in data loaded and chosen as the page's source;
+    ``state``: session values set first (the CI tier's cheap base)."""
     at = AppTest.from_file(str(APP), default_timeout=RUN_TIMEOUT)
+    for k, v in (state or {}).items():
+        at.session_state[k] = v
     if dataset is not None:
         from dpcore.data import builtin_dataset
         from pages import _components as ui
@@ -152,13 +186,20 @@ def _exceptions(at: AppTest) -> list[str]:
     return [str(e.value).splitlines()[0] if str(e.value) else repr(e) for e in at.exception]
 
 
-def sweep(page: str, dataset: str | None, *, sidebar: bool = False, shard: int = 0) -> tuple[list[str], float]:
-    """Run the sweep; returns the failures (page, widget, value, exception or timeout) and the slowest run."""
+def sweep(page: str, dataset: str | None, *, sidebar: bool = False, shard: int = 0, shards: int = SHARDS,
+          press: Callable[[str], bool] = lambda key: True, buttons: bool = True,
+          start: Callable[[], AppTest] | None = None) -> tuple[list[str], float]:
+    """Run the sweep; returns the failures (page, widget, value, exception or timeout) and the slowest run.
+
+    ``press(key)``: whether the page's release / run buttons are pressed in the run that sets widget ``key``
+    (the full sweep: always). ``buttons``: also press each secondary run button once. ``start``: a fresh
+    session at the page's base state (default: :func:`_base` of ``page`` and ``dataset``)."""
     failures, slowest = [], 0.0
-    at = _base(page, dataset)
+    start = start or (lambda: _base(page, dataset))
+    at = start()
     assert not at.exception, (page, dataset, _exceptions(at))
-    plan = [(w.type, w.key, w.value, trial_values(w)) for w in widgets(at, sidebar=sidebar)][shard::SHARDS]
-    buttons = [b.key for b in at.button if b.key and b.proto.type != "primary"
+    plan = [(w.type, w.key, w.value, trial_values(w)) for w in widgets(at, sidebar=sidebar)][shard::shards]
+    run_buttons = [b.key for b in at.button if b.key and b.proto.type != "primary"
                and not b.key.startswith(SIDEBAR_PREFIX) and b.key.startswith(("dn_run", "dn_svm", "sp_run",
                                                                               "lasso_run", "evn_", "qr_"))]
     for kind, key, default, values in plan:
@@ -166,29 +207,30 @@ def sweep(page: str, dataset: str | None, *, sidebar: bool = False, shard: int =
             try:
                 found = [w for w in getattr(at, kind) if w.key == key]
                 if not found:                # the widget is not shown from this state: start afresh
-                    at = _base(page, dataset)
+                    at = start()
                     found = [w for w in getattr(at, kind) if w.key == key]
                     if not found:
                         break
                 _set(found[0], value)
-                _press(at)
+                if press(key):
+                    _press(at)
                 t0 = time.perf_counter()
                 at.run()
                 slowest = max(slowest, time.perf_counter() - t0)
                 if at.exception:
                     failures.append(f"{page} [{dataset}] {key} = {value!r}: {_exceptions(at)}")
-                    at = _base(page, dataset)
+                    at = start()
                     continue
                 back = [w for w in getattr(at, kind) if w.key == key]
                 if back:
                     _set(back[0], default, raw=True)
                 else:
-                    at = _base(page, dataset)
+                    at = start()
             except RuntimeError as exc:      # AppTest's timeout: the run took over the budget
                 failures.append(f"{page} [{dataset}] {key} = {value!r}: {exc} (budget {RUN_TIMEOUT} s)")
-                at = _base(page, dataset)
-    for key in buttons if shard == 0 else ():
-        at = _base(page, dataset)
+                at = start()
+    for key in run_buttons if shard == 0 and buttons else ():
+        at = start()
         at.button(key=key).click()
         t0 = time.perf_counter()
         try:
@@ -213,6 +255,43 @@ def _cases():
     return out
 
 
+def sized(key: str) -> bool:
+    """Whether widget ``key`` sizes its page's computation (:data:`SIZE_KEYS`)."""
+    return any(key.startswith(k[:-1]) if k.endswith("*") else key == k for k in SIZE_KEYS)
+
+
+def sweep_ci(page: str, dataset: str | None, *, sidebar: bool = False, shard: int = 0,
+             shards: int = 1) -> tuple[list[str], float]:
+    """The CI tier's sweep of ``page`` (see the module docstring)."""
+    form = page in FORM_PAGES
+    return sweep(page, dataset, sidebar=sidebar, shard=shard, shards=shards, buttons=False,
+                 press=lambda key: form or sized(key), start=lambda: _base(page, dataset, CHEAP.get(page)))
+
+
+#: CI tier: test ids per page scenario (heavy pages split so that each test stays near 15 s).
+CI_SHARDS = {"pages/kng.py": 3, "pages/lasso.py": 2, "pages/density.py": 3, "pages/error_vs_n.py": 3,
+             "pages/histograms.py": 2, "pages/query_release.py": 2, "pages/eigenvalues.py": 2}
+
+
+def _ci_cases():
+    out = []
+    for page in app_pages():
+        stem, k = Path(page).stem, CI_SHARDS.get(page, 1)
+        for shard in range(k):
+            out.append(pytest.param(page, None, page == "pages/home.py", shard, k, id=f"{stem}-{shard}"))
+            if page in DATA_PAGES:
+                out.append(pytest.param(page, "diabetes", False, shard, k, id=f"{stem}-diabetes-{shard}"))
+    return out
+
+
+@pytest.mark.parametrize(("page", "dataset", "sidebar", "shard", "shards"), _ci_cases())
+def test_every_widget_at_its_extremes_ci(page, dataset, sidebar, shard, shards):
+    failures, slowest = sweep_ci(page, dataset, sidebar=sidebar, shard=shard, shards=shards)
+    assert not failures, "\n".join(failures)
+    assert math.isfinite(slowest) and slowest < RUN_TIMEOUT
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "dataset", "sidebar", "shard"), _cases())
 def test_every_widget_at_its_extremes_raises_nothing(page, dataset, sidebar, shard):
     failures, slowest = sweep(page, dataset, sidebar=sidebar, shard=shard)
@@ -237,3 +316,39 @@ def test_trial_values_reach_both_limits_and_the_unlimited_extremes():
     assert vals["d"] == [0.0, 10.0, 1e-300]
     assert vals["e"] == ["1", "2", "3"]          # option texts: what the browser sends
     assert vals["f"][:2] == [[], ["x", "y"]]
+
+
+def test_the_ci_sweep_machinery_finds_a_crash_at_an_extreme_without_pressing(tmp_path):
+    """A tiny page that divides by h² (the ZeroDivisionError of the density bandwidth 1e-300, issue 18 §4) while
+    preparing its request, before its release button: the CI tier's no-press runs find it; a timeout is a
+    failure too."""
+    page = tmp_path / "fake.py"
+    page.write_text(
+        "import time\n"
+        "import streamlit as st\n"
+        "h = st.number_input('bandwidth', key='fake_h', value=0.05, format='%g')\n"
+        "k = st.number_input('grid', 1, 64, key='fake_k', value=8)\n"
+        "st.caption(f'sensitivity {1.0 / (h * h):g}')\n"
+        "if st.button('Release', type='primary', key='fake_go'):\n"
+        "    time.sleep(4 if k == 64 else 0)\n")
+
+    def start():
+        return AppTest.from_file(str(page), default_timeout=2).run()
+
+    failures, _ = sweep("fake", None, shards=1, buttons=False, press=lambda key: key == "fake_k", start=start)
+    assert len(failures) == 2, failures
+    assert failures[0].startswith("fake [None] fake_h = 1e-300:")
+    assert failures[1].startswith("fake [None] fake_k = 64:") and "budget" in failures[1]
+    # pressing nothing: the size widget's extreme is not run, so its timeout goes unseen (why SIZE_KEYS press)
+    failures, _ = sweep("fake", None, shards=1, buttons=False, press=lambda key: False, start=start)
+    assert [f.split(":")[0] for f in failures] == ["fake [None] fake_h = 1e-300"]
+
+
+def test_size_keys_name_widgets_that_exist():
+    """Every entry of SIZE_KEYS / CHEAP is a key some page draws (a renamed widget must not silently drop out)."""
+    src = "\n".join(p.read_text() for p in (Path(APP).parent / "pages").glob("*.py"))
+    for k in SIZE_KEYS:
+        assert (f'"{k[:-1]}' if k.endswith("*") else f'"{k}"') in src, k
+    for state in CHEAP.values():
+        for k in state:
+            assert f"{k}=" in src or f'"{k}"' in src, k

@@ -73,3 +73,13 @@ def test_the_figure_draws_algorithm_5_with_both_splits_like_for_like():
                                                           theta_norm=1.0, rho_scale=1.0, steps=50, rngs=rngs,
                                                           methods=("alg5", "alg5_gaussian"))}
     assert rows["alg5"]["abstained"] == 0 and rows["alg5_gaussian"]["abstained"] == 1
+
+
+def test_eigen_coverage_study_refuses_an_empty_list_of_n():
+    import pytest
+
+    from dpcore.errors import DPValueError
+    from dpcore.single_parameter import explore as E
+
+    with pytest.raises(DPValueError, match="at least one n"):
+        E.eigen_bounds_vs_n([], 2, reps=1, draws=10, rng=0)
