@@ -116,6 +116,7 @@ def _independent_diabetes_fit():
 def _lam_hat(at) -> float:
     import re
     for t in _texts(at):
+        t = re.sub(r"\\(.)", r"\1", t)            # as read: the Markdown escapes of dpcore.data.literal removed
         m = re.search(r"λ̂ = ([0-9.eE+-]+)", t)
         if m:
             return float(m.group(1))

@@ -26,8 +26,9 @@ SUBMIT = f"FormSubmitter:evn_form_{EXP}-Run simulation"
 
 def _consistent(stored) -> None:
     """The stored (settings, frame) pair belongs together: same experiment, ε, x grid, replicates, seed."""
-    (exp_id, eps, xs, reps, _options, seed), frame = stored
+    (exp_id, eps, xs, reps, _options, methods, seed), frame = stored
     assert exp_id == EXP and frame.attrs["seed"] == seed and frame.attrs["reps"] == reps
+    assert set(frame["method"]) == set(methods)
     assert sorted(set(frame["n"])) == sorted(xs) and set(frame["rep"]) == set(range(reps))
     assert np.allclose(frame["epsilon"], eps) and (frame["seed"] == seed).all()
     per_cell = frame.groupby(["method", "n"]).size()          # every (method, n) cell complete: no half-sweep

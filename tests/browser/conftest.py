@@ -33,6 +33,44 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_server(port: int, log=subprocess.DEVNULL) -> subprocess.Popen:
+    """``streamlit run app.py`` on 127.0.0.1:``port``, returned once ``/_stcore/health`` answers (60 s at most)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT if log is not subprocess.DEVNULL else subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            tail = ""
+            if hasattr(log, "seek"):
+                log.seek(0)
+                tail = ":\n" + log.read()[-3000:]
+            pytest.fail(f"streamlit exited with code {proc.returncode}{tail}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            stop_server(proc)
+            pytest.fail("streamlit did not become healthy within 60 s")
+        time.sleep(0.25)
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a server started by :func:`start_server` (terminate, then kill after 10 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture(scope="session")
 def server():
     """``streamlit run app.py`` on a free port; yields its base URL."""
@@ -41,38 +79,12 @@ def server():
             pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1 (apt-get install chromium)")
         pytest.skip(f"{CHROMIUM} not installed")
     port = _free_port()
-    log = tempfile.TemporaryFile("w+")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"streamlit exited with code {proc.returncode}:\n{log.read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not become healthy within 60 s")
-            time.sleep(0.25)
-        yield base
-    finally:
-        proc.terminate()
+    with tempfile.TemporaryFile("w+") as log:
+        proc = start_server(port, log)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop_server(proc)
 
 
 @pytest.fixture(scope="session")

@@ -14,20 +14,22 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
 def test_view_switch_keeps_each_views_draws(server, page):
+    from playwright.sync_api import expect
+
     page.goto(f"{server}/kng")
     wait_idle(page)
     draws = page.get_by_label("Draws per mechanism")
     view = page.get_by_role("radiogroup", name="View")
-    assert draws.input_value() == "100"
+    expect(draws).to_have_value("100", timeout=30_000)    # (waits out a rerun that starts late under load)
     view.get_by_text("Release", exact=True).click()
     wait_idle(page)
-    assert draws.input_value() == "1"  # the release draws once by default
+    expect(draws).to_have_value("1", timeout=30_000)      # the release draws once by default
     draws.fill("3")
     draws.press("Enter")
     wait_idle(page)
     view.get_by_text("Teaching view (not private)").click()
     wait_idle(page)
-    assert draws.input_value() == "100"  # was 1 before the fix
+    expect(draws).to_have_value("100", timeout=30_000)    # was 1 before the fix
     view.get_by_text("Release", exact=True).click()
     wait_idle(page)
-    assert draws.input_value() == "3"
+    expect(draws).to_have_value("3", timeout=30_000)

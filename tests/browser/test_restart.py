@@ -10,46 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-from tests.browser.test_browser import CHROMIUM, CHROMIUM_ARGS, CSV, ROOT, _free_port, wait_idle
+from tests.browser.conftest import start_server, stop_server
+from tests.browser.test_browser import CHROMIUM, CHROMIUM_ARGS, CSV, _free_port, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
-
-
-def _start(port: int) -> subprocess.Popen:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("streamlit did not become healthy within 60 s")
-        time.sleep(0.25)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def _main_text(pg) -> str:
@@ -68,12 +35,13 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(tmp_p
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1")
         pytest.skip(f"{CHROMIUM} not installed")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     csv = tmp_path / "people.csv"
     csv.write_text(CSV, encoding="utf-8")
     port = _free_port()
-    proc = _start(port)
+    proc = start_server(port)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -106,14 +74,16 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(tmp_p
                 saved = tmp_path / "privacy_ledger.json"
                 d.value.save_as(saved)
 
-                _stop(proc)                       # the server restarts under the open page
-                proc = _start(port)
+                stop_server(proc)                       # the server restarts under the open page
+                proc = start_server(port)
                 pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=60_000)
                 notice = pg.get_by_text(re.compile("The server restarted"))
-                if not notice.count():            # the frontend did not rerun by itself: the next click does
+                try:                              # the reconnected frontend usually reruns by itself ...
+                    notice.first.wait_for(timeout=20_000)
+                except PlaywrightTimeout:         # ... otherwise the next click does
                     pg.get_by_role("button", name=re.compile(r"^Release")).first.click()
                     wait_idle(pg)
-                notice.first.wait_for()
+                    notice.first.wait_for()
                 text = _main_text(pg)
                 assert "gone" in text and "budgets" in text
                 assert "Sensitivity" not in text          # no release ran in the new session
@@ -130,4 +100,4 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(tmp_p
             finally:
                 browser.close()
     finally:
-        _stop(proc)
+        stop_server(proc)

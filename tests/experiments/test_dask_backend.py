@@ -18,8 +18,10 @@ SETTINGS = dict(reps=3, seed=11, xs=(100, 1000))
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  host="127.0.0.1") as c:
+    # Two workers in this process (no nanny subprocesses: under xdist and load they failed to start), talking
+    # to the scheduler over TCP on loopback, so tasks and results are serialised as on a real cluster.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=":0") as c:
         yield c
 
 
