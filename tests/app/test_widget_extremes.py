@@ -284,6 +284,9 @@ def _ci_cases():
     return out
 
 
+# Not in CI yet: at -n 2 it took 773 s and fails on Query release at d (attributes) = 14 (a run over 30 s,
+# issue 18 still open). Run by hand: python -m pytest -m slow tests/app/test_widget_extremes.py -n 2
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "dataset", "sidebar", "shard", "shards"), _ci_cases())
 def test_every_widget_at_its_extremes_ci(page, dataset, sidebar, shard, shards):
     failures, slowest = sweep_ci(page, dataset, sidebar=sidebar, shard=shard, shards=shards)
