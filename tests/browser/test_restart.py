@@ -8,13 +8,12 @@ silent reset), and uploading the saved ledger and loading the same CSV again mus
 """
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
 from tests.browser.conftest import start_server, stop_server
-from tests.browser.test_browser import CHROMIUM, CHROMIUM_ARGS, CSV, _free_port, wait_idle
+from tests.browser.test_browser import CSV, _free_port, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -30,74 +29,67 @@ def _upload_csv(pg, path: str) -> None:
     wait_idle(pg)
 
 
-def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(tmp_path):
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1")
-        pytest.skip(f"{CHROMIUM} not installed")
+def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(browser, tmp_path):
+    """(Uses the session's Chromium — a second sync_playwright in the same worker is refused — and its own
+    server, which it restarts.)"""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
 
     csv = tmp_path / "people.csv"
     csv.write_text(CSV, encoding="utf-8")
     port = _free_port()
     proc = start_server(port)
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
-                pg = ctx.new_page()
-                pg.set_default_timeout(60_000)
-                pg.goto(f"http://127.0.0.1:{port}/")
-                wait_idle(pg)
-                pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL
-                _upload_csv(pg, str(csv))
-                assert "Privacy budget of this dataset" in _main_text(pg)
-                for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
-                    box = pg.get_by_placeholder(placeholder).first
-                    box.fill(value)
-                    box.press("Enter")
-                    wait_idle(pg)
-                pg.get_by_role("link", name="KNG explorer").first.click()
-                wait_idle(pg)
-                pg.get_by_text("Dataset from the Data page", exact=True).first.click()
-                wait_idle(pg)
-                pg.get_by_text("Release", exact=True).first.click()
-                wait_idle(pg)
-                pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
-                wait_idle(pg)
-                side = pg.locator('[data-testid="stSidebar"]').inner_text()
-                assert "remaining ε = 2" in side, side
-                with pg.expect_download() as d:
-                    pg.get_by_role("button", name="Download ledger (JSON)").click()
-                saved = tmp_path / "privacy_ledger.json"
-                d.value.save_as(saved)
+        pg = ctx.new_page()
+        pg.set_default_timeout(60_000)
+        pg.goto(f"http://127.0.0.1:{port}/")
+        wait_idle(pg)
+        pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL
+        _upload_csv(pg, str(csv))
+        assert "Privacy budget of this dataset" in _main_text(pg)
+        for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
+            box = pg.get_by_placeholder(placeholder).first
+            box.fill(value)
+            box.press("Enter")
+            wait_idle(pg)
+        pg.get_by_role("link", name="KNG explorer").first.click()
+        wait_idle(pg)
+        pg.get_by_text("Dataset from the Data page", exact=True).first.click()
+        wait_idle(pg)
+        pg.get_by_text("Release", exact=True).first.click()
+        wait_idle(pg)
+        pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
+        wait_idle(pg)
+        side = pg.locator('[data-testid="stSidebar"]').inner_text()
+        assert "remaining ε = 2" in side, side
+        with pg.expect_download() as d:
+            pg.get_by_role("button", name="Download ledger (JSON)").click()
+        saved = tmp_path / "privacy_ledger.json"
+        d.value.save_as(saved)
 
-                stop_server(proc)                       # the server restarts under the open page
-                proc = start_server(port)
-                pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=60_000)
-                notice = pg.get_by_text(re.compile("The server restarted"))
-                try:                              # the reconnected frontend usually reruns by itself ...
-                    notice.first.wait_for(timeout=20_000)
-                except PlaywrightTimeout:         # ... otherwise the next click does
-                    pg.get_by_role("button", name=re.compile(r"^Release")).first.click()
-                    wait_idle(pg)
-                    notice.first.wait_for()
-                text = _main_text(pg)
-                assert "gone" in text and "budgets" in text
-                assert "Sensitivity" not in text          # no release ran in the new session
-                pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-                    str(saved))
-                wait_idle(pg)
-                assert "Ledger read" in _main_text(pg)
-                pg.get_by_role("button", name="Continue with a new session").click()
-                wait_idle(pg)
-                _upload_csv(pg, str(csv))
-                text = _main_text(pg)
-                assert "remaining ε = 2" in text and "of ε = 3" in text, text
-                assert not pg.locator('[data-testid="stException"]').count()
-            finally:
-                browser.close()
+        stop_server(proc)                       # the server restarts under the open page
+        proc = start_server(port)
+        pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=60_000)
+        notice = pg.get_by_text(re.compile("The server restarted"))
+        try:                              # the reconnected frontend usually reruns by itself ...
+            notice.first.wait_for(timeout=20_000)
+        except PlaywrightTimeout:         # ... otherwise the next click does
+            pg.get_by_role("button", name=re.compile(r"^Release")).first.click()
+            wait_idle(pg)
+            notice.first.wait_for()
+        text = _main_text(pg)
+        assert "gone" in text and "budgets" in text
+        assert "Sensitivity" not in text          # no release ran in the new session
+        pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+            str(saved))
+        wait_idle(pg)
+        assert "Ledger read" in _main_text(pg)
+        pg.get_by_role("button", name="Continue with a new session").click()
+        wait_idle(pg)
+        _upload_csv(pg, str(csv))
+        text = _main_text(pg)
+        assert "remaining ε = 2" in text and "of ε = 3" in text, text
+        assert not pg.locator('[data-testid="stException"]').count()
     finally:
+        ctx.close()
         stop_server(proc)
