@@ -32,7 +32,8 @@ st.markdown("Least squares over the **ℓ1 ball** ‖θ‖₁ ≤ r, solved by *
 tab_rel, tab_n, tab_p = st.tabs(["Release θ", "Excess risk vs n", "Excess risk vs p"])
 
 with tab_rel:
-    source = st.radio("Data", SOURCES, horizontal=True, key="lasso_source")
+    source = st.radio("Data", SOURCES, horizontal=True, key="lasso_source", on_change=lambda: ss.__setitem__(
+        "lasso_intercept", ss["lasso_source"] != SOURCES[0]))  # real columns: an intercept by default
     c1, c2, c3 = st.columns(3)
     truth = None
     try:

@@ -146,3 +146,11 @@ def test_step_scale_rule_sets_the_public_T():
     at = _run(lasso_steps_rule="c·(nε)^(2/3)", lasso_c=0.05, lasso_n=20_000)
     acc = at.table[0].value
     assert "T = 0.05·(nε)^(2/3)" in acc.loc["steps T", "value"]
+
+
+def test_switching_to_real_data_turns_the_intercept_on():
+    at = _run(lasso_n=1000, lasso_p=10)
+    assert at.checkbox(key="lasso_intercept").value is False        # the simulation is centred: none
+    at.radio(key="lasso_source").set_value("Diabetes (built-in)").run()
+    _ok(at)
+    assert at.checkbox(key="lasso_intercept").value is True         # was False in Chromium after the switch
