@@ -467,10 +467,6 @@ def ledger_panel() -> None:
                    + "): a total is only meaningful for one relation.")
 
 
-def _short_cost(cost: P.PrivacyCost) -> str:
-    return P.short_cost(cost)
-
-
 def _fmt(x: float | None) -> str:
     if x is None:
         return "—"
