@@ -44,6 +44,7 @@ SESSION_PARAM = "session"        # the URL query parameter holding this browser 
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
 RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
 LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
+EXPORT_KEY = "_dp_export"        # + "::<page>": the last Script exported by a page (dpcore.export)
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
@@ -571,6 +572,36 @@ def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str, caption: str | None =
     st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
     st.caption(dpdata.literal(caption or describe(fig)))
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
+
+
+def stream(req: P.ReleaseRequest) -> Any:
+    """The random stream of ``req`` as an exported script states it (dpcore.export.stream): a fixed seed's
+    128-bit entropy on public data, fresh OS entropy on a user's (never the entropy the page drew)."""
+    from dpcore import export
+
+    return export.stream(req.randomness, release_session().full_key(req))
+
+
+def export_code(script: Any, name: str) -> None:
+    """“Download as Python script” and “Download as notebook” for ``script`` (a dpcore.export.Script built
+    from the page's own config objects). The last one of each page is kept in the session (tests read it)."""
+    from dpcore.export import ExportError
+
+    try:
+        py = script() if callable(script) else script
+        text, nb = py.to_python(), py.to_notebook()
+    except ExportError as exc:
+        st.caption(f"Export as code is not available for these settings: {dpdata.literal(str(exc))}")
+        return
+    st.session_state[f"{EXPORT_KEY}::{name}"] = py
+    c1, c2 = st.columns(2)
+    c1.download_button("Download as Python script", data=text, file_name=f"{_safe_name(name)}.py", mime="text/x-python",
+                       key=f"dp_export_py::{name}", on_click="ignore", icon=":material/code:",
+                       help="The same dataset, configuration and dpcore call as this page, as a script that runs "
+                            "without the app (it never contains your data).")
+    c2.download_button("Download as notebook", data=nb, file_name=f"{_safe_name(name)}.ipynb",
+                       mime="application/x-ipynb+json", key=f"dp_export_nb::{name}", on_click="ignore",
+                       icon=":material/book:", help="The same as a Jupyter notebook.")
 
 
 def educational_banner(compact: bool = False) -> None:

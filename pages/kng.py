@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import export as X
 from dpcore import kng
 from dpcore import privacy as P
 from dpcore.viz import kng as viz
@@ -142,6 +143,11 @@ if out is not None:
     ui.show_outcome(out, button=button)
 if not results:
     st.stop()
+ui.export_code(lambda: X.kng_script(
+    X.simulated(kng.simulated_dataset, problem, n_sim, d_sim, rng=ui.current_seed()) if source == SIM else
+    X.from_dataset(ds, used), problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
+    configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
+    labels={m: viz.label(m) for m in results}), "kng")
 if not teaching:  # the release: released values and the public calibration, nothing else from the data
     for m, r in results.items():
         st.markdown(f"**{viz.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")

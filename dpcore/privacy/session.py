@@ -179,10 +179,17 @@ class Randomness:
         share a seed but differ in a parameter do not share their noise (f + b₁Z and f + b₂Z
         would reveal f).
         """
+        entropy = self.entropy(key)
+        return np.random.default_rng(np.random.SeedSequence(entropy))
+
+    def entropy(self, key: Hashable) -> int | None:
+        """The 128-bit entropy of the release ``key``'s stream under a fixed seed (None when fresh: OS
+        entropy, drawn at release time and never kept). An exported script states it to redraw the
+        same numbers (``default_rng(SeedSequence(entropy))``)."""
         if self.mode == "fresh":
-            return np.random.default_rng(np.random.SeedSequence())
+            return None
         digest = hashlib.sha256(repr((self.seed, canonical_key(key))).encode("utf-8")).digest()
-        return np.random.default_rng(np.random.SeedSequence(int.from_bytes(digest[:16], "little")))
+        return int.from_bytes(digest[:16], "little")
 
 
 def randomness_for(kind: str, *, seed: int = 0, reproducible_demo: bool = False) -> Randomness:

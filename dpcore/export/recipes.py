@@ -1,0 +1,191 @@
+"""One script per page: the page's dataset, its config objects and its ONE dpcore call, as code.
+
+Each function takes what the page built — the :class:`~dpcore.export.sources.DataSource`, the frozen
+config objects, the column choices, the random streams — and returns a :class:`~dpcore.export.Script`
+that repeats the page's calls with those objects (rendered by :mod:`dpcore.export.codegen`, which
+checks that every config round-trips). ``Script.outputs`` names the variables holding what the page
+showed; the tests run each script in a subprocess and compare them with the page's.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .codegen import Assign, Call, Code, Ref, Script, Section, literal
+from .sources import DataSource, Stream
+
+__all__ = ["kng_script", "lasso_script", "histogram_script", "density_script", "functional_script",
+           "marginals_script", "experiment_script", "lab_script"]
+
+_RUN = ("Runs without Streamlit: from the app's folder (or after `pip install .` there), "
+        "`python this_file.py` — or run the notebook's cells in order.")
+
+
+def _intro(what: str, source: DataSource) -> str:
+    return f"{what}\n{source.note}\n{_RUN}"
+
+
+def _data_section(source: DataSource, prep: Sequence[Any], text: str = "") -> Section:
+    return Section("The data", text, (*source.steps, *prep))
+
+
+def _name(label: str) -> str:
+    out = "".join(ch if ch.isalnum() else "_" for ch in label.lower()).strip("_")
+    while "__" in out:
+        out = out.replace("__", "_")
+    return out or "release"
+
+
+def _release_section(heading: str, *, config: Any, stream: Stream, func: Any, data: Any, target: str,
+                     extra: Mapping[str, Any] | None = None, cfg_name: str = "config") -> Section:
+    steps = (Assign(cfg_name, config, comment="The configuration the page built (validated on construction)."),
+             *stream.steps(),
+             Call(target, func, (data, Ref(cfg_name)), {"rng": Ref("rng"), **(extra or {})}),
+             Code(f'print("{heading}: cost", {target}.cost.describe())'),
+             Code(f"print({target}.calibration.statement())"),
+             Code(f"print({target}.value)"))
+    return Section(heading, "", steps)
+
+
+# -- KNG --------------------------------------------------------------------------------------------------------------
+def kng_script(source: DataSource, *, problem: str, columns: Sequence[str], xs: Sequence[str], y_column: str | None,
+               intercept: bool, configs: Mapping[str, Any], streams: Mapping[str, Stream],
+               labels: Mapping[str, str]) -> Script:
+    """The KNG explorer: ``kng.problem_data`` on the public columns, then ``kng.release`` per mechanism."""
+    from dpcore import data as dpdata
+    from dpcore import kng
+
+    prep = (Call("cols", dpdata.public_columns, (Ref("ds"), list(columns)),
+                 comment="Columns read through their public bounds (missing cells imputed, n kept)."),
+            Code(f"frame = pd.DataFrame(np.asarray(cols.values), columns={literal(list(columns))})",
+                 imports=("import numpy as np", "import pandas as pd")),
+            Call("pdata", kng.problem_data, (Ref("frame"), Ref("ds.bounds"), problem, list(xs)),
+                 {"y_column": y_column, "intercept": bool(intercept)}))
+    sections = [_data_section(source, prep)]
+    outputs = []
+    for m, cfg in configs.items():
+        target = f"release_{_name(m)}"
+        outputs.append(target)
+        sections.append(_release_section(labels.get(m, m), config=cfg, stream=streams[m], func=kng.release,
+                                         data=Ref("pdata.data"), target=target, cfg_name=f"config_{_name(m)}"))
+    return Script(f"KNG explorer: {problem.replace('_', ' ')}",
+                  _intro("Reimherr & Awan (2019), the K-norm gradient mechanism and its comparisons, exported from "
+                         "the app's KNG explorer.", source), tuple(sections), tuple(outputs))
+
+
+# -- LASSO ------------------------------------------------------------------------------------------------------------
+def lasso_script(source: DataSource, *, y_column: str, x_columns: Sequence[str], config: Any, stream: Stream,
+                 diagnostics: bool) -> Script:
+    """Private LASSO: ``designs.prepare_design`` then ``lasso.release((X, y), config)``."""
+    from dpcore import lasso
+    from dpcore.lasso import designs
+
+    prep = (Call("design", designs.prepare_design, (Ref("ds"), y_column, list(x_columns)),
+                 comment="Each column mapped into [-1, 1] by its public bounds (values beyond are clipped)."),)
+    rel = _release_section("Private LASSO θ (private Frank–Wolfe)", config=config, stream=stream, func=lasso.release,
+                           data=Ref("(design.X, design.y)"), target="release", extra={"diagnostics": diagnostics})
+    return Script("Private LASSO", _intro("Talwar, Thakurta & Zhang (2015), exported from the app's Private LASSO "
+                                          "page.", source), (_data_section(source, prep), rel), ("release",))
+
+
+# -- histograms -------------------------------------------------------------------------------------------------------
+def histogram_script(source: DataSource, *, config: Any, stream: Stream, table: Mapping[str, Any] | None = None,
+                     columns: Sequence[str] = (), modes: Mapping[str, str] | None = None,
+                     bins: Mapping[str, int] | None = None, p: int | None = None, dense: bool = True) -> Script:
+    """Sparse histograms: a simulated table (``table``: the arguments of ``sparse_table``) or a dataset's
+    ``column_histogram``; then Laplace + thresholded on one draw (or the sparse thresholded release)."""
+    from dpcore import histograms
+    from dpcore.histograms import columns as hcols
+
+    if table is not None:
+        data_steps: tuple = (Call("table", histograms.sparse_table, (), dict(table),
+                                  comment="The simulated public table (the app's seed)."),)
+        data_sec = Section("The data", "", data_steps)
+    else:
+        data_sec = _data_section(source, (
+            Call("ct", hcols.column_histogram, (Ref("ds"), list(columns)),
+                 {"modes": dict(modes or {}), "bins": dict(bins or {}), "p": p}),
+            Code("table = ct.counts")))
+    func = histograms.laplace_and_threshold_release if dense else histograms.threshold_release
+    rel = _release_section("Laplace in every cell and hard thresholding" if dense else "Hard thresholding (sparse "
+                           "sampler)", config=config, stream=stream, func=func, data=Ref("table"), target="release")
+    return Script("Sparse private histograms", _intro("Hall (2012), exported from the app's Sparse histograms page.",
+                                                      source), (data_sec, rel), ("release",))
+
+
+# -- density ----------------------------------------------------------------------------------------------------------
+def density_script(source: DataSource, *, columns: Sequence[str], config: Any, stream: Stream) -> Script:
+    """Private density estimation: ``unit_cube_columns`` then ``compare_release`` (one release per method)."""
+    from dpcore.density import compare
+
+    prep = (Call("x, clipped, bounds", compare.unit_cube_columns, (Ref("ds"), list(columns)),
+                 comment="The columns rescaled to [0, 1] by their public bounds."),)
+    steps = (Assign("config", config, comment="The configuration the page built."), *stream.steps(),
+             Call("comparison", compare.compare_release, (Ref("x"), Ref("config")), {"rng": Ref("rng")}),
+             Code("for method, release in comparison.releases.items():\n"
+                  '    print(method, "cost", release.cost.describe())\n'
+                  "    print(release.value)"))
+    return Script("Private density estimation",
+                  _intro("Hall, Rinaldo & Wasserman (2013), exported from the app's density page.", source),
+                  (_data_section(source, prep), Section("The releases", "", steps)), ("comparison",))
+
+
+# -- certified eigenvalue bounds --------------------------------------------------------------------------------------
+def functional_script(source: DataSource, *, y_column: str, x_columns: Sequence[str], intercept: bool,
+                      scale_response: bool, config: Any, stream: Stream) -> Script:
+    """Certified eigenvalue bounds: ``prepare_xy`` then ``release_functional`` (propose-test-release)."""
+    from dpcore.single_parameter import algorithms, explore
+
+    prep = (Call("X, y", explore.prepare_xy, (Ref("ds"), y_column, list(x_columns)),
+                 {"intercept": bool(intercept), "scale_response": bool(scale_response)}),)
+    rel = _release_section("⟨v, θ⟩ by propose-test-release", config=config, stream=stream,
+                           func=algorithms.release_functional, data=Ref("(X, y)"), target="release")
+    return Script("Certified eigenvalue bounds and one coefficient",
+                  _intro("Asi, Duchi & Talwar (2025), Algorithm 5, exported from the app's Certified eigenvalue "
+                         "bounds page.", source), (_data_section(source, prep), rel), ("release",))
+
+
+# -- query release ----------------------------------------------------------------------------------------------------
+def marginals_script(source: DataSource, *, rules: Sequence[Any], w: int, method: str, rho: float, alpha: float,
+                     stream: Stream) -> Script:
+    """Query release: w-way marginals of the dataset's columns through the declared public schema."""
+    from dpcore.query_release import lab
+
+    steps = (Assign("rules", tuple(rules), comment="The public schema: each column → one bit."),
+             *stream.steps(),
+             Call("release", lab.release_marginals, (Ref("ds.frame"), Ref("rules"), int(w), method),
+                  {"rho": float(rho), "alpha": float(alpha), "rng": Ref("rng")}),
+             Code('print("cost", release.cost.describe())'), Code("print(release.value)"))
+    return Script("Query release: marginals", _intro("Błasiok, Bun, Nikolov & Steinke (2019), exported from the "
+                                                     "app's Query release page.", source),
+                  (_data_section(source, ()), Section(f"{w}-way marginals ({method})", "", steps)), ("release",))
+
+
+def lab_script(config: Any, seed: int) -> Script:
+    """The query release lab's simulation (public synthetic data): ``lab.run_lab(config, rng=seed)``."""
+    from dpcore.query_release import lab
+
+    steps = (Assign("config", config, comment="The lab's configuration (workload, dataset, budgets, methods)."),
+             Call("result", lab.run_lab, (Ref("config"),), {"rng": int(seed)}),
+             Code("print(result.errors)"))
+    return Script("Query release lab (simulation)", "A simulation on public synthetic data with the app's seed: "
+                  f"the script reproduces the page's numbers exactly.\n{_RUN}",
+                  (Section("The simulation", "", steps),), ("result",))
+
+
+# -- figures ----------------------------------------------------------------------------------------------------------
+def experiment_script(experiment_id: str, *, xs: Sequence[Any], reps: int, epsilon: float | None, seed: int,
+                      methods: Sequence[str], options: Mapping[str, Any], grouping: Mapping[str, Any]) -> Script:
+    """A declared figure's sweep (``dpcore.experiments.run_experiment``), as the Error vs n page ran it."""
+    from dpcore import experiments
+
+    kwargs: dict[str, Any] = {"xs": tuple(xs), "reps": int(reps), "epsilon": epsilon, "seed": int(seed), "jobs": 1,
+                              "methods": list(methods), **dict(options), **dict(grouping)}
+    steps = (Call("frame", experiments.run_experiment, (experiment_id,), kwargs,
+                  comment="The same sweep as the page: per-unit seeds, so the numbers do not depend on jobs."),
+             Code("print(experiments.describe(frame))"),
+             Code('print(frame.drop(columns=[c for c in frame.columns if c.startswith("time")]))'),
+             Code(f'frame.to_csv("{_name(experiment_id)}.csv", index=False)'))
+    return Script(f"Figure {experiment_id}", "A simulation on synthetic data with the app's seed: the script "
+                  f"reproduces the page's numbers exactly. The full figure: `python -m dpcore reproduce "
+                  f"{experiment_id}`.\n{_RUN}", (Section("The sweep", "", steps),), ("frame",))
