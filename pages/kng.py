@@ -45,7 +45,8 @@ if source == SIM:
     d_sim = s2.number_input("Coefficients d (with intercept)" if problem in REG else "Columns", lo_d, hi_d,
                             key="kng_sim_d")
     try:
-        ds, kind = kng.simulated_dataset(problem, n_sim, d_sim, rng=ui.current_seed()), P.SIMULATED
+        src = X.simulated(kng.simulated_dataset, problem, n_sim, d_sim, rng=ui.current_seed())
+        ds, kind = src.load(), P.SIMULATED
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -144,8 +145,7 @@ if out is not None:
 if not results:
     st.stop()
 ui.export_code(lambda: X.kng_script(
-    X.simulated(kng.simulated_dataset, problem, n_sim, d_sim, rng=ui.current_seed()) if source == SIM else
-    X.from_dataset(ds, used), problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
+    src if source == SIM else X.from_dataset(ds, used), problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
     configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
     labels={m: viz.label(m) for m in results}), "kng")
 if not teaching:  # the release: released values and the public calibration, nothing else from the data

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dpcore import export as X
 from dpcore import lasso as L
 from dpcore import privacy as P
 from dpcore.data import literal
@@ -41,10 +42,13 @@ with tab_rel:
             n = c1.select_slider("n (rows)", [200, 1000, 5000, 20_000, 50_000], key="lasso_n")
             p = c2.number_input("p (covariates; p ≫ n allowed)", 1, L.MAX_P, key="lasso_p")
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
-            ds, truth = Dg.simulated_dataset(int(n), int(p), int(min(s, p)), rng=ui.current_seed("lasso-sim", n, p, s))
+            src = X.simulated(Dg.simulated_dataset, int(n), int(p), int(min(s, p)),
+                              rng=ui.current_seed("lasso-sim", n, p, s), target="ds, truth")
+            ds, truth = src.load()
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])
         else:
-            ds = Dg.diabetes_dataset() if source == SOURCES[1] else ui.require_dataset()
+            src = X.loaded(Dg.diabetes_dataset) if source == SOURCES[1] else None
+            ds = src.load() if src else ui.require_dataset()
             cols = ui.bounded_columns(ds)
             y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=f"lasso_y_{source}")
             rest = [c for c in cols if c != y_col]
@@ -106,6 +110,9 @@ with tab_rel:
         st.success(f"**Released** θ_priv: {len(L.support(theta))} non-zero coefficients of {len(x_cols)}, "
                    f"‖θ‖₁ = {np.abs(theta).sum():.4g} ≤ r = {radius:g}" + (f"; intercept {r.value[0]:.4g} (scaled)."
                                                                            if cfg.intercept else "."))
+        ui.export_code(lambda: X.lasso_script(src or X.from_dataset(ds, [y_col, *x_cols]), y_column=y_col,
+                                              x_columns=x_cols, config=cfg, stream=ui.stream(req),
+                                              diagnostics=P.data_kind(ds) != P.USER), "lasso")
         units = design.user_units(r.value, cfg.intercept)
         st.dataframe(units, hide_index=True, width="stretch")
         st.caption("The same released coefficients in the columns' own units (post-processing with the public "

@@ -27,6 +27,14 @@ class DataSource:
     steps: tuple
     note: str
 
+    def load(self) -> Any:
+        """Run the source's first call (a simulator or a loader with its arguments) and return its result:
+        a page that gets its data this way exports exactly the call it made."""
+        first = self.steps[0]
+        if not isinstance(first, Call) or isinstance(first.func, str):
+            raise TypeError("only a simulated or built-in source can be loaded by the page.")
+        return first.func(*first.args, **first.kwargs)
+
     def with_target(self, target: str) -> DataSource:
         """The same source assigned to ``target`` (e.g. ``"ds, truth"`` for a simulator returning a pair)."""
         first = self.steps[0]

@@ -11,11 +11,14 @@ from tests.export.helpers import ROOT, assert_same_value, cached_results, export
 pytestmark = pytest.mark.app
 
 
-def _page(name: str, **state) -> AppTest:
+def _page(name: str, click: str | None = None, **state) -> AppTest:
+    """The page run with ``state``; then its release button ``click`` pressed (built-in data needs it)."""
     at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=TIMEOUT)
     for k, v in state.items():
         at.session_state[k] = v
     at.run()
+    if click:
+        at.button(key=click).click().run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -29,3 +32,12 @@ def test_kng_script_reproduces_the_page(tmp_path):
     for name, rel in zip(script.outputs, page):
         assert_same_value(outs[name], rel.value)
     assert "cost" in stdout
+
+
+@pytest.mark.parametrize("source", ["Simulated sparse regression", "Diabetes (built-in)"])
+def test_lasso_script_reproduces_the_page(tmp_path, source):
+    at = _page("lasso", click="lasso_go", lasso_source=source, lasso_n=1000, lasso_p=10, lasso_steps_rule="set T", lasso_T=20)
+    script = exported(at, "lasso")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert_same_value(outs["release"], page.value)
