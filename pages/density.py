@@ -7,6 +7,7 @@ figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data
 # nav: title="Private density estimation" icon=":material/area_chart:" order=151 paper="https://jmlr.org/papers/v14/hall13a.html" topic="Hall (2012), Hall, Rinaldo & Wasserman (2013): a private KDE by adding a Gaussian-process path (RKHS sensitivity), Fourier coefficients with Laplace or K-norm noise, and a private kernel SVM."
 import streamlit as st
 
+from dpcore import export as X
 from dpcore import privacy as P
 from dpcore.data import builtin_dataset, literal
 from dpcore.density import compare as C
@@ -36,11 +37,13 @@ with tab_est:
     if source == SOURCES[0]:
         n = c1.select_slider("n (records)", [200, 500, 2000, 10_000, 100_000], key="dn_n")
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
-        ds = C.mixture_dataset(int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
+        src = X.simulated(C.mixture_dataset, int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
+        ds = src.load()
         cols = list(ds.numeric_columns)
         st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
-        ds = builtin_dataset("wine") if source == SOURCES[1] else ui.require_dataset()
+        src = X.loaded(builtin_dataset, "wine") if source == SOURCES[1] else None
+        ds = src.load() if src else ui.require_dataset()
         cand = ui.bounded_columns(ds)
         key = f"dn_cols_{source}"
         cols = st.multiselect("Column(s): 1 or 2", ui.offered(key, cand, cand[:1]), max_selections=2, key=key)
@@ -85,6 +88,8 @@ with tab_est:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:
         comp = out.result
+        ui.export_code(lambda: X.density_script(src or X.from_dataset(ds, cols), columns=cols, config=cfg,
+                                                stream=ui.stream(req)), "density")
         lab = [f"{c} rescaled from [{lo:g}, {hi:g}]" for c, (lo, hi) in zip(cols, bounds)]
         public = P.data_kind(ds) != "user"
         ref = {}

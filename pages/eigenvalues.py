@@ -8,6 +8,7 @@ data (explore.eigen_bounds_vs_n, the declared figures), never releases. Plots: d
 import numpy as np
 import streamlit as st
 
+from dpcore import export
 from dpcore import privacy as P
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
@@ -81,13 +82,15 @@ with tab_rel:
     if source == SOURCES[0]:
         n = c1.select_slider("n (rows)", [500, 2000, 5000, 20_000, 100_000], key="sp_n")
         d = c2.number_input("d (covariates)", 1, 20, key="sp_d")
-        ds = E.simulated_dataset(int(n), int(d), rng=ui.current_seed("sp-sim", n, d))
+        src = export.simulated(E.simulated_dataset, int(n), int(d), rng=ui.current_seed("sp-sim", n, d))
+        ds = src.load()
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
         st.caption(literal(ds.provenance) + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
     else:
-        ds = (E.breast_cancer_dataset() if source == SOURCES[1] else E.diabetes_dataset() if source == SOURCES[2]
-              else ui.require_dataset())
+        src = (export.loaded(E.breast_cancer_dataset) if source == SOURCES[1] else export.loaded(E.diabetes_dataset)
+               if source == SOURCES[2] else None)
+        ds = src.load() if src else ui.require_dataset()
         cols = [c for c in ds.numeric_columns if c in ds.bounds]
         if len(cols) < 2:
             st.info("Declare public bounds for at least two numeric columns on the **Data** page.")
@@ -154,6 +157,9 @@ with tab_rel:
     if out is not None and out.ready:
         r = out.result
         dv = r.diagnostics.values
+        ui.export_code(lambda: export.functional_script(
+            src or export.from_dataset(ds, [y_col, *x_cols]), y_column=y_col, x_columns=x_cols, intercept=use_int,
+            scale_response=scale_y, config=cfg, stream=ui.stream(req)), "eigenvalues")
         if np.isfinite(r.value):
             st.success(f"**Released** ⟨v, θ⟩ = {r.value:.6g} (coordinate {literal(names[coord])}).")
             if units is not None:

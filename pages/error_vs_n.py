@@ -10,6 +10,7 @@ import math
 
 import streamlit as st
 
+from dpcore import export
 from dpcore.experiments import describe, fit_slopes, format_number, registry, run_experiment, summarize
 from dpcore.experiments.analysis import symbol
 from dpcore.limits import BUDGET_SECONDS
@@ -101,6 +102,9 @@ if submitted or stored is None:
 settings_shown, frame = stored
 if settings_shown != settings:
     st.caption("The settings changed: press **Run simulation** to update the results below.")
+else:
+    ui.export_code(lambda: export.experiment_script(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, methods=methods,
+                                                    options=options, grouping=grouping), f"figure_{exp_id}")
 
 ui.plot(error_vs_x_figure(frame), frame, f"{exp_id}_error_vs_{axis.name}")   # figure + CSV of every replicate
 st.caption(describe(frame) + f" Error bars: ±1.96 Monte-Carlo standard errors over {frame.attrs['reps']} "

@@ -8,6 +8,7 @@ from dpcore.viz.histograms; repeated trials and error vs p are simulations on pu
 import numpy as np
 import streamlit as st
 
+from dpcore import export as X
 from dpcore import histograms as H
 from dpcore import privacy as P
 from dpcore.data import builtin_dataset, literal
@@ -44,7 +45,9 @@ if source == SOURCES[0]:
     q = k1.number_input("q (occupied cells)", 1, 100_000, key="h_q")
     n = k2.number_input("n (records)", 1, 10_000_000, key="h_n")
     try:
-        table = H.sparse_table(2**log2p, min(q, 2**log2p), max(n, q), rng=ui.current_seed("h-table", log2p, q, n))
+        src = X.simulated(H.sparse_table, 2**log2p, min(q, 2**log2p), max(n, q), target="table",
+                          rng=ui.current_seed("h-table", log2p, q, n))
+        table = src.load()
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -53,7 +56,8 @@ if source == SOURCES[0]:
                "(a synthetic stand-in). Not charged.")
 else:
     if source == SOURCES[1]:
-        ds, cols, modes, bins = builtin_dataset("wine"), ["target", "alcohol"], {"target": "bins", "alcohol": "bins"}, \
+        src = X.loaded(builtin_dataset, "wine")
+        ds, cols, modes, bins = src.load(), ["target", "alcohol"], {"target": "bins", "alcohol": "bins"}, \
             {"target": 3, "alcohol": 8}
     else:
         ds = ui.require_dataset()
@@ -91,15 +95,16 @@ else:
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
 if ds is None:
-    if table.p <= H.MAX_DENSE_CELLS // 4:
-        rel = H.laplace_and_threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise, sampler="dense"),
-                                              rng=ui.current_seed("h-draw", table.p, eps, noise))
+    seed, dense = ui.current_seed("h-draw", table.p, eps, noise), table.p <= H.MAX_DENSE_CELLS // 4
+    cfg = H.ThresholdConfig(eps, table.p, noise=noise, **({"sampler": "dense"} if dense else {}))
+    ui.export_code(lambda: X.histogram_script(src, config=cfg, stream=X.seed_stream(seed), dense=dense), "histograms")
+    if dense:
+        rel = H.laplace_and_threshold_release(table, cfg, rng=seed)
     else:
         rel = None
         st.caption(f"p = {table.p:,} is too large to draw p Laplace values here; the thresholded release below uses "
                    "the sparse sampler (cost O(q + F)), and the Laplace error appears in the trials from its exact law.")
-        thr = H.threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise),
-                                  rng=ui.current_seed("h-draw", table.p, eps, noise))
+        thr = H.threshold_release(table, cfg, rng=seed)
 else:
     clicked, slot = ui.release_button("Release", key="h_go", requests=req)
     out = ui.run_release(req, lambda rng: H.laplace_and_threshold_release(table, cfg, rng=rng), submitted=clicked)
@@ -107,6 +112,10 @@ else:
         st.stop()
     ui.show_outcome(out, button="Release")
     rel = out.result if out.ready else None
+    if rel is not None:
+        ui.export_code(lambda: X.histogram_script(src if source == SOURCES[1] else X.from_dataset(ds, cols), config=cfg,
+                                                  stream=ui.stream(req), columns=cols, modes=modes, bins=bins,
+                                                  p=p_decl or None), "histograms")
 if rel is not None:
     st.caption("  \n".join(map(literal, [rel.calibration.statement(), *rel.notes_of("info")])))
     truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None

@@ -9,6 +9,7 @@ through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 import pandas as pd
 import streamlit as st
 
+from dpcore import export as X
 from dpcore import privacy as P
 from dpcore.data import literal
 from dpcore.query_release import central, lab, workloads
@@ -81,6 +82,8 @@ if run or ss.get("qr_result", (None,))[0] != key:
         st.stop()
     bar.empty()
 res = ss["qr_result"][1]
+if ss["qr_result"][0] == key:
+    ui.export_code(lambda: X.lab_script(cfg, key[1]), "query_release_lab")
 
 t1, t2, t3, t4, t5 = st.tabs(["RMS error vs n", "Worst-case error vs n", "Packing profile", "Sample complexity",
                               "Answers"])
@@ -147,6 +150,8 @@ if out is None:
 ui.show_outcome(out, button="Release")
 if out.ready and out.result.released:
     rel = out.result
+    ui.export_code(lambda: X.marginals_script(X.from_dataset(ds, numeric), rules=rules, w=w, method=method, rho=rho_r,
+                                              alpha=alpha, stream=ui.stream(req)), "query_release_marginals")
     frame = pd.DataFrame({"query": lab.marginal_labels(cols, w), "released answer": rel.value})
     st.dataframe(frame, hide_index=True)
     ui.download_csv(frame, "query_release_marginals.csv")

@@ -89,18 +89,17 @@ def lasso_script(source: DataSource, *, y_column: str, x_columns: Sequence[str],
 
 
 # -- histograms -------------------------------------------------------------------------------------------------------
-def histogram_script(source: DataSource, *, config: Any, stream: Stream, table: Mapping[str, Any] | None = None,
-                     columns: Sequence[str] = (), modes: Mapping[str, str] | None = None,
-                     bins: Mapping[str, int] | None = None, p: int | None = None, dense: bool = True) -> Script:
-    """Sparse histograms: a simulated table (``table``: the arguments of ``sparse_table``) or a dataset's
-    ``column_histogram``; then Laplace + thresholded on one draw (or the sparse thresholded release)."""
+def histogram_script(source: DataSource, *, config: Any, stream: Stream, columns: Sequence[str] | None = None,
+                     modes: Mapping[str, str] | None = None, bins: Mapping[str, int] | None = None,
+                     p: int | None = None, dense: bool = True) -> Script:
+    """Sparse histograms: a simulated table (``source`` assigns ``table``: the page's ``sparse_table`` call) or
+    a dataset's ``column_histogram`` of ``columns``; then Laplace + thresholded on one draw (``dense``) or the
+    sparse sampler's thresholded release."""
     from dpcore import histograms
     from dpcore.histograms import columns as hcols
 
-    if table is not None:
-        data_steps: tuple = (Call("table", histograms.sparse_table, (), dict(table),
-                                  comment="The simulated public table (the app's seed)."),)
-        data_sec = Section("The data", "", data_steps)
+    if columns is None:
+        data_sec = Section("The data", "", source.steps)
     else:
         data_sec = _data_section(source, (
             Call("ct", hcols.column_histogram, (Ref("ds"), list(columns)),

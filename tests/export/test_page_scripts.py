@@ -2,6 +2,8 @@
 released values exactly on simulated and built-in data (issue 22: export as code)."""
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -41,3 +43,80 @@ def test_lasso_script_reproduces_the_page(tmp_path, source):
     outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
     (page,) = cached_results(at)
     assert_same_value(outs["release"], page.value)
+
+
+def test_histograms_script_reproduces_the_synthetic_table(tmp_path):
+    at = _page("histograms", h_log2p=10, h_q=20, h_n=500, h_reps=5)
+    script = exported(at, "histograms")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    laplace = [m.value for m in at.metric if m.label.startswith("Laplace")]
+    thresholded = [m.value for m in at.metric if m.label.startswith("Thresholded")]
+    assert laplace == [f"{int((outs['release'].laplace != 0).sum()):,}"]
+    assert thresholded == [f"{outs['release'].threshold.nnz:,}"]
+
+
+def test_histograms_script_reproduces_the_wine_release(tmp_path):
+    at = _page("histograms", click="h_go", h_source="Wine (built-in): cultivar × binned alcohol")
+    script = exported(at, "histograms")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert_same_value(outs["release"], page.value)
+
+
+@pytest.mark.parametrize("source", ["Simulated mixture", "Wine (built-in)"])
+def test_density_script_reproduces_the_page(tmp_path, source):
+    at = _page("density", click="dn_go", dn_source=source, dn_n=200, dn_grid=32, dn_methods=["gp", "fourier-laplace"],
+               dn_methods_user=["gp", "fourier-laplace"])
+    script = exported(at, "density")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert set(outs["comparison"]) == set(page.releases) == {"gp", "fourier-laplace"}
+    for m, rel in page.releases.items():
+        assert_same_value(outs["comparison"][m], rel.value)
+
+
+@pytest.mark.parametrize("source", ["Simulated robust regression", "Diabetes (built-in, robust regression)"])
+def test_eigenvalues_script_reproduces_the_page(tmp_path, source):
+    at = _page("eigenvalues", click="sp_go", sp_source=source, sp_n=2000, sp_d=2)
+    script = exported(at, "eigenvalues")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert_same_value(outs["release"], page.value)
+
+
+def test_query_release_lab_script_reproduces_the_page(tmp_path):
+    at = _page("query_release", qr_methods=["gaussian", "projection"])
+    script = exported(at, "query_release_lab")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    page = at.session_state["qr_result"][1].errors
+    num = page.select_dtypes("number").columns
+    np.testing.assert_array_equal(outs["result"][num].to_numpy(), page[num].to_numpy())
+
+
+def test_query_release_marginals_script_reproduces_the_page(tmp_path):
+    from dpcore.data import builtin_dataset
+    from pages import _components as ui
+
+    ds = builtin_dataset("wine")
+    at = AppTest.from_file(str(ROOT / "pages" / "query_release.py"), default_timeout=TIMEOUT)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["qr_methods"] = ["gaussian"]
+    at.session_state["qr_cols"] = ["alcohol", "proline"]
+    at.run()
+    at.button(key="qr_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    script = exported(at, "query_release_marginals")
+    assert 'builtin_dataset("wine")' in script.to_python()
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    page = [r for r in cached_results(at) if hasattr(r, "cost")]
+    assert_same_value(outs["release"], page[-1].value)
+
+
+def test_error_vs_n_script_reproduces_the_figure(tmp_path):
+    at = _page("error_vs_n")
+    exp_id = at.session_state["evn_experiment"]
+    script = exported(at, f"figure_{exp_id}")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    page = at.session_state["evn_results"][exp_id][1]
+    cols = [c for c in page.columns if not c.startswith("time") and c != "elapsed_s"]
+    pd.testing.assert_frame_equal(outs["frame"][cols].reset_index(drop=True), page[cols].reset_index(drop=True))
