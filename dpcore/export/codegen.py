@@ -4,7 +4,8 @@ A :class:`Script` is a list of :class:`Section` s (a heading and its steps); a s
 (``target = function(args)``, the function a real dpcore object, imported by its public module) or
 :class:`Code` (a line of plain Python, e.g. ``print(...)``). Rendering never re-states a mechanism: it
 writes the call the page made with the objects the page made it with. Every dataclass argument is
-rendered as its constructor call and checked on the spot: the rendered text, evaluated, must give an
+rendered as its constructor call with every field (defaults included: the script states the exact
+configuration, whatever later versions default to) and checked on the spot: the rendered text, evaluated, must give an
 object equal to the original (:class:`ExportError` otherwise), so an exported config cannot silently
 differ from the page's. Layout follows black's rules (one call per line when it fits in
 :data:`WIDTH` columns, else one argument per line with a trailing comma; double-quoted strings), so
@@ -268,22 +269,10 @@ def _dataclass_node(value: Any, ctx: _Context) -> _Node:
     for f in dataclasses.fields(value):
         if not f.init:
             continue
-        v = getattr(value, f.name)
-        default = (f.default if f.default is not dataclasses.MISSING else
-                   f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
-        if default is not dataclasses.MISSING and _same(v, default):
-            continue
-        items.append((f"{f.name}=", _node(v, ctx)))
+        items.append((f"{f.name}=", _node(getattr(value, f.name), ctx)))  # every field: the exact config
     node = _Node(_reference(cls, ctx), items)
     _check_round_trip(value, node.inline(), ctx)
     return node
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(type(a) is type(b) and a == b)
-    except (ValueError, TypeError):  # arrays: ambiguous truth value
-        return False
 
 
 def _check_round_trip(value: Any, text: str, ctx: _Context) -> None:
