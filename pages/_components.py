@@ -44,6 +44,8 @@ SESSION_PARAM = "session"        # the URL query parameter holding this browser 
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
 RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
 LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
+LINK_DONE_KEY = "_dp_link_read"  # the session's first page run has read the link it was opened with
+LINK_PROBLEM_KEY = "_dp_link_problem"  # (page, message) of a link that could not be opened as given
 EXPORT_KEY = "_dp_export"        # + "::<page>": the last Script exported by a page (dpcore.export)
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 #: Immutable per server process: a session token from another process means the server restarted.
@@ -602,6 +604,50 @@ def export_code(script: Any, name: str) -> None:
     c2.download_button("Download as notebook", data=nb, file_name=f"{_safe_name(name)}.ipynb",
                        mime="application/x-ipynb+json", key=f"dp_export_nb::{name}", on_click="ignore",
                        icon=":material/book:", help="The same as a Jupyter notebook.")
+
+
+def share_link(page: str) -> None:
+    """Keep ``page``'s public settings in the URL (dpcore.links) and offer the link; call right after ``persist``.
+
+    The first run of a session reads the link it was opened with: valid → its values become the widgets'
+    (and their persisted copies); a parameter the page does not have, or a value of the wrong type or out of
+    range → the defaults, and a message naming it (shown literally). Every run then writes the settings back
+    into the query parameters (the ``session`` token is left alone) and offers “Copy link”: the page's
+    address (``st.context.url``: what the browser asked for, since the server cannot know its public host)
+    with the settings, never the session token, data or a release.
+    """
+    from dpcore import links
+
+    ss = st.session_state
+    if LINK_DONE_KEY not in ss:
+        ss[LINK_DONE_KEY] = True
+        query = {k: st.query_params.get_all(k) for k in st.query_params}
+        try:
+            values = links.decode(page, query)
+        except links.LinkProblem as exc:
+            values = {}
+            ss[LINK_PROBLEM_KEY] = (page, str(exc))
+            for k in query:
+                if k not in links.RESERVED:
+                    del st.query_params[k]
+        for k, v in values.items():
+            ss[k] = ss[f"_keep::{k}"] = v
+    problem = ss.get(LINK_PROBLEM_KEY)
+    if problem and problem[0] == page:
+        st.warning(dpdata.literal(f"This link could not be opened as it was: {problem[1]} The page opened with its "
+                                  "default settings."), icon=":material/link_off:")
+    current = links.encode(page, {p.key: ss[p.key] for p in links.pages()[page] if p.key in ss})
+    for k in list(st.query_params):
+        if k not in links.RESERVED and k not in current:
+            del st.query_params[k]
+    for k, v in current.items():
+        if st.query_params.get_all(k) != v:
+            st.query_params[k] = v if len(v) != 1 else v[0]
+    base = str(getattr(st.context, "url", "") or "").split("?")[0]
+    with st.popover("Copy link", icon=":material/link:"):
+        st.code(base + links.query_string(current), language=None, wrap_lines=True)
+        st.caption("A link to this page with its current settings (never your data, a release or your session). "
+                   "Copy it with the icon at the box's right.")
 
 
 def educational_banner(compact: bool = False) -> None:

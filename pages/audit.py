@@ -19,6 +19,7 @@ AUDITS = audits()
 ids = list(AUDITS)
 DEFAULT = "noise/laplace" if "noise/laplace" in AUDITS else ids[0]  # the simplest mechanism, for a first class demo
 ui.persist(audit_id=DEFAULT, audit_mutant=False)
+ui.share_link("audit")
 
 st.title("Privacy audit")
 st.markdown(

@@ -25,6 +25,7 @@ SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-h
           "custom": "custom: a share for the bounds"}
 ui.persist(sp_source=SOURCES[0], sp_n=20_000, sp_d=5, sp_delta=1e-5, sp_share=0.5, sp_rho=0.01, sp_radius=1.0,
            sp_split="quarters", sp_assume_lam=0.01)
+ui.share_link("eigenvalues")
 ss = st.session_state
 
 st.title("Certified eigenvalue bounds")

@@ -23,6 +23,7 @@ from pages import _components as ui
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=H.tables.NLCS_Q, h_n=H.tables.NLCS_N, h_reps=20, h_cols=None,
            h_p=0, h_noise="laplace")
+ui.share_link("histograms")
 ss = st.session_state
 
 st.title("Sparse private histograms")

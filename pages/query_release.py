@@ -28,6 +28,7 @@ st.markdown("A workload of k linear queries over a **public** universe X ⊂ ℝ
             "levels at scales 2⁻ⁱ. Local versions use an ε-LDP point randomizer per party.")
 ui.persist(qr_kind="marginals", qr_rho=0.5, qr_eps=1.0, qr_alpha=0.1,
            qr_methods=["gaussian", "projection", "coarse", "chaining", "local-projection"])
+ui.share_link("query_release")
 
 c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
