@@ -101,7 +101,7 @@ class Script:
         """The script: a module docstring, the imports, each section under a comment heading."""
         ctx = _Context()
         bodies = [(sec, [_render_step(s, ctx) for s in sec.steps]) for sec in self.sections]
-        out = ['"""' + _docstring(self.title, self.intro) + '"""', "", *ctx.import_lines(), ""]
+        out = ['"""' + _docstring(self.title, self.intro) + '"""', "", *ctx.import_lines()]
         for sec, lines in bodies:
             out.append("")
             out.append(f"# {sec.heading}")
@@ -148,16 +148,25 @@ class _Context:
         return alias
 
     def import_lines(self) -> list[str]:
-        lines = sorted(self.extra, key=lambda s: (not s.startswith("import "), s))
-        dp = []
-        for module, alias in sorted(self.modules.items()):
+        """isort's layout as ruff sees it from the app's folder (dpcore first-party): the standard library,
+        ``import numpy``/``pandas``, then the ``from dpcore…`` lines (names of one module merged), blocks
+        separated by a blank line."""
+        std = sorted(s for s in self.extra if s.split()[1].split(".")[0] in ("json", "math"))
+        plain = sorted(s for s in self.extra if s not in std and s.startswith("import "))
+        froms: dict[str, list[str]] = {}
+        for module, alias in self.modules.items():
             head, _, last = module.rpartition(".")
-            dp.append(f"from {head} import {last}" + (f" as {alias}" if alias != last else "") if head
-                      else f"import {module}" + (f" as {alias}" if alias != module else ""))
-        std = [s for s in lines if s.split()[1].split(".")[0] in ("json", "math")]
-        third = [s for s in lines if s not in std]
-        out = std + ([""] if std and third else []) + third
-        return out + ([""] if out and dp else []) + dp
+            froms.setdefault(head, []).append(last + (f" as {alias}" if alias != last else ""))
+        dp = [f"from {head} import {', '.join(sorted(names))}" for head, names in sorted(froms.items())]
+        return _join_blocks(std, plain, dp)
+
+
+def _join_blocks(*blocks: list[str]) -> list[str]:
+    out: list[str] = []
+    for b in blocks:
+        if b:
+            out += ([""] if out else []) + b
+    return out
 
 
 def public_module(obj: Any) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .codegen import Call, Code, Ref
+from .codegen import WIDTH, Call, Code, Ref
 
 __all__ = ["DataSource", "Stream", "simulated", "loaded", "from_dataset", "stream", "seed_stream"]
 
@@ -118,7 +118,10 @@ class Stream:
         if self.mode == "seed":
             return (Code(f"{target} = {self.value}", comment=f"The app's seed ({self.value}), as the page used it."),)
         if self.mode == "entropy":
-            return (Code(f"{target} = np.random.default_rng(np.random.SeedSequence({self.value}))",
+            line = f"{target} = np.random.default_rng(np.random.SeedSequence({self.value}))"
+            if len(line) > WIDTH:
+                line = f"{target} = np.random.default_rng(\n    np.random.SeedSequence({self.value})\n)"
+            return (Code(line,
                          imports=("import numpy as np",),
                          comment=f"The stream the app drew this release from: fixed by its seed ({self.seed}) and "
                                  "the release's public settings (dpcore.privacy.Randomness.entropy)."),)

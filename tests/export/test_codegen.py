@@ -13,7 +13,6 @@ from dpcore import data as dpdata
 from dpcore import export as X
 from dpcore import privacy as P
 from dpcore import registry
-from dpcore.lasso import designs
 from tests.export.helpers import ROOT, run_script
 
 
@@ -96,18 +95,18 @@ def test_built_in_data_with_edited_bounds_restates_only_the_edits():
 
 
 def test_generated_scripts_pass_ruff_check_and_format(tmp_path):
-    ds, _ = designs.simulated_dataset(200, 4, 2, rng=0)
-    scripts = {
-        "user": _lasso_on(_user_dataset(), X.stream(P.Randomness("fixed", 0), ("k",)))[0],
-        "figure": X.experiment_script("kng-median", xs=(100, 1000), reps=2, epsilon=1.0, seed=0, methods=["kng"],
-                                      options={}, grouping={}),
-    }
+    from tests.export import test_notebooks as nb
+
+    scripts = {"user": _lasso_on(_user_dataset(), X.stream(P.Randomness("fixed", 0), ("k",)))[0],
+               **{f.__name__.strip("_"): f() for f in (nb._kng, nb._lasso, nb._histograms, nb._density,
+                                                       nb._single_parameter, nb._query_release, nb._experiments)}}
     for name, script in scripts.items():
-        path = tmp_path / f"{name}.py"
-        path.write_text(script.to_python(), encoding="utf-8")
-    for args in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
-        done = subprocess.run([sys.executable, "-m", "ruff", *args, str(tmp_path)], cwd=ROOT, capture_output=True,
-                              text=True)
+        (tmp_path / f"{name}.py").write_text(script.to_python(), encoding="utf-8")
+    # isolated from the repo's settings: black's width, isort (dpcore first-party, as from the app's folder)
+    for args in (["check", "--isolated", "--select", "E,F,W,I,B,UP", "--line-length", "88"],
+                 ["format", "--isolated", "--check"]):
+        done = subprocess.run([sys.executable, "-m", "ruff", *args, "--no-cache", str(tmp_path)], cwd=ROOT,
+                              capture_output=True, text=True)
         assert done.returncode == 0, done.stdout + done.stderr
 
 
