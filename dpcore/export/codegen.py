@@ -46,7 +46,7 @@ class Call:
     method of an earlier variable given as text, e.g. ``"ds.with_bounds"``)."""
 
     target: str | None
-    func: Callable[..., Any]
+    func: Callable[..., Any] | str
     args: tuple = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     comment: str = ""

@@ -1,0 +1,49 @@
+"""Chromium: a page opened from a shared link shows its settings; its exported script, downloaded from the page,
+runs without Streamlit and prints the page's numbers — at ε = 1 and at a huge ε (issue 22)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from tests.browser.test_browser import check_page, wait_idle
+from tests.export.helpers import ROOT
+
+pytestmark = pytest.mark.browser
+
+WINE = "Wine (built-in): cultivar × binned alcohol"
+
+
+@pytest.mark.parametrize("eps, typed", [("1.0", "1.0"), ("100.0", "1000000.0")])
+def test_shared_link_and_exported_script_in_chromium(page, server, tmp_path, eps, typed):
+    page.goto(f"{server}/histograms?" + urlencode({"h_source": WINE, "h_eps": eps, "h_eps_typed": typed}))
+    wait_idle(page)
+    assert page.get_by_role("radiogroup").first.get_by_role("radio", name=WINE).is_checked()
+    page.get_by_role("button", name="Release").first.click()
+    wait_idle(page)
+    check_page(page, f"export_histograms_eps_{eps}")
+    shown = page.locator('[data-testid="stMetricValue"]').all_inner_texts()
+    with page.expect_download() as d:
+        page.get_by_role("button", name="Download as Python script").click()
+    script = tmp_path / "histograms.py"
+    d.value.save_as(script)
+    page.get_by_role("button", name="Copy link").click()
+    link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
+    query = parse_qs(urlsplit(link).query)
+    assert query["h_source"] == [WINE] and query["h_eps_typed"] == [typed] and "session" not in query
+    code = ("import runpy, sys; r = runpy.run_path(sys.argv[1])['release'].value; "
+            "print(f'{int((r.laplace != 0).sum()):,}', f'{r.threshold.nnz:,}')")
+    done = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == shown
+    if eps == "100.0":       # ε = 10⁶ (typed): thresholding keeps exactly the occupied cells
+        from dpcore.data import builtin_dataset
+        from dpcore.histograms.columns import column_histogram
+
+        truth = column_histogram(builtin_dataset("wine"), ["target", "alcohol"], modes={"target": "bins",
+                                 "alcohol": "bins"}, bins={"target": 3, "alcohol": 8}).counts
+        assert shown[1] == f"{truth.q:,}"
