@@ -123,9 +123,11 @@ with tab_mise:
                "`python -m dpcore reproduce hall-kde` (add `--mode exact --d 6` for closed forms in d = 6).")
     if st.button("Run the simulation", key="dn_run_mise"):
         try:
-            frame = run_experiment("hall-kde", xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"),
-                                   jobs=1, epsilon=eps, delta=delta, progress=ui.progress(st.empty(), "MISE sweep"))
+            run = dict(xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"), jobs=1, epsilon=eps,
+                       delta=delta)
+            frame = run_experiment("hall-kde", progress=ui.progress(st.empty(), "MISE sweep"), **run)
             ui.plot(error_vs_x_figure(frame), frame, "hall_kde")
+            ui.export_code(lambda: X.experiment_script("hall-kde", **run), "figure_hall-kde")
         except ValueError as exc:
             ui.show_error(exc)
     ex = Fg.exponents_by_dimension(epsilon=eps, delta=delta)

@@ -217,10 +217,11 @@ for tab, exp_id, key in ((tab_n, "single-parameter", "sp_run_n"), (tab_eps, "sin
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}` (and the Error vs n page).")
         if st.button("Run the simulation", key=key):
             try:
-                frame = run_experiment(exp_id, reps=3, seed=ui.current_seed(exp_id), jobs=1, epsilon=None
-                                       if exp_id.endswith("eps") else eps,
-                                       xs=(1000, 5000, 20_000, 100_000) if exp_id == "single-parameter" else None)
+                run = dict(reps=3, seed=ui.current_seed(exp_id), jobs=1, epsilon=None if exp_id.endswith("eps") else eps,
+                           xs=(1000, 5000, 20_000, 100_000) if exp_id == "single-parameter" else None)
+                frame = run_experiment(exp_id, **run)
                 ui.plot(error_vs_x_figure(frame), frame, exp_id)
+                ui.export_code(export.experiment_script(exp_id, **run), f"figure_{exp_id}")
                 ab = frame.groupby("method")["abstained"].mean()
                 st.caption(f"Algorithm 5 abstained (⊥ → objective perturbation with its unspent ε₃ + ε₄) in "
                            f"{ab.get('alg5', 0):.0%} of its runs with quarters and {ab.get('alg5_gaussian', 0):.0%} "

@@ -103,8 +103,8 @@ settings_shown, frame = stored
 if settings_shown != settings:
     st.caption("The settings changed: press **Run simulation** to update the results below.")
 else:
-    ui.export_code(lambda: export.experiment_script(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, methods=methods,
-                                                    options=options, grouping=grouping), f"figure_{exp_id}")
+    ui.export_code(lambda: export.experiment_script(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, jobs=1,
+                                                    methods=methods, **options, **grouping), f"figure_{exp_id}")
 
 ui.plot(error_vs_x_figure(frame), frame, f"{exp_id}_error_vs_{axis.name}")   # figure + CSV of every replicate
 st.caption(describe(frame) + f" Error bars: ±1.96 Monte-Carlo standard errors over {frame.attrs['reps']} "

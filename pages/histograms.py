@@ -150,9 +150,11 @@ if ds is None:
     st.subheader("Error vs p (fixed q, n; simulation)")
     xs = tuple(2**k for k in range(8, 31, 2) if 2**k >= table.q)
     try:
-        fp = run_experiment("hall-histogram-p", xs=xs, reps=2, epsilon=eps, seed=ui.current_seed("h-p"), jobs=1,
-                            q=table.q, n=table.n, methods=["laplace", "threshold", "oracle-threshold", "all-zeros"])
+        run = dict(xs=xs, reps=2, epsilon=eps, seed=ui.current_seed("h-p"), jobs=1, q=table.q, n=table.n,
+                   methods=["laplace", "threshold", "oracle-threshold", "all-zeros"])
+        fp = run_experiment("hall-histogram-p", **run)
         ui.plot(error_vs_x_figure(fp), fp, "histogram_error_vs_p")
+        ui.export_code(lambda: X.experiment_script("hall-histogram-p", **run), "figure_hall-histogram-p")
         st.caption("Laplace grows like p (beyond 2^20 its ℓ1 error is drawn from its exact law Gamma(p, 2/ε)); the "
                    "thresholded release like log p. Full figure: `python -m dpcore reproduce hall-histogram-p`.")
     except ValueError as exc:

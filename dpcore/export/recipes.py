@@ -173,13 +173,12 @@ def lab_script(config: Any, seed: int) -> Script:
 
 
 # -- figures ----------------------------------------------------------------------------------------------------------
-def experiment_script(experiment_id: str, *, xs: Sequence[Any], reps: int, epsilon: float | None, seed: int,
-                      methods: Sequence[str], options: Mapping[str, Any], grouping: Mapping[str, Any]) -> Script:
-    """A declared figure's sweep (``dpcore.experiments.run_experiment``), as the Error vs n page ran it."""
+def experiment_script(experiment_id: str, **run_kwargs: Any) -> Script:
+    """A declared figure's sweep: ``dpcore.experiments.run_experiment(experiment_id, **run_kwargs)`` with the
+    arguments the page passed (its progress bar and time cap left out: they never change the numbers)."""
     from dpcore import experiments
 
-    kwargs: dict[str, Any] = {"xs": tuple(xs), "reps": int(reps), "epsilon": epsilon, "seed": int(seed), "jobs": 1,
-                              "methods": list(methods), **dict(options), **dict(grouping)}
+    kwargs = {k: v for k, v in run_kwargs.items() if k not in ("progress", "max_seconds")}
     steps = (Call("frame", experiments.run_experiment, (experiment_id,), kwargs,
                   comment="The same sweep as the page: per-unit seeds, so the numbers do not depend on jobs."),
              Code("print(experiments.describe(frame))"),

@@ -61,7 +61,7 @@ def _query_release():
 
 def _experiments():
     return X.experiment_script("kng-median", xs=(100, 1000), reps=2, epsilon=1.0, seed=0, methods=["kng"],
-                               options={}, grouping={})
+                               jobs=1)
 
 
 @pytest.mark.parametrize("build", [_kng, _lasso, _histograms, _density, _single_parameter, _query_release,
