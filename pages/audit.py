@@ -19,9 +19,9 @@ AUDITS = audits()
 ids = list(AUDITS)
 DEFAULT = "noise/laplace" if "noise/laplace" in AUDITS else ids[0]  # the simplest mechanism, for a first class demo
 ui.persist(audit_id=DEFAULT, audit_mutant=False)
-ui.share_link("audit")
 
 st.title("Privacy audit")
+ui.share_link("audit")
 st.markdown(
     "A differential-privacy claim says: for **neighbouring** datasets D and D′ and **every** set S of outputs, "
     "P(M(D) ∈ S) ≤ e^ε · P(M(D′) ∈ S) + δ. The audit draws many outputs on D and on D′, counts how often "

@@ -21,8 +21,8 @@ from pages import _components as ui
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
 ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
            dn_knorm_k=2, dn_methods=list(C.METHODS), dn_methods_user=["fourier-laplace"], dn_eps_h=0.0)
-ui.share_link("density")
 st.title("Private density estimation")
+ui.share_link("density")
 st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
             "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^(d/2)) "
             "((ε, δ)-DP); **Fourier + Laplace** — Laplace noise on each Fourier coefficient (ε-DP); **K-norm** — "

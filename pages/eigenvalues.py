@@ -25,10 +25,10 @@ SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-h
           "custom": "custom: a share for the bounds"}
 ui.persist(sp_source=SOURCES[0], sp_n=20_000, sp_d=5, sp_delta=1e-5, sp_share=0.5, sp_rho=0.01, sp_radius=1.0,
            sp_split="quarters", sp_assume_lam=0.01)
-ui.share_link("eigenvalues")
 ss = st.session_state
 
 st.title("Certified eigenvalue bounds")
+ui.share_link("eigenvalues")
 st.markdown("For an M-estimator θ̂ = argmin (1/n)Σ h(xᵢ, yᵢ; θ), the noise needed to release one coefficient "
             "⟨v, θ̂⟩ is governed by the Hessian's **smallest eigenvalue λ_min** (and its condition number). "
             "Algorithm 2 privately certifies a lower bound λ̂ ≤ λ_min (Laplace noise on an integer count of "

@@ -23,10 +23,10 @@ from pages import _components as ui
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=H.tables.NLCS_Q, h_n=H.tables.NLCS_N, h_reps=20, h_cols=None,
            h_p=0, h_noise="laplace")
-ui.share_link("histograms")
 ss = st.session_state
 
 st.title("Sparse private histograms")
+ui.share_link("histograms")
 st.markdown("A histogram over a **public** domain of p cells, of which only q are occupied. Laplace noise of scale "
             "2/ε in every cell (one record replaced moves two counts: ℓ1-sensitivity 2) costs ℓ1 error ≈ 2p/ε — far "
             "above n when p ≫ n. **Hard thresholding** zeroes every noisy cell ≤ τ = (2/ε) log p: an empty cell "

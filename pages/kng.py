@@ -27,9 +27,9 @@ ui.persist(kng_problem="mean", kng_source=SIM, kng_sim_n=1000, kng_sim_d=1, kng_
            kng_norm="linf",
            kng_eps=1.0, kng_eps_typed=1.0, kng_tau=0.5, kng_B=1.0, kng_constants="calibrated", kng_draws_t=100,
            kng_draws_tq=QR_TEACH_DRAWS, kng_draws_r=1, kng_sweeps=1000)
-ui.share_link("kng")
 
 st.title("KNG explorer")
+ui.share_link("kng")
 st.markdown("The **K-norm gradient mechanism** samples θ with density ∝ exp(−ε‖∇ℓ(θ; D)‖_K / (2Δ)): it favours θ "
             "where the gradient of the loss is small, i.e. near the non-private estimate θ̂. Compare it with the "
             "exponential mechanism (density ∝ exp(−εℓ(θ; D)/(2Δ_ℓ))) and, for linear regression, objective "

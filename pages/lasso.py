@@ -24,8 +24,8 @@ ss = st.session_state
 ui.persist(lasso_source=SOURCES[0], lasso_n=20_000, lasso_p=50, lasso_s=5, lasso_delta=1e-6, lasso_radius=1.0,
            lasso_T=100, lasso_sel="exponential", lasso_comp="zcdp", lasso_steps_rule="Theorem 2.5", lasso_c=0.05,
            lasso_intercept=None)
-ui.share_link("lasso")
 st.title("Private LASSO")
+ui.share_link("lasso")
 st.markdown("Least squares over the **ℓ1 ball** ‖θ‖₁ ≤ r, solved by **Frank–Wolfe**: each step moves θ toward one "
             "of the 2p vertices ±r e_j, the one with the smallest score ⟨s, ∇L(θ)⟩. The private version chooses that "
             "vertex with the **exponential mechanism** (or Laplace report-noisy-min), so it only ever chooses among 2p "
