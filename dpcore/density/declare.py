@@ -23,7 +23,7 @@ import numpy as np
 
 from dpcore.audit import Audit, Mutant, halfline_events, llr_events
 from dpcore.mechanism import MechanismSpec, frozen_mapping
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import bandwidth as Bw
 from . import fourier as F
@@ -203,4 +203,13 @@ AUDITS = (
 )
 
 TOPIC = Topic(name="density", title="Private density estimation (Hall)", reference=REFERENCE,
-              mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS)
+              mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS,
+    paper="Hall, Rinaldo & Wasserman, “Differential privacy for functions and functional data”, JMLR 2013 (private density estimation); Hall (2012), PhD thesis, Parts 2–3",
+    url="https://arxiv.org/abs/1203.2570",
+    styles={
+        "gp": Style("GP (RKHS) KDE", "blue"),
+        "fourier-laplace": Style("Fourier + Laplace", "vermillion"),
+        "knorm": Style("K-norm (orbitope)", "bluish_green"),
+        "svm-private": Style("Private kernel SVM (GP noise)", "blue"),
+    },
+)

@@ -11,7 +11,7 @@ import numpy as np
 
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import audits as U
 from . import mechanisms as M
@@ -81,4 +81,14 @@ AUDITS = (
 )
 
 TOPIC = Topic(name="histograms", title="Sparse private histograms (Laplace vs hard thresholding)",
-              reference=M.REFERENCE, mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS)
+              reference=M.REFERENCE, mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS,
+    paper="Hall (2012), “New Statistical Applications for Differential Privacy”, PhD thesis, Part 1 (sparse private histograms)",
+    url="http://reports-archive.adm.cs.cmu.edu/anon/ml2011/abstracts/12-113.html",
+    styles={
+        "laplace": Style("Laplace", "vermillion"),
+        "laplace-clip-round": Style("Laplace + clip/round", "orange"),
+        "threshold": Style("Thresholded (τ = (2/ε) log p)", "blue"),
+        "oracle-threshold": Style("Threshold, oracle q (NOT private)", "grey"),
+        "all-zeros": Style("All-zeros output", "black"),
+    },
+)

@@ -5,7 +5,7 @@ from typing import cast
 
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import audits
 from . import figures
@@ -106,4 +106,12 @@ TOPIC = Topic(
     mechanisms=MECHANISMS,
     audits=AUDITS,
     experiments=figures.EXPERIMENTS,
+    paper="Talwar, Thakurta & Zhang, “Nearly Optimal Private LASSO”, NeurIPS 2015",
+    url="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html",
+    styles={
+        "private_fw": Style("Private Frank–Wolfe", "vermillion"),
+        "nonprivate_fw": Style("Non-private Frank–Wolfe (same T)", "blue"),
+        "optimum": Style("Constrained optimum θ* (non-private)", "black"),
+        "truth": Style("True θ (simulation)", "bluish_green"),
+    },
 )

@@ -16,7 +16,7 @@ import numpy as np
 
 from dpcore.audit import Audit, Mutant, halfline_events, llr_events
 from dpcore.mechanism import MechanismSpec, frozen_mapping
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import central
 from . import local
@@ -259,5 +259,18 @@ TOPIC = Topic(
     mechanisms=MECHANISMS,
     audits=AUDITS_CENTRAL + AUDITS_LOCAL,
     experiments=EXPERIMENTS,
+    paper="Blasiok, Bun, Nikolov & Steinke, “Towards Instance-Optimal Private Query Release”, SODA 2019",
+    url="https://arxiv.org/abs/1811.03763",
+    styles={
+        "gaussian": Style("Gaussian only", "grey"),
+        "projection": Style("Projection", "blue"),
+        "coarse": Style("Coarse projection", "vermillion"),
+        "chaining": Style("Chaining", "bluish_green"),
+        "pmw": Style("PMW (MWEM form)", "reddish_purple"),
+        "local-average": Style("Local: raw average", "grey"),
+        "local-projection": Style("Local projection", "blue"),
+        "local-coarse": Style("Local coarse projection", "vermillion"),
+        "local-chaining": Style("Local chaining", "bluish_green"),
+    },
 )
 

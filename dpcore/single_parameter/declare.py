@@ -8,7 +8,7 @@ import numpy as np
 
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import algorithms as A
 from . import audits as U
@@ -199,4 +199,16 @@ TOPIC = Topic(
     mechanisms=MECHANISMS,
     audits=AUDITS,
     experiments=figures.EXPERIMENTS,
+    paper="Asi, Duchi & Talwar, “On Privately Estimating a Single Parameter”, 2025",
+    url="https://arxiv.org/abs/2503.17252",
+    styles={
+        "alg5": Style("Algorithm 5 (propose-test-release)", "blue"),
+        "oracle": Style("Local-sensitivity oracle (NOT private)", "black"),
+        "output_perturbation": Style("Output perturbation (ridge)", "reddish_purple"),
+        "noisy_gd": Style("Noisy gradient descent", "orange"),
+        "lambda_min": Style("true λ_min (non-private)", "black"),
+        "lambda_max": Style("true λ_max (non-private)", "dark_grey"),
+        "lam_hat": Style("certified λ̂ ≤ λ_min", "blue"),
+        "Lam_hat": Style("certified Λ̂ ≥ λ_max", "vermillion"),
+    },
 )
