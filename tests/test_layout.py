@@ -89,8 +89,8 @@ def test_each_kind_of_code_lives_in_its_module(topic):
         assert _defined_in(audit.sampler, topic.name, "audits") or _defined_in(audit.sampler, "audit", ""), \
             f"audit {audit.id}: its sampler is defined in {audit.sampler.__module__}, not in the topic's audits"
     for exp in topic.experiments:
-        assert _defined_in(exp.run, topic.name, "figures"), \
-            f"figure {exp.id}: its run function is defined in {exp.run.__module__}, not in the topic's figures"
+        assert _defined_in(exp.run_task, topic.name, "figures"), \
+            f"figure {exp.id}: its run_task is defined in {exp.run_task.__module__}, not in the topic's figures"
 
 
 @pytest.mark.parametrize("topic", TOPICS, ids=lambda t: t.name)
