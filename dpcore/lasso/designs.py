@@ -17,7 +17,7 @@ from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_int, check_positive
 from ..data import Dataset, public_columns
 from ..errors import DataError, DPValueError
-from .calibration import MAX_P
+from .configs import MAX_P
 
 __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
            "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS"]
