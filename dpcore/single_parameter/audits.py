@@ -14,10 +14,12 @@ Samplers have the signature of :class:`dpcore.audit.Audit`; mutants act through 
 """
 from __future__ import annotations
 
+from typing import Callable
 
 import numpy as np
 
 from ..audit import halfline_events
+from ..mechanism import Calibration
 from ._analysis import analyse
 from ._losses import ROBUST
 from .calibration import calibrate_eigen_bounds, calibrate_functional, calibrate_lambda_min, calibrate_theta, \
@@ -103,7 +105,7 @@ def theta_sampler(data, n, rng, *, epsilon, delta, override, share=0.25, generic
     cls = GenericConfig if generic else ThetaConfig
     cfg = cls(epsilon=epsilon, delta=delta, share=share)
     an = analyse(data, cfg, generic=generic)
-    calibrate = calibrate_theta_generic if generic else calibrate_theta
+    calibrate: Callable[..., Calibration] = calibrate_theta_generic if generic else calibrate_theta
     cal = _cal_override(calibrate(cfg, an.X.shape), override)
     f = sample_theta_generic if generic else sample_theta
     return f(an, share * epsilon, delta / 2, (1 - share) * epsilon, delta / 2, n, rng, cal)

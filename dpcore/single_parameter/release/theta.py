@@ -5,7 +5,7 @@ when (C1) fails at the private bound λ̂; (ε₁ + ε₂, δ₁ + δ₂)-DP (Ob
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -47,7 +47,7 @@ def release(data, cfg: ThetaConfig, *, rng: RNGLike = None) -> Release:
 
 
 def theta_release(data, cfg: ThetaConfig, rng: RNGLike, *, generic: bool,
-                  calibrate: Callable[[ThetaConfig, tuple[int, ...]], Calibration],
+                  calibrate: Callable[[Any, tuple[int, ...]], Calibration],
                   sampler: Callable[..., np.ndarray]) -> Release:
     """Algorithm 3 or (``generic``) 7 with its calibration and vectorised sampler: θ̃ or ⊥, the λ̂ notes."""
     an = analyse(data, cfg, generic=generic)
