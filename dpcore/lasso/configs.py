@@ -54,7 +54,8 @@ class LassoConfig:
     radius : float
         r = ‖C‖₁, the public radius of the ℓ1 ball.
     steps : int or None
-        T, the number of noisy vertex selections; None → Theorem 2.5 (:func:`theorem25_steps`).
+        T, the number of noisy vertex selections; None → Theorem 2.5
+        (:func:`~dpcore.lasso.calibration.theorem25_steps`).
     selection : {"exponential", "laplace"}
         Per-step mechanism (module docstring).
     composition : {"zcdp", "advanced"}

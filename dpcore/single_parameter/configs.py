@@ -165,8 +165,8 @@ class FunctionalConfig(_Problem, _Budget):
 
 
 @dataclass(frozen=True)
-class OutputPerturbationConfig(_Problem, _Budget):
-    """Naive output perturbation: ε, δ, the ridge weight ρ > 0 and the loss/domain."""
+class _RidgeProblem(_Problem):
+    """The problem of the ridge baselines: ρ > 0 (default 0.01) makes the objective strongly convex."""
 
     rho: float = 0.01
 
@@ -176,14 +176,13 @@ class OutputPerturbationConfig(_Problem, _Budget):
 
 
 @dataclass(frozen=True)
-class ObjectivePerturbationConfig(_Problem, _PureBudget):
+class OutputPerturbationConfig(_RidgeProblem, _Budget):
+    """Naive output perturbation: ε, δ, the ridge weight ρ > 0 and the loss/domain."""
+
+
+@dataclass(frozen=True)
+class ObjectivePerturbationConfig(_RidgeProblem, _PureBudget):
     """Objective perturbation: ε (pure), the ridge weight ρ_op > 0 on the rescaled θ, loss/domain."""
-
-    rho: float = 0.01
-
-    def __post_init__(self):
-        super().__post_init__()
-        check_positive(self.rho, "rho")
 
 
 @dataclass(frozen=True)

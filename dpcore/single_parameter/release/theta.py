@@ -20,17 +20,19 @@ from ..configs import ThetaConfig
 __all__ = ["release", "nonprivate", "sample_theta", "theta_release"]
 
 
-def sample_theta(an: Analysis, e1, d1, e2, d2, size, rng, cal=None) -> np.ndarray:
-    """``size`` draws of Algorithm 3 (rows of NaN are ⊥)."""
+def sample_theta(an: Analysis, e1, d1, e2, d2, size, rng, cal=None, *, generic: bool = False) -> np.ndarray:
+    """``size`` draws of Algorithm 3 — or, ``generic``, of Algorithm 7: region (C2) and bound Δ_gen instead of (C1)
+    and Δ_n (rows of NaN are ⊥)."""
     g = as_generator(rng)
     lam_hat, _ = alg6l(an.K, an.ladder, e1, d1, size, g, **laplace_params(cal))
     d = an.X.shape[1]
     sig = gaussian_sigma(e2, d2, cal)
     Z = g.standard_normal((size, d))
-    ok = an.consts.C1(lam_hat) & (lam_hat > 0) & (an.fit is not None)
+    region, bound = (an.consts.C2, an.consts.Delta_gen) if generic else (an.consts.C1, an.consts.Delta_n)
+    ok = region(lam_hat) & (lam_hat > 0) & (an.fit is not None)
     out = np.full((size, d), np.nan)
     if an.fit is not None and ok.any():
-        out[ok] = an.fit.theta + sig * an.consts.Delta_n(lam_hat[ok])[:, None] * Z[ok]
+        out[ok] = an.fit.theta + sig * bound(lam_hat[ok])[:, None] * Z[ok]
     return out
 
 
