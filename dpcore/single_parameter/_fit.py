@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DPValueError
-from .losses import Loss, get_loss
+from ._losses import Loss, get_loss
 
 __all__ = ["Fit", "fit", "hessian", "gradient", "objective", "extreme_eigenvalues", "is_separable"]
 

@@ -1,4 +1,4 @@
-"""Plotly figures of the private LASSO page (Talwar, Thakurta & Zhang 2015); no streamlit.
+"""Plotly figures of private LASSO (Talwar, Thakurta & Zhang 2015), drawn by the page; no streamlit.
 
 Every builder returns ``(figure, frame)``; the frame holds the plotted numbers for a CSV download.
 """
@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from dpcore.lasso.figures import lower_bound_curve
-from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.style import DARK_GREY, LAYOUT, SYMBOLS, colour, label, line_style
+from ..viz.experiments import error_vs_x_figure
+from ..viz.style import DARK_GREY, LAYOUT, SYMBOLS, colour, label, line_style
+from .calibration import gaussian_width
+from .figures import lower_bound_curve
 
 __all__ = ["coefficients_figure", "risk_vs_n_figure", "gaussian_width_figure"]
 
@@ -29,8 +30,8 @@ def coefficients_figure(names: Sequence[str], series: Mapping[str, np.ndarray], 
         shown = frame.iloc[keep]
     fig = go.Figure()
     for i, k in enumerate(series):
-        fig.add_trace(go.Scatter(x=shown["covariate"], y=shown[k], mode="markers", name=label(k),
-                                 marker=dict(color=colour(k, i), size=9, symbol=SYMBOLS[i % len(SYMBOLS)])))
+        fig.add_trace(go.Scatter(x=shown["covariate"], y=shown[k], mode="markers", name=label(k, topic="lasso"),
+                                 marker=dict(color=colour(k, i, topic="lasso"), size=9, symbol=SYMBOLS[i % len(SYMBOLS)])))
     fig.add_hline(y=0, line=dict(color="#bbbbbb", width=1))
     sub = "" if shown is frame else f" (the {len(shown)} largest of {len(frame)})"
     fig.update_layout(title=f"Coefficients θ_j{sub}", xaxis_title="covariate j",
@@ -59,7 +60,6 @@ def gaussian_width_figure(ps: Sequence[int] = (10, 100, 1000, 10_000, 100_000), 
     """Gaussian width G_C = E sup_{s∈C}⟨g, s⟩ vs p for the ℓ1 ball, the simplex and the ℓ∞ ball (radius r):
     the noisy-gradient variant's risk grows with it (Theorem 2.6); the ℓ1 ball's and the simplex's grow like
     √log p, the ℓ∞ ball's like p. Log–log axes."""
-    from dpcore.lasso.general import gaussian_width
     names = {"l1": "ℓ1 ball (2p vertices)", "simplex": "simplex (p vertices)", "linf": "ℓ∞ ball (2^p vertices)"}
     frame = pd.DataFrame([{"p": p, "set": names[c], "gaussian_width": gaussian_width(c, p, radius)}
                           for c in names for p in ps])
@@ -67,7 +67,7 @@ def gaussian_width_figure(ps: Sequence[int] = (10, 100, 1000, 10_000, 100_000), 
     for i, (c, nm) in enumerate(names.items()):
         s = frame[frame["set"] == nm]
         fig.add_trace(go.Scatter(x=s["p"], y=s["gaussian_width"], mode="lines+markers", name=nm,
-                                 **line_style(c, i)))
+                                 **line_style(c, i, topic="lasso")))
     fig.update_layout(title="Gaussian width of C (Theorem 2.6's risk grows with it)", **LAYOUT)
     fig.update_xaxes(title="covariates p (log scale)", type="log")
     fig.update_yaxes(title="G_C = E sup⟨g, s⟩ over C, r = 1 (log scale)", type="log")

@@ -7,6 +7,9 @@ when n ≫ p, the products XᵀX and Xᵀy computed once (``"gram"`` path: Gθ u
 Every function is vectorised over ``reps`` independent runs on the same data (audits, figures).
 
 θ₁ = 0 (fixed, data-independent); step size μ_t = 2/(t + 2), t = 1..T.
+
+:func:`noisy_gradient_fw` is the loop of the noisy-gradient variant for a general C (Theorem 2.6): Gaussian
+noise on the whole gradient, then the linear minimisation over C (ℓ1 ball, simplex or ℓ∞ ball).
 """
 from __future__ import annotations
 
@@ -16,11 +19,13 @@ from typing import Any, Callable, Optional, cast
 
 import numpy as np
 
+from .._rng import RNGLike, as_generator
 from .._validation import check_finite_array
 from ..errors import Cancelled, DataError, DPValueError
 
 __all__ = ["FWRun", "frank_wolfe", "loss", "gradient", "project_l1", "project_simplex", "constrained_optimum",
-           "choose_path", "MAX_WORK", "gram_loss", "sklearn_equivalent", "vertex_scores", "vertex_to_theta", "clip_design"]
+           "choose_path", "MAX_WORK", "gram_loss", "sklearn_equivalent", "vertex_scores", "vertex_to_theta", "clip_design",
+           "noisy_gradient_fw"]
 
 #: Largest work (multiply–adds) one call may do: refused up front with a message naming the product.
 MAX_WORK = 1.2e11
@@ -283,3 +288,63 @@ def sklearn_equivalent(X: np.ndarray, y: np.ndarray, opt: Optimum, radius: float
         return 0.0, LinearRegression(fit_intercept=False).fit(X, y).coef_
     alpha = float(np.abs(gradient(X, y, opt.theta)).max()) / 2
     return alpha, Lasso(alpha=alpha, fit_intercept=False, tol=1e-10, max_iter=50_000).fit(X, y).coef_
+
+
+def _lmo(g: np.ndarray, radius: float, constraint: str) -> np.ndarray:
+    """argmin_{s∈C} ⟨s, g⟩ for each row of g (reps, p)."""
+    reps, p = g.shape
+    s = np.zeros_like(g)
+    rows = np.arange(reps)
+    if constraint == "linf":
+        return -radius * np.where(g >= 0, 1.0, -1.0)
+    if constraint == "l1":
+        j = np.argmax(np.abs(g), axis=1)
+        s[rows, j] = -radius * np.sign(g[rows, j])
+        s[rows, j] = np.where(s[rows, j] == 0, radius, s[rows, j])
+        return s
+    s[rows, np.argmin(g, axis=1)] = radius
+    return s
+
+
+def noisy_gradient_fw(X: Optional[np.ndarray], y: Optional[np.ndarray], *, radius: float, steps: int, constraint: str,
+                      sigma: float, reps: int = 1, rng: RNGLike = None, progress=None, gram: Optional[tuple] = None,
+                      n: Optional[int] = None) -> tuple[np.ndarray, np.ndarray]:
+    """``reps`` runs from θ₁ = 0 (ℓ1, ℓ∞) or θ₁ = (r/p)·1 (simplex); σ = 0 is the non-private Frank–Wolfe.
+    ``gram`` = (XᵀX, Xᵀy) with ``n`` replaces X and y (O(p²) per step). Returns (θ of shape (reps, p),
+    the first step's vertex s₁ of shape (reps, p) — what the audits see)."""
+    if X is None:
+        G, b = cast(tuple, gram)
+        p = G.shape[0]
+        work = float(steps) * p * p * reps
+    else:
+        n, p = X.shape
+        work = 2.0 * steps * n * p * reps
+    if work > MAX_WORK:
+        raise DPValueError(f"this run needs about {work:.3g} multiply–adds (T·n·p) > the cap {MAX_WORK:.3g}; "
+                           "lower T (steps), n or p.")
+    g_ = as_generator(rng)
+    theta = np.zeros((reps, p)) if constraint != "simplex" else np.full((reps, p), radius / p)
+    y_ = cast(np.ndarray, y)                        # given with X (else the Gram form is used)
+    rows = cast(int, n)                             # given with gram (else read off X)
+    if X is None:
+        Gt = theta @ G
+    else:
+        res = theta @ X.T - y_[None, :]
+    first: np.ndarray | None = None
+    every = max(1, steps // 100)
+    for t in range(1, steps + 1):
+        grad = (2.0 / rows) * ((Gt - b[None, :]) if X is None else res @ X)
+        if sigma > 0:
+            grad = grad + sigma * g_.standard_normal(grad.shape)
+        s = _lmo(grad, radius, constraint)
+        if first is None:
+            first = s.copy()
+        mu = 2.0 / (t + 2.0)
+        theta = (1 - mu) * theta + mu * s
+        if X is None:
+            Gt = (1 - mu) * Gt + mu * (s @ G)
+        else:
+            res = (1 - mu) * res - mu * y_[None, :] + mu * (s @ X.T)
+        if progress is not None and (t % every == 0 or t == steps) and progress(t, steps) is False:
+            raise Cancelled("Frank–Wolfe stopped", done=t, total=steps)
+    return theta, cast(np.ndarray, first)             # steps >= 1

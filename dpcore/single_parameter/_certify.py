@@ -6,7 +6,7 @@ c, s̄, ε, δ and its split), the number of columns d, n, and the user's *assum
 about the Hessian ∇²L_n(θ̂) — so a page may show it outside the non-private box.
 
 The prediction follows the very formulas of the release ([DERIVED] in
-:mod:`dpcore.single_parameter.stability`). With the two Laplace draws of Algorithms 2 and 4 at their
+:mod:`dpcore.single_parameter._stability`). With the two Laplace draws of Algorithms 2 and 4 at their
 lower quantile −q_i (P(Lap(1/ε_i) ≥ −q_i) = √p, so both hold with probability p):
 
 * Algorithm 2: k̂ = ⌈K + L − log(1/(2δ₁))/ε₁⌉ ≥ K − j₁ with j₁ = ⌊log(1/(2δ₁))/ε₁ + q₁⌋, and the ladder
@@ -29,8 +29,8 @@ import numpy as np
 
 from .._validation import check_int, check_positive
 from ..errors import DPValueError
-from .recursion import upper_count
-from .stability import Constants, constants_for, eps_var
+from ._recursion import upper_count
+from ._stability import Constants, constants_for, eps_var
 
 __all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "domain_radius", "public_cap",
            "certified_floor", "BUDGET_SPLITS", "MAX_N"]

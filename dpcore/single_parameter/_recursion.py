@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DPValueError
-from .stability import Constants
+from ._stability import Constants
 
 __all__ = ["Ladder", "lower_ladder", "generic_ladder", "alg6l", "upper_count", "alg4", "MAX_RUNGS"]
 

@@ -5,7 +5,7 @@
 :class:`~dpcore.mechanism.Release` whose value is θ_priv ∈ C (shape (p,)), (ε, δ)-DP under replace-one
 neighbours; the calibration (sensitivity, per-step ε₀, composition route) is derived in
 :mod:`dpcore.lasso.calibration`. The non-private answer (:func:`nonprivate`) is Frank–Wolfe with exact
-vertex selection and the same T; the constrained optimum (:func:`~dpcore.lasso.solver.constrained_optimum`)
+vertex selection and the same T; the constrained optimum (:func:`~dpcore.lasso._solver.constrained_optimum`)
 is the baseline of the excess empirical risk.
 """
 from __future__ import annotations
@@ -14,10 +14,11 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .._rng import RNGLike, as_generator
-from ..mechanism import Calibration, Diagnostics, Note, Release
-from .calibration import LassoConfig, calibrate
-from .solver import FWRun, clip_data, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
+from ..._rng import RNGLike, as_generator
+from ...mechanism import Calibration, Diagnostics, Note, Release
+from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
+from ..calibration import calibrate
+from ..configs import LassoConfig
 
 __all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "noisy_means",
            "centre"]
@@ -64,7 +65,7 @@ def sample_run(data: Any, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Option
     """``reps`` independent private runs on the same data (vectorised; audits and figures). ``cal``
     overrides the calibration (audit mutants)."""
     X, y, _ = clip_data(data, dtype=cfg.dtype)
-    cal = cal or calibrate(cfg, X.shape[0], X.shape[1])
+    cal = cal or calibrate(cfg, X.shape)
     return frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
                        chooser=make_chooser(cal, rng), reps=reps, path=cfg.path, dtype=cfg.dtype, progress=progress)
 
@@ -72,7 +73,7 @@ def sample_run(data: Any, cfg: LassoConfig, reps: int, rng: RNGLike, cal: Option
 def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     """Non-private Frank–Wolfe (Algorithm 1: exact argmin) with the same T and start θ₁ = 0: θ of shape (p,)."""
     X, y, _ = clip_data(data, dtype=cfg.dtype)
-    steps = int(calibrate(cfg, X.shape[0], X.shape[1]).params["steps"])
+    steps = int(calibrate(cfg, X.shape).params["steps"])
     means = None
     if cfg.intercept:  # the exact means (what the noisy ones estimate)
         means = np.concatenate([X.mean(axis=0, dtype=float), [float(np.mean(y, dtype=float))]])
@@ -118,7 +119,7 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
     """
     X, y, clip_info = clip_data(data, dtype=cfg.dtype)
     n, p = X.shape
-    cal = calibrate(cfg, n, p)
+    cal = calibrate(cfg, (n, p))
     g = as_generator(rng)
     means = None
     if cfg.intercept:  # stage 1: released means (ε_m); stage 2 runs on the records centred at them

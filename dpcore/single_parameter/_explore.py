@@ -13,8 +13,10 @@ from .._rng import RNGLike, as_generator, spawn
 from .._validation import check_int
 from ..data import Dataset, public_columns
 from ..errors import DataError, DPValueError
-from . import algorithms as A
+from ._analysis import analyse
+from .configs import EigenBoundsConfig
 from .designs import BREAST_CANCER_UPPER, robust_regression
+from .release.eigen_bounds import sample_eigen_bounds
 
 __all__ = ["simulated_dataset", "breast_cancer_dataset", "diabetes_dataset", "prepare_xy", "coefficient_units", "eigen_bounds_vs_n", "MAX_STUDY_WORK"]
 
@@ -135,7 +137,7 @@ def eigen_bounds_vs_n(ns: Sequence[int], d: int, *, epsilon: float = 1.0, delta:
     work = sum(ns) * d * reps
     if work > MAX_STUDY_WORK:
         raise DPValueError(f"the coverage study needs reps × Σn × d = {work:,} > {MAX_STUDY_WORK:,}; lower n or reps.")
-    cfg = A.EigenBoundsConfig(epsilon=epsilon, delta=delta, share=share)
+    cfg = EigenBoundsConfig(epsilon=epsilon, delta=delta, share=share)
     e1, e2 = share * epsilon, (1 - share) * epsilon
     rows = []
     for n, g in zip(ns, spawn(as_generator(rng), len(ns))):
@@ -143,8 +145,8 @@ def eigen_bounds_vs_n(ns: Sequence[int], d: int, *, epsilon: float = 1.0, delta:
         for gr in spawn(g, reps):
             g_data, g_noise = spawn(gr, 2)
             X, y, _ = robust_regression(n, d, theta_norm=theta_norm, noise=noise, rng=g_data)
-            an = A.analyse((X, y), cfg)
-            a, b = A.sample_eigen_bounds(an, e1, delta / 2, e2, delta / 2, draws, g_noise)
+            an = analyse((X, y), cfg)
+            a, b = sample_eigen_bounds(an, e1, delta / 2, e2, delta / 2, draws, g_noise)
             lam.append(an.lam_min)
             Lam.append(an.lam_max)
             lh.append(a)

@@ -34,7 +34,7 @@ from scipy.special import ndtri_exp
 
 from .._validation import check_int, check_positive
 from ..errors import DPValueError
-from .losses import Loss, get_loss
+from ._losses import Loss, get_loss
 
 __all__ = ["Constants", "eps_var", "constants_for"]
 
