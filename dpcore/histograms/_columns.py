@@ -26,7 +26,7 @@ from .._validation import check_int
 from ..data._format import list_names, short
 from ..errors import DataError, DPValueError
 from ..limits import check_work
-from .tables import MAX_DENSE_CELLS, SparseCounts
+from ._tables import MAX_DENSE_CELLS, SparseCounts
 
 __all__ = ["MAX_CATEGORIES", "MODES", "CategoricalTable", "CrossedLabels", "column_histogram"]
 

@@ -30,7 +30,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_epsilon, check_int, check_positive
 from ..errors import DPValueError
-from .tables import SparseCounts, SparseHistogram, as_counts, histogram_errors
+from ._tables import SparseCounts, SparseHistogram, as_counts, histogram_errors
 
 __all__ = ["GUARANTEE", "RDPConfig", "RDPRelease", "rdp_gamma", "rdp_release", "rdp_failure_rate", "RDPDemo",
            "rdp_demo"]
@@ -123,7 +123,8 @@ def rdp_demo(p: int, q: int, n: int, epsilon: float, *, concentration: float = 0
     """Population P: q cells of a p-cell domain with Dirichlet(a) probabilities (the rest structural
     zeroes); an iid sample of n; the RDP release vs Laplace in every cell (exact ℓ1 law) and the
     thresholded release. Simulation (the truth is known): an illustration of γ, never a release."""
-    from . import mechanisms as M
+    from .configs import ThresholdConfig
+    from .release import threshold
 
     g = as_generator(rng)
     q = check_int(q, "q", lo=1, hi=min(p, 10**6))
@@ -135,7 +136,7 @@ def rdp_demo(p: int, q: int, n: int, epsilon: float, *, concentration: float = 0
     keep = counts > 0
     table = SparseCounts(p, cells[keep], counts[keep])
     rel = rdp_release(table, RDPConfig(epsilon, p), rng=g)
-    thr = M.threshold_release(table, M.ThresholdConfig(epsilon, p), rng=g).value
+    thr = threshold.release(table, ThresholdConfig(epsilon, p), rng=g).value
     errors = {"random DP (no noise on empty cells)": histogram_errors(rel.value, table)["l1"],
               "thresholded (ε-DP)": histogram_errors(thr, table)["l1"],
               "Laplace in every cell (ε-DP; exact law)": float(g.gamma(p, 2.0 / epsilon))}

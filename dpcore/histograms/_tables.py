@@ -1,4 +1,4 @@
-"""Histogram data: sparse count tables, released (sparse) histograms, designs and error measures.
+"""Histogram data: sparse count tables, released (sparse) histograms and error measures (designs: designs.py).
 
 A histogram over a public domain of ``p`` cells is kept sparse: the sorted indices of its ``q``
 occupied cells and their counts (:class:`SparseCounts`), so a domain of p = 2^30 cells costs O(q)
@@ -16,20 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from .._rng import RNGLike, as_generator
-from .._validation import check_finite_array, check_int, check_positive
+from .._validation import check_finite_array, check_int
 from ..errors import DPValueError
 
-__all__ = ["MAX_P", "MAX_DENSE_CELLS", "NLCS_P", "NLCS_Q", "NLCS_N", "SparseCounts", "SparseHistogram",
-           "BatchHistogram", "as_counts", "sparse_table", "nlcs_shaped", "histogram_errors", "batch_errors",
+__all__ = ["MAX_P", "MAX_DENSE_CELLS", "SparseCounts", "SparseHistogram",
+           "BatchHistogram", "as_counts", "histogram_errors", "batch_errors",
            "dense_errors", "all_zeros_errors"]
 
 #: Largest domain size p (cells are int64 indices; replicate × cell keys must fit in 63 bits).
 MAX_P = 2**40
 #: Largest p for which a length-p vector is materialised (dense paths: Laplace, the naive threshold).
 MAX_DENSE_CELLS = 2**24
-#: The NLCS/NLTCS table's shape (Hall's slide): 16 binary items, occupied cells, people.
-NLCS_P, NLCS_Q, NLCS_N = 2**16, 3152, 21_574
 
 
 def check_p(p: Any, name: str = "p") -> int:
@@ -199,33 +196,6 @@ class BatchHistogram:
     def nnz(self) -> np.ndarray:
         """Number of released cells per replicate."""
         return np.bincount(self.rep, minlength=self.reps)
-
-
-# -- designs ---------------------------------------------------------------------------------------------------
-def sparse_table(p: int, q: int, n: int, *, concentration: float = 0.3, rng: RNGLike = None) -> SparseCounts:
-    """A sparse table: q distinct cells uniformly among p, counts 1 + Multinomial(n − q, Dirichlet(a·1_q)).
-
-    The spec's recipe for the NLCS stand-in (§1.5, RECONSTRUCTED): every chosen cell is occupied and
-    a small concentration a makes the counts heavily skewed.
-    """
-    p = check_p(p)
-    q = check_int(q, "q", lo=1, hi=min(p, 10**7))
-    n = check_int(n, "n", lo=q, hi=10**9)
-    a = check_positive(concentration, "concentration")
-    g = as_generator(rng)
-    cells = np.sort(g.choice(p, size=q, replace=False).astype(np.int64))
-    w = g.dirichlet(np.full(q, a)) if q > 1 else np.ones(1)
-    counts = 1 + g.multinomial(n - q, w)
-    return SparseCounts(p, cells, counts)
-
-
-def nlcs_shaped(*, rng: RNGLike = 20120516) -> SparseCounts:
-    """The synthetic NLCS-shaped table: p = 2^16, q = 3 152, n = 21 574, a = 0.3 (public seed).
-
-    A stand-in with the NLTCS table's shape, not the survey itself (spec §1.5; label it
-    "synthetic NLCS-shaped").
-    """
-    return sparse_table(NLCS_P, NLCS_Q, NLCS_N, concentration=0.3, rng=rng)
 
 
 # -- errors ----------------------------------------------------------------------------------------------------

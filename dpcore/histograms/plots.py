@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from . import style
+from ..viz import style
 
+TOPIC = "histograms"
 __all__ = ["cells_frame", "cells_figure", "error_box_figure", "false_positive_figure"]
 
 _LABELS = {"laplace": "Laplace", "laplace-clip-round": "Laplace + clip/round", "threshold": "Thresholded",
@@ -17,7 +18,7 @@ _LABELS = {"laplace": "Laplace", "laplace-clip-round": "Laplace + clip/round", "
 
 
 def _label(m: str) -> str:
-    return _LABELS.get(m) or style.label(m)
+    return _LABELS.get(m) or style.label(m, topic=TOPIC)
 
 
 def cells_frame(labels: Sequence[str] | None, truth: np.ndarray | None, laplace: np.ndarray | None,
@@ -44,7 +45,8 @@ def cells_figure(frame: pd.DataFrame, *, max_bars: int = 60) -> go.Figure:
     (those with the largest thresholded value first)."""
     f = frame.sort_values("thresholded (released)", ascending=False).head(max_bars).sort_values("cell")
     fig = go.Figure()
-    colours = {"Laplace (released)": style.colour("laplace", 1), "thresholded (released)": style.colour("threshold", 2),
+    colours = {"Laplace (released)": style.colour("laplace", 1, topic=TOPIC),
+               "thresholded (released)": style.colour("threshold", 2, topic=TOPIC),
                "true count (NOT private)": "#000000"}
     for col in [c for c in colours if c in f.columns]:
         fig.add_trace(go.Bar(x=f["label"].astype(str), y=f[col], name=col, marker_color=colours[col],
@@ -63,7 +65,8 @@ def error_box_figure(frame: pd.DataFrame, *, n: int, bounds: Mapping[str, float]
     for i, m in enumerate([m for m in pd.unique(frame["method"]) if m != "all-zeros"]):
         y = frame.loc[frame["method"] == m, metric].dropna()
         if len(y):
-            fig.add_trace(go.Box(y=y, name=_label(m), marker_color=style.colour(m, i), boxpoints="all", jitter=0.3))
+            fig.add_trace(go.Box(y=y, name=_label(m), marker_color=style.colour(m, i, topic=TOPIC), boxpoints="all",
+                                 jitter=0.3))
     if metric == "error":
         fig.add_hline(y=n, line=dict(color="#000000", dash="dash"),
                       annotation_text=f"all-zeros output: ℓ1 = n = {n:,}", annotation_position="top left")
@@ -83,7 +86,7 @@ def false_positive_figure(frame: pd.DataFrame, *, expected: float) -> go.Figure:
     fig = go.Figure()
     for i, m in enumerate(pd.unique(f["method"])):
         fig.add_trace(go.Box(y=f.loc[f["method"] == m, "false_positives"], name=_label(m),
-                             marker_color=style.colour(m, i + 2), boxpoints="all", jitter=0.3))
+                             marker_color=style.colour(m, i + 2, topic=TOPIC), boxpoints="all", jitter=0.3))
     fig.add_hline(y=expected, line=dict(color="#000000", dash="dash"),
                   annotation_text=f"expected (p − q)/(2p) = {expected:.3g}", annotation_position="top left")
     fig.update_layout(title="False positives among the empty cells", showlegend=False, **style.LAYOUT)
