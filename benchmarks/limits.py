@@ -61,26 +61,26 @@ def case_histograms_cross_4096x4096_release():
 
 
 def case_density_1e6_grid512_draws100_d1():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=1, k=200, knorm_k=2, draws=100)
-    C.compare_release(x, cfg, rng=0)
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=1, k=200, knorm_k=2, draws=100)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_1e6_grid512_draws100_d2():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=200, draws=100,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=200, draws=100,
                           methods=("gp", "fourier-laplace"))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_knorm_k4_draws100():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=100,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=100,
                           methods=("knorm",))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def _error_vs_n_at_limits(exp_id: str):
@@ -102,19 +102,19 @@ def case_error_vs_n_lasso():
 
 def case_density_d2_grid512_draws32():
     """The largest d = 2 release the caps allow at a 512² grid: 32 draws, n = 10⁶, k = 34."""
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
                           methods=("gp", "fourier-laplace"))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_knorm_k4_draws38():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
                           methods=("knorm",))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_kng_mean_d10_draws2000_sweeps10000():

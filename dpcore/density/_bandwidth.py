@@ -10,37 +10,22 @@ the bandwidth is ε-DP and its cost is charged on top of the KDE release that us
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 
 import numpy as np
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_epsilon, check_int, check_positive
-from dpcore.mechanism import Calibration, Diagnostics, Release
 
-from .kde import check_data
+from ._kde import check_data
 
-__all__ = ["BandwidthConfig", "private_quantiles", "quartiles_sample", "quantile_logpdf", "bandwidth_rule_iqr", "bandwidth_sample", "bandwidth_release",
-           "nonprivate_bandwidth", "calibrate_bandwidth"]
+if TYPE_CHECKING:
+    from .configs import BandwidthConfig
+
+__all__ = ["private_quantiles", "quantile_logpdf", "bandwidth_rule_iqr", "nonprivate_bandwidth"]
 
 REFERENCE_BW = ("Hall, Rinaldo & Wasserman (2013) bandwidth rule; private quantiles by the "
                 "exponential mechanism, Smith (2011), McSherry & Talwar (2007)")
-
-
-@dataclass(frozen=True)
-class BandwidthConfig:
-    """ε for the bandwidth (split over the 2d quartiles), dimension d, public floor h_min, draws."""
-
-    epsilon: float = 0.2
-    d: int = 1
-    h_min: float = 1e-3
-    size: int = 1
-
-    def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_int(self.d, "d", lo=1, hi=2)
-        check_positive(self.h_min, "h_min")
-        check_int(self.size, "size", lo=1, hi=100_000)
 
 
 def private_quantiles(x: np.ndarray, q: float, epsilon: float, size: int, rng, *, factor: float = 0.5) -> np.ndarray:
@@ -63,32 +48,6 @@ def bandwidth_rule_iqr(iqr: np.ndarray, n: int, d: int, h_min: float) -> np.ndar
     return np.maximum((4.0 / ((d + 1) * n)) ** (1.0 / (d + 4)) * np.asarray(iqr) / 1.34, h_min)
 
 
-def calibrate_bandwidth(config: BandwidthConfig, n: int) -> Calibration:
-    n = check_int(n, "n", lo=1)
-    eq = config.epsilon / (2 * config.d)
-    return Calibration(
-        mechanism="density/bandwidth", notion="pure", epsilon=config.epsilon, sensitivity=1.0, constant=eq / 2,
-        constant_name="exponential-mechanism rate ε_q/(2Δu) per quartile",
-        derivation=("utility −|#{x_i ≤ t} − qn| changes by ≤ 1 under replace-one (n = "
-                    f"{n} public); 2d = {2 * config.d} quartiles at ε_q = ε/(2d) each (basic composition)."),
-        reference=REFERENCE_BW, params={"em_factor": 0.5})
-
-
-def quartiles_sample(data, config: BandwidthConfig, size: int, rng, *, override=None) -> np.ndarray:
-    """``size`` draws of the private quartiles (q₁, q₃) of every axis, shape (size, 2d)."""
-    x, _ = check_data(data, config.d)
-    cal = calibrate_bandwidth(config, len(x))
-    if override is not None:
-        cal = override(cal)
-    eq = config.epsilon / (2 * config.d)
-    g = as_generator(rng)
-    cols = []
-    for j in range(config.d):
-        for q in (0.25, 0.75):
-            cols.append(private_quantiles(x[:, j], q, eq, size, g, factor=cal.params["em_factor"]))
-    return np.stack(cols, axis=1)
-
-
 def quantile_logpdf(x: np.ndarray, q: float, epsilon: float, t: np.ndarray, factor: float = 0.5) -> np.ndarray:
     """Exact log-density of :func:`private_quantiles` at t (for likelihood-ratio audit events)."""
     xs = np.sort(np.clip(x, 0.0, 1.0))
@@ -100,14 +59,6 @@ def quantile_logpdf(x: np.ndarray, q: float, epsilon: float, t: np.ndarray, fact
     return -factor * epsilon * np.abs(c - q * n) - logz
 
 
-def bandwidth_sample(data, config: BandwidthConfig, size: int, rng, *, override=None) -> np.ndarray:
-    """``size`` private bandwidths (shape (size,)): the rule applied to the private quartiles."""
-    x, _ = check_data(data, config.d)
-    qs = quartiles_sample(x, config, size, rng, override=override)
-    iqr = np.abs(qs[:, 1::2] - qs[:, 0::2]).mean(axis=1)
-    return bandwidth_rule_iqr(iqr, len(x), config.d, config.h_min)
-
-
 def nonprivate_bandwidth(data, config: BandwidthConfig) -> float:
     """The same rule with the empirical quartiles (NOT private)."""
     x, _ = check_data(data, config.d)
@@ -115,11 +66,3 @@ def nonprivate_bandwidth(data, config: BandwidthConfig) -> float:
     return float(bandwidth_rule_iqr(iqr, len(x), config.d, config.h_min))
 
 
-def bandwidth_release(data, config: BandwidthConfig, *, rng=None) -> Release:
-    """Release ``size`` private bandwidths (value shape (size,)); the cost adds to the KDE that uses one."""
-    x, _ = check_data(data, config.d)
-    cal = calibrate_bandwidth(config, len(x))
-    h = bandwidth_sample(x, config, config.size, rng)
-    return Release("density/bandwidth", h, cal.cost(config.size), cal,
-                   diagnostics=Diagnostics(values={"non-private rule-of-thumb h": nonprivate_bandwidth(x, config)}),
-                   config=config)

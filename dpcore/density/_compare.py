@@ -14,73 +14,21 @@ import numpy as np
 import pandas as pd
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_delta, check_epsilon, check_int
+from dpcore._validation import check_int
 from dpcore.errors import Cancelled, DPValueError
 from dpcore.mechanism import Release, frozen_mapping
 from dpcore.privacy import PrivacyCost
 from dpcore.privacy.accounting import compose_entry
 
-from . import bandwidth as Bw
-from . import fourier as F
-from . import kde as K
-from . import knorm as Kn
+from . import _fourier as F
+from . import _kde as K
+from . import release as releases
+from .calibration import calibrate_bandwidth, calibrate_fourier, calibrate_gp, calibrate_knorm
+from .configs import BandwidthConfig, CompareConfig, GPKDEConfig
 from .designs import mixture, to_unit_cube
 
-__all__ = ["CompareConfig", "Comparison", "compare_release", "unit_cube_columns", "mixture_dataset",
-           "comparison_costs", "nonprivate_reference", "METHODS"]
-
-METHODS = ("gp", "fourier-laplace", "knorm")
-
-
-@dataclass(frozen=True)
-class CompareConfig:
-    """Public settings shared by the three estimates (see each mechanism's config for the details).
-
-    ``k``: Fourier truncation; ``knorm_k``: K-norm truncation (≤ 4 here: the exact sampler slows fast);
-    ``draws``: independent draws per method (for the band; every draw is charged);
-    ``bandwidth_epsilon`` > 0: h is NOT the public ``bandwidth`` but the HRW rule on private quartiles
-    (:mod:`.bandwidth`), released first at this ε and charged too."""
-
-    epsilon: float = 1.0
-    delta: float = 1e-3
-    bandwidth: float = 0.05
-    grid: int = 128
-    d: int = 1
-    k: int = 8
-    knorm_k: int = 3
-    draws: int = 10
-    methods: tuple = METHODS
-    bandwidth_epsilon: float = 0.0
-
-    def __post_init__(self):
-        if self.bandwidth_epsilon:
-            check_epsilon(self.bandwidth_epsilon, "bandwidth_epsilon")
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_int(self.draws, "draws", lo=1, hi=100)
-        check_int(self.knorm_k, "knorm_k", lo=1, hi=4)
-        object.__setattr__(self, "methods", tuple(self.methods))
-        bad = [m for m in self.methods if m not in METHODS]
-        if bad or not self.methods:
-            raise DPValueError(f"methods = {list(self.methods)}: choose among {list(METHODS)}.")
-        if self.d != 1 and "knorm" in self.methods:
-            raise DPValueError("the K-norm estimate is for d = 1 only (sampling the d > 1 body is an open problem); "
-                               "untick it or use one column.")
-        self.configs()                      # validates bandwidth, grid, d, k through the mechanisms' configs
-
-    def configs(self) -> Mapping[str, Any]:
-        out: dict[str, Any] = {}
-        if "gp" in self.methods:
-            out["gp"] = K.GPKDEConfig(epsilon=self.epsilon, delta=self.delta, bandwidth=self.bandwidth,
-                                      grid=self.grid, d=self.d, size=self.draws)
-        if "fourier-laplace" in self.methods:
-            out["fourier-laplace"] = F.FourierConfig(epsilon=self.epsilon, k=self.k, bandwidth=self.bandwidth,
-                                                     grid=self.grid, d=self.d, size=self.draws,
-                                                     sensitivity="tight" if self.d == 1 else "crude")
-        if "knorm" in self.methods:
-            out["knorm"] = Kn.KNormConfig(epsilon=self.epsilon, k=self.knorm_k, bandwidth=self.bandwidth,
-                                          grid=self.grid, size=self.draws)
-        return out
+__all__ = ["Comparison", "compare_release", "unit_cube_columns", "mixture_dataset",
+           "comparison_costs", "nonprivate_reference", "check_compare_work"]
 
 
 def check_compare_work(config: CompareConfig, n: int) -> None:
@@ -94,10 +42,10 @@ def comparison_costs(config: CompareConfig, n: int) -> list[PrivacyCost]:
     """The cost of each method's draws (known before any draw: shown beside the button); refuses work over
     the caps first (:func:`check_compare_work`)."""
     check_compare_work(config, n)
-    cal: dict[str, Any] = {"gp": K.calibrate_gp, "fourier-laplace": F.calibrate_fourier, "knorm": Kn.calibrate_knorm}
-    out = [cal[m](c, n).cost(config.draws) for m, c in config.configs().items()]
+    cal: dict[str, Any] = {"gp": calibrate_gp, "fourier-laplace": calibrate_fourier, "knorm": calibrate_knorm}
+    out = [cal[m](c, (n,)).cost(config.draws) for m, c in config.configs().items()]
     if config.bandwidth_epsilon:
-        out.insert(0, Bw.calibrate_bandwidth(Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), n).cost(1))
+        out.insert(0, calibrate_bandwidth(BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), (n,)).cost(1))
     return out
 
 
@@ -146,10 +94,11 @@ def compare_release(x, config: CompareConfig, *, rng=None, progress=None) -> Com
     bw = None
     step(0)
     if config.bandwidth_epsilon:
-        bw = Bw.bandwidth_release(x, Bw.BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), rng=g.spawn(1)[0])
+        bw = releases.bandwidth.release(x, BandwidthConfig(epsilon=config.bandwidth_epsilon, d=config.d), rng=g.spawn(1)[0])
         config = dataclasses.replace(config, bandwidth=float(bw.value[0]), bandwidth_epsilon=0.0)
         step(1)
-    fns: dict[str, Any] = {"gp": K.gp_release, "fourier-laplace": F.fourier_release, "knorm": Kn.knorm_release}
+    fns: dict[str, Any] = {"gp": releases.kde.release, "fourier-laplace": releases.fourier.release,
+                           "knorm": releases.knorm.release}
     cfgs = config.configs()
     streams = g.spawn(len(cfgs))
     rel = {}
@@ -192,4 +141,4 @@ def nonprivate_reference(x, config: CompareConfig, bandwidth: float | None = Non
     """The non-private Gaussian KDE on the page's grid (NOT private: a teaching view / diagnostic), at
     ``bandwidth`` (default the config's; pass the released private h when one was used)."""
     h = config.bandwidth if bandwidth is None else float(bandwidth)
-    return K.nonprivate_kde(x, K.GPKDEConfig(bandwidth=h, grid=config.grid, d=config.d))
+    return K.nonprivate_kde(x, GPKDEConfig(bandwidth=h, grid=config.grid, d=config.d))

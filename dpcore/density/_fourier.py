@@ -17,22 +17,21 @@ Then b = Δ₁/ε gives pure ε-DP (Laplace mechanism); f̃ is post-processing.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int
-from dpcore.errors import DPValueError
-from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
 from dpcore.limits import check_work
 
-from .kde import MAX_GRID_PER_AXIS, MAX_GRID_POINTS, check_bandwidth, check_data, check_draw_values, grid_axis
+from ._kde import check_data, grid_axis
 
-__all__ = ["FourierConfig", "basis", "weights", "coefficients", "evaluate", "fourier_sensitivity",
-           "calibrate_fourier", "fourier_sample_coefficients", "fourier_release", "nonprivate_fourier",
+if TYPE_CHECKING:
+    from .configs import FourierConfig
+
+__all__ = ["basis", "weights", "coefficients", "evaluate", "fourier_sensitivity", "nonprivate_fourier",
            "MAX_COEFFICIENTS", "REFERENCE_FOURIER", "WEIGHTS"]
 
 MAX_COEFFICIENTS = 250_000
@@ -128,94 +127,10 @@ def evaluate(coef: np.ndarray, k: int, bandwidth: float, grid: int, kind: str) -
     return np.einsum("gi,sij,hj->sgh", P, coef, P, optimize=True)
 
 
-@dataclass(frozen=True)
-class FourierConfig:
-    """Public parameters of the Fourier/Laplace KDE.
-
-    Attributes
-    ----------
-    epsilon : float
-        ε of one draw (pure ε-DP; the slides write α).
-    k : int
-        Truncation: frequencies 1..k per axis (m = 2k + 1 basis functions per axis).
-    bandwidth : float
-        Public h of the periodic Gaussian kernel.
-    grid : int
-        Evaluation grid points per axis.
-    d : int
-        1 or 2.
-    weights : {"wrapped_normal", "slide"}
-    sensitivity : {"tight", "crude"}
-        Δ₁ = 4k/n (d = 1 only) or 2·2^{d/2}(m^d − 1)/n.
-    size : int
-        Independent draws (cost size × ε).
-    """
-
-    epsilon: float = 1.0
-    k: int = 8
-    bandwidth: float = 0.05
-    grid: int = 256
-    d: int = 1
-    weights: str = "wrapped_normal"
-    sensitivity: str = "tight"
-    size: int = 1
-
-    def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_int(self.k, "k", lo=1, hi=2000)
-        check_bandwidth(self.bandwidth)
-        check_int(self.d, "d", lo=1, hi=2)
-        check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
-        if self.grid ** self.d > MAX_GRID_POINTS:
-            raise DPValueError(f"grid = {self.grid} per axis in d = {self.d} exceeds the cap of {MAX_GRID_POINTS:,} "
-                               "grid points; lower grid.")
-        if (2 * self.k + 1) ** self.d > MAX_COEFFICIENTS:
-            raise DPValueError(f"k = {self.k} in d = {self.d} gives {(2 * self.k + 1) ** self.d:,} coefficients, above "
-                               f"the cap {MAX_COEFFICIENTS:,}; lower k.")
-        check_choice(self.weights, "weights", WEIGHTS)
-        check_choice(self.sensitivity, "sensitivity", ("tight", "crude"))
-        if self.sensitivity == "tight" and self.d != 1:
-            raise DPValueError("sensitivity = 'tight' (4k/n) is derived for d = 1 only; use sensitivity = 'crude' "
-                               "for d = 2.")
-        check_int(self.size, "size", lo=1, hi=1000)
-        check_draw_values(self.size, self.grid, self.d)
-
-
 def fourier_sensitivity(n: int, k: int, d: int, kind: str = "tight") -> float:
     """ℓ1-sensitivity of the non-constant coefficients (module docstring)."""
     m = 2 * k + 1
     return 4.0 * k / n if kind == "tight" else 2.0 * 2 ** (d / 2) * (m ** d - 1) / n
-
-
-def calibrate_fourier(config: FourierConfig, n: int) -> Calibration:
-    """Laplace scale b = Δ₁/ε for n public records."""
-    n = check_int(n, "n", lo=1)
-    s = fourier_sensitivity(n, config.k, config.d, config.sensitivity)
-    rule = "4k/n (per frequency ≤ 2|e^{ia} − e^{ib}| ≤ 4)" if config.sensitivity == "tight" else \
-        "2·2^{d/2}(m^d − 1)/n (sup|ψ_j| ≤ 2^{d/2} per coefficient)"
-    return Calibration(
-        mechanism="density/fourier-laplace", notion="pure", epsilon=config.epsilon, sensitivity=s,
-        constant=s / config.epsilon, constant_name="Laplace scale b = Δ₁/ε per coefficient",
-        derivation=f"replace-one (n = {n} public) moves the (m^d − 1) non-constant coefficients by ℓ1 ≤ {rule}.",
-        reference=REFERENCE_FOURIER, params={"noise_factor": 1.0, "n": n})
-
-
-def fourier_sample_coefficients(data, config: FourierConfig, size: int, rng, *, override=None) -> np.ndarray:
-    """``size`` noisy coefficient arrays (size,) + (m,)*d (the constant one fixed at 1)."""
-    x, _ = check_data(data, config.d)
-    return _noisy_coefficients(coefficients(x, config.k), len(x), config, size, rng, override=override)
-
-
-def _noisy_coefficients(beta: np.ndarray, n: int, config: FourierConfig, size: int, rng, *,
-                        override=None) -> np.ndarray:
-    """The one noisy path: β̂ + Laplace(b) on the non-constant coefficients, ``size`` times."""
-    cal = calibrate_fourier(config, n)
-    if override is not None:
-        cal = override(cal)
-    b = cal.constant * cal.params["noise_factor"]
-    noise = as_generator(rng).laplace(0.0, b, (size,) + beta.shape)
-    noise.reshape(size, -1)[:, 0] = 0.0
-    return beta[None] + noise
 
 
 def nonprivate_fourier(data, config: FourierConfig) -> np.ndarray:
@@ -224,18 +139,3 @@ def nonprivate_fourier(data, config: FourierConfig) -> np.ndarray:
     return evaluate(coefficients(x, config.k)[None], config.k, config.bandwidth, config.grid, config.weights)[0]
 
 
-def fourier_release(data, config: FourierConfig, *, rng=None) -> Release:
-    """``size`` draws of f̃ on the grid, shape (size,) + (grid,)*d."""
-    x, clipped = check_data(data, config.d)
-    cal = calibrate_fourier(config, len(x))
-    beta = coefficients(x, config.k)                   # once: the release and the non-private diagnostic
-    z = _noisy_coefficients(beta, len(x), config, config.size, rng)
-    value = evaluate(z, config.k, config.bandwidth, config.grid, config.weights)
-    lam = _tensor([weights(config.k, config.bandwidth, config.weights)] * config.d).ravel()
-    noise_ise = 2 * cal.constant ** 2 * float((lam[1:] ** 2).sum())
-    notes = (Note("info", f"Laplace scale b = {cal.constant:.4g} on {lam.size - 1} coefficients; expected noise "
-                          f"∫(f̃ − f̂^m)² = 2b²Σλ_j² = {noise_ise:.4g}."),)
-    nonprivate = evaluate(beta[None], config.k, config.bandwidth, config.grid, config.weights)[0]
-    diag = Diagnostics(values={"non-private truncated KDE on the grid": nonprivate,
-                               "records clipped into [0, 1]^d": clipped})
-    return Release("density/fourier-laplace", value, cal.cost(config.size), cal, True, notes, diag, config)

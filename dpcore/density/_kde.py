@@ -26,23 +26,25 @@ The mechanism (HRW §4.1, Example 1; Hall's thesis slides, Part 2):
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from dpcore._rng import as_generator
-from dpcore._validation import (check_choice, check_delta, check_epsilon, check_finite_array, check_int,
-                                check_positive)
+from dpcore._validation import (check_finite_array, check_positive)
 from dpcore.errors import DPValueError
 from dpcore.limits import check_work
-from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 from dpcore.privacy.accounting import analytic_gaussian_sigma
 
-__all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "GPKDEConfig", "grid_axis",
-           "grid_points", "hall_c", "MIN_BANDWIDTH", "MAX_BANDWIDTH", "check_bandwidth", "MAX_DRAW_VALUES", "check_draw_values", "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "calibrate_gp",
-           "gp_factors", "sample_gp", "gp_sample", "gp_release", "check_data", "gram"]
+if TYPE_CHECKING:
+    from .configs import GPKDEConfig
+
+__all__ = ["MAX_GRID_POINTS", "MAX_GRID_PER_AXIS", "HALL_MAX_EPSILON", "REFERENCE_GP", "grid_axis", "grid_points",
+           "hall_c", "MIN_BANDWIDTH", "MAX_BANDWIDTH", "check_bandwidth", "MAX_DRAW_VALUES", "check_draw_values",
+           "kde_sensitivity", "kde_on_grid", "nonprivate_kde", "gp_factors", "sample_gp", "check_data", "gram"]
 
 #: Largest number of grid points (all axes together) and per axis (protects the server).
 MAX_GRID_POINTS = 262_144
@@ -115,58 +117,6 @@ def kde_sensitivity(n: int, bandwidth: float, d: int) -> float:
     """Δ = √2 / (n (2πh²)^{d/2}): RKHS sensitivity of the KDE under replace-one (HRW §4.1)."""
     h = check_bandwidth(bandwidth)
     return math.sqrt(2.0) / (n * (2.0 * math.pi) ** (d / 2.0) * h ** d)
-
-
-@dataclass(frozen=True)
-class GPKDEConfig:
-    """Public parameters of the GP-KDE release.
-
-    Attributes
-    ----------
-    epsilon, delta : float
-        (ε, δ) of ONE draw (the slides write (α, β)).
-    bandwidth : float
-        Public bandwidth h on the unit-cube scale (never computed from the data).
-    grid : int
-        Grid points per axis (≤ 4096; all axes together ≤ 262 144).
-    d : int
-        Dimension, 1 or 2.
-    calibration : {"auto", "hall", "analytic"}
-        Hall's c(δ) (only ε ≤ 2.7), the exact analytic Gaussian, or auto (Hall where allowed).
-    binning : {"auto", "exact", "linear"}
-        How f_D is computed: exact kernel sums, or linear binning on ``bins`` fine cells (same Δ).
-    bins : int
-        Fine cells per axis for linear binning.
-    size : int
-        Number of independent draws (costs compose: size × (ε, δ)).
-    """
-
-    epsilon: float = 1.0
-    delta: float = 1e-3
-    bandwidth: float = 0.05
-    grid: int = 256
-    d: int = 1
-    calibration: str = "auto"
-    binning: str = "auto"
-    bins: int = 2048
-    size: int = 1
-
-    def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_bandwidth(self.bandwidth)
-        check_int(self.d, "d", lo=1, hi=2)
-        check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
-        if self.grid ** self.d > MAX_GRID_POINTS:
-            raise DPValueError(f"grid = {self.grid} points per axis in d = {self.d} gives {self.grid ** self.d:,} grid "
-                               f"points, above the cap {MAX_GRID_POINTS:,}; use grid ≤ "
-                               f"{int(MAX_GRID_POINTS ** (1 / self.d))}.")
-        check_choice(self.calibration, "calibration", ("auto", "hall", "analytic"))
-        check_choice(self.binning, "binning", ("auto", "exact", "linear"))
-        check_int(self.bins, "bins", lo=16, hi=16_384)
-        check_int(self.size, "size", lo=1, hi=1000)
-        check_draw_values(self.size, self.grid, self.d)
-        check_hall(self.calibration, self.epsilon)
 
 
 def _linear_bin_1d(x: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -248,26 +198,6 @@ def check_hall(calibration: str, epsilon: float) -> None:
                            "or 'auto'.")
 
 
-def calibrate_gp(config: GPKDEConfig, n: int) -> Calibration:
-    """The GP-KDE calibration for n (public) records; ``constant`` is the GP noise scale σ."""
-    n = check_int(n, "n", lo=1)
-    cfg = config
-    delta_h = kde_sensitivity(n, cfg.bandwidth, cfg.d)
-    sigma, use_hall = gp_sigma(cfg.epsilon, cfg.delta, delta_h, cfg.calibration)
-    name = ("GP noise scale σ = c(δ)·Δ/ε with Hall's c(δ) = √(2 ln(2/δ))" if use_hall else
-            "GP noise scale σ: analytic Gaussian (Balle & Wang 2018) for Mahalanobis sensitivity Δ")
-    return Calibration(
-        mechanism="density/gp-kde", notion="approx", epsilon=cfg.epsilon, delta=cfg.delta, sensitivity=delta_h,
-        constant=sigma, constant_name=name,
-        derivation=(f"f_D − f_D′ = c_n(K(·,x) − K(·,x′)) with c_n = 1/(n(2πh²)^(d/2)) has RKHS norm ≤ √2·c_n "
-                    f"(replace-one, n = {n} public, h = {cfg.bandwidth:g}, d = {cfg.d}), which bounds the Mahalanobis "
-                    "sensitivity of the grid vector w.r.t. K(grid) (RKHS inequality); Δ = √2/(n(2πh²)^(d/2))."),
-        reference=REFERENCE_GP + ("; c(δ) per HRW Prop. 3, ε ≤ 2.7" if use_hall else
-                                  "; analytic Gaussian: Balle & Wang (2018)"),
-        params={"calibration": "hall" if use_hall else "analytic", "noise_factor": 1.0, "n": n},
-        note="(ε, δ)-DP for the whole GP path on the cylinder σ-field (every finite set of points)")
-
-
 def gp_factors(grid: int, bandwidth: float, d: int) -> np.ndarray:
     """A square root L of one axis factor with L Lᵀ ⪰ K_l: the Cholesky factor of K_l + τI, τ = 1e-9·grid^d
     (far above the rounding error ~1e-16·grid² of K_l); if that fails, eigenvalues clipped UPWARD to τ."""
@@ -293,34 +223,3 @@ def sample_gp(grid: int, bandwidth: float, d: int, size: int, rng) -> np.ndarray
     return np.einsum("ij,sjk,lk->sil", L, z, L, optimize=True)
 
 
-def gp_sample(data, config: GPKDEConfig, size: int, rng, *, override=None) -> np.ndarray:
-    """``size`` GP-KDE draws, shape (size,) + (grid,)*d, with ``override`` (an audit's mutant) applied to the
-    calibration (its ``params["noise_factor"]`` multiplies σ)."""
-    x, _ = check_data(data, config.d)
-    cal = calibrate_gp(config, len(x))
-    if override is not None:
-        cal = override(cal)
-    return _gp_draws(x, config, cal, size, rng)[1]
-
-
-def _gp_draws(x: np.ndarray, config: GPKDEConfig, cal: Calibration, size: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """(f_D on the grid, ``size`` draws f_D + σ·G): the one noisy-output path of the release and the audit."""
-    f = kde_on_grid(x, config.bandwidth, config.grid, binning=_use_binning(len(x), config), bins=config.bins)
-    sigma = cal.constant * cal.params["noise_factor"]
-    return f, f[None] + sigma * sample_gp(config.grid, config.bandwidth, config.d, size, rng)
-
-
-def gp_release(data, config: GPKDEConfig, *, rng=None) -> Release:
-    """Release ``size`` GP-KDE draws on the grid: value of shape (size,) + (grid,)*d (unit-cube density)."""
-    x, clipped = check_data(data, config.d)
-    n = len(x)
-    cal = calibrate_gp(config, n)
-    binned = _use_binning(n, config)
-    f, value = _gp_draws(x, config, cal, config.size, rng)
-    sigma = cal.constant * cal.params["noise_factor"]
-    notes = [Note("info", f"GP noise scale σ = {sigma:.4g} ({cal.params['calibration']} calibration); "
-                          f"E∫(f̃ − f_D)² = σ² = {sigma ** 2:.4g} over [0, 1]^{config.d}.")]
-    if binned:
-        notes.append(Note("info", f"f_D computed by linear binning on {config.bins} cells per axis (same Δ)."))
-    diag = Diagnostics(values={"non-private KDE on the grid": f, "records clipped into [0, 1]^d": clipped})
-    return Release("density/gp-kde", value, cal.cost(config.size), cal, True, tuple(notes), diag, config)

@@ -24,7 +24,8 @@ zero diagonal and entries c_{b−a}; g_K(Ψ̃(x)) = 1 on the moment curve.
 """
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING
+
 
 import math
 from dataclasses import dataclass
@@ -34,18 +35,18 @@ from scipy.optimize import linprog
 from scipy.special import gammaln
 
 from dpcore._rng import as_generator
-from dpcore._validation import check_choice, check_epsilon, check_int
-from dpcore.errors import DPValueError
-from dpcore.mechanism import Calibration, Diagnostics, Note, Release
+from dpcore._validation import check_int
 
 from dpcore.limits import check_work
 
-from .fourier import WEIGHTS, basis, evaluate
-from .kde import MAX_GRID_PER_AXIS, check_bandwidth, check_data
+from ._fourier import basis, evaluate
+from ._kde import MAX_GRID_PER_AXIS, check_data
 
-__all__ = ["KNormConfig", "Body", "body", "moment_curve", "toeplitz_gauge", "round_to_grid", "uniform_in_body",
-           "hit_and_run", "calibrate_knorm", "knorm_sample", "knorm_release", "nonprivate_knorm", "laplace_noise_mse",
-           "knorm_noise_mse", "MAX_K", "REFERENCE_KNORM"]
+if TYPE_CHECKING:
+    from .configs import KNormConfig
+
+__all__ = ["Body", "body", "moment_curve", "toeplitz_gauge", "round_to_grid", "uniform_in_body", "hit_and_run",
+           "nonprivate_knorm", "laplace_noise_mse", "knorm_noise_mse", "MAX_K", "REFERENCE_KNORM"]
 
 MAX_K = 5
 _ACCEPT = (1.0, 0.54, 0.17, 0.038, 0.007)
@@ -229,85 +230,8 @@ def round_to_grid(x: np.ndarray, G: int) -> np.ndarray:
     return (np.rint(np.asarray(x) * G) % G) / G
 
 
-@dataclass(frozen=True)
-class KNormConfig:
-    """Public parameters of the K-norm KDE (d = 1).
-
-    Attributes
-    ----------
-    epsilon : float
-        ε (pure ε-DP with the exact sampler).
-    k : int
-        Truncation 1..5 (body of dimension 2k).
-    bandwidth, grid, weights : as :class:`~dpcore.density.fourier.FourierConfig`.
-    body_grid : int
-        G: data are rounded to i/G and the body is built on the same grid.
-    sampler : {"rejection", "hit-and-run"}
-        Exact rejection (default) or hit-and-run (APPROXIMATELY private).
-    steps : int
-        Hit-and-run steps per draw (fresh chain per draw).
-    size : int
-    """
-
-    epsilon: float = 1.0
-    k: int = 3
-    bandwidth: float = 0.05
-    grid: int = 256
-    weights: str = "wrapped_normal"
-    body_grid: int = 256
-    sampler: str = "rejection"
-    steps: int = 200
-    size: int = 1
-
-    def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_int(self.k, "k", lo=1, hi=MAX_K)
-        check_bandwidth(self.bandwidth)
-        check_int(self.grid, "grid", lo=2, hi=MAX_GRID_PER_AXIS)
-        check_choice(self.weights, "weights", WEIGHTS)
-        check_int(self.body_grid, "body_grid", lo=2 * self.k + 2, hi=MAX_GRID_PER_AXIS)
-        check_choice(self.sampler, "sampler", ("rejection", "hit-and-run"))
-        check_int(self.steps, "steps", lo=1, hi=100_000)
-        check_int(self.size, "size", lo=1, hi=200)
-        if self.k >= 5 and self.size > 5:
-            raise DPValueError(f"k = 5 accepts ≈ 0.7 % of proposals; size = {self.size} draws would take minutes; "
-                               "use size ≤ 5 or k ≤ 4.")
-        if self.sampler == "rejection":
-            check_knorm_work(self.k, self.size)
-
-
-def calibrate_knorm(config: KNormConfig, n: int) -> Calibration:
-    n = check_int(n, "n", lo=1)
-    exact = config.sampler == "rejection"
-    return Calibration(
-        mechanism="density/knorm", notion="pure", epsilon=config.epsilon, sensitivity=1.0 / n,
-        constant=config.epsilon * n, constant_name="rate ε/Δ in the density ∝ exp(−(ε/Δ)‖z − v_D‖_B)",
-        derivation=(f"data rounded to the public grid i/{config.body_grid}; v_D − v_D′ = (Ψ̃(g) − Ψ̃(g′))/n with "
-                    "w = e_g − e_g′ (Σw = 0, ‖w‖₁ = 2), so ‖v_D − v_D′‖_B ≤ 1/n (replace-one, n public)."),
-        reference=REFERENCE_KNORM, params={"noise_factor": 1.0, "n": n},
-        note="" if exact else "hit-and-run: only (ε, (1 + e^ε)η)-DP with η (TV to uniform) NOT certified")
-
-
 def _centre(x: np.ndarray, config: KNormConfig) -> np.ndarray:
     return moment_curve(round_to_grid(x[:, 0], config.body_grid), config.k).mean(axis=0)
-
-
-def knorm_sample(data, config: KNormConfig, size: int, rng, *, override=None, B: Body | None = None):
-    """``size`` draws of z = v_D + (Δ/ε) r U (shape (size, 2k)); returns (z, acceptance rate or NaN)."""
-    x, _ = check_data(data, 1)
-    cal = calibrate_knorm(config, len(x))
-    if override is not None:
-        cal = override(cal)
-    g = as_generator(rng)
-    g_r, g_u = g.spawn(2)
-    B = B or body(config.k, config.body_grid)
-    r = g_r.gamma(2 * config.k + 1, 1.0, size)
-    if config.sampler == "rejection":
-        U, acc = uniform_in_body(B, size, g_u)
-    else:
-        U, acc = np.stack([hit_and_run(B, config.steps, c) for c in g_u.spawn(size)]), float("nan")
-    scale = cal.sensitivity / cast(float, cal.epsilon) * cal.params["noise_factor"]
-    return _centre(x, config)[None] + scale * r[:, None] * U, acc
 
 
 def _evaluate(z: np.ndarray, config: KNormConfig) -> np.ndarray:
@@ -319,22 +243,6 @@ def nonprivate_knorm(data, config: KNormConfig) -> np.ndarray:
     """The truncated Fourier KDE of the grid-rounded data (what the K-norm release estimates)."""
     x, _ = check_data(data, 1)
     return _evaluate(_centre(x, config)[None], config)[0]
-
-
-def knorm_release(data, config: KNormConfig, *, rng=None) -> Release:
-    """``size`` K-norm draws of f̃ on the grid, shape (size, grid)."""
-    x, clipped = check_data(data, 1)
-    cal = calibrate_knorm(config, len(x))
-    z, acc = knorm_sample(x, config, config.size, rng)
-    notes = [Note("info", f"uniform-in-B step: {config.sampler}"
-                  + (f", acceptance {acc:.3f} (exact, pure ε-DP)" if config.sampler == "rejection" else ""))]
-    if config.sampler != "rejection":
-        notes.append(Note("approximate", "hit-and-run is approximately private only: (ε, (1 + e^ε)η)-DP where η, "
-                          "its total-variation distance to the uniform law, is not certified."))
-    diag = Diagnostics(values={"non-private truncated KDE (grid-rounded data)": nonprivate_knorm(x, config),
-                               "records clipped into [0, 1]": clipped})
-    return Release("density/knorm", _evaluate(z, config), cal.cost(config.size), cal, True, tuple(notes), diag,
-                   config)
 
 
 def laplace_noise_mse(k: int, n: int, epsilon: float) -> float:

@@ -17,23 +17,21 @@ cap generous; dual coordinate ascent converges, and at n ≤ 2000 it takes well 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from dpcore._rng import as_generator
-from dpcore._validation import (check_choice, check_delta, check_epsilon, check_finite_array, check_int,
-                                check_positive)
+from dpcore._validation import (check_finite_array)
 from dpcore.errors import DPValueError
-from dpcore.mechanism import Calibration, Diagnostics, Note, Release
 
-from . import kde as K
-from .designs import two_class
+from . import _kde as K
 
-__all__ = ["SVMConfig", "fit_svm", "svm_sensitivity", "calibrate_svm", "svm_sample", "svm_release",
-           "nonprivate_svm", "svm_demo", "accuracy_vs_epsilon", "MAX_SVM_N", "REFERENCE_SVM"]
+if TYPE_CHECKING:
+    from .configs import SVMConfig
+
+__all__ = ["fit_svm", "svm_sensitivity", "nonprivate_svm", "MAX_SVM_N", "REFERENCE_SVM"]
 
 MAX_SVM_N = 5000
 REFERENCE_SVM = ("Hall (2012) thesis slides §2.5 (kernel SVM in the RKHS framework of Hall, Rinaldo & Wasserman 2013); "
@@ -43,33 +41,6 @@ REFERENCE_SVM = ("Hall (2012) thesis slides §2.5 (kernel SVM in the RKHS framew
 def _gram(A: np.ndarray, B: np.ndarray, h: float) -> np.ndarray:
     d2 = ((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=2)
     return np.exp(-d2 / (2 * h * h))
-
-
-@dataclass(frozen=True)
-class SVMConfig:
-    """Public parameters: (ε, δ), λ, kernel width h, solver gap target g, grid points per axis (d = 2)."""
-
-    epsilon: float = 1.0
-    delta: float = 1e-3
-    lam: float = 0.01
-    bandwidth: float = 0.15
-    gap: float = 1e-5
-    grid: int = 40
-    calibration: str = "auto"
-    max_epochs: int = 2000
-    size: int = 1
-
-    def __post_init__(self):
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
-        check_positive(self.lam, "lam")
-        check_positive(self.bandwidth, "bandwidth")
-        check_positive(self.gap, "gap")
-        check_int(self.grid, "grid", lo=2, hi=512)
-        check_choice(self.calibration, "calibration", ("auto", "hall", "analytic"))
-        check_int(self.max_epochs, "max_epochs", lo=1, hi=100_000)
-        check_int(self.size, "size", lo=1, hi=1000)
-        K.check_hall(self.calibration, self.epsilon)
 
 
 def _check_xy(data) -> tuple[np.ndarray, np.ndarray]:
@@ -116,19 +87,6 @@ def svm_sensitivity(n: int, lam: float, gap: float) -> float:
     return 1.0 / (lam * n) + 2.0 * math.sqrt(gap / lam)
 
 
-def calibrate_svm(config: SVMConfig, n: int) -> Calibration:
-    n = check_int(n, "n", lo=1)
-    s = svm_sensitivity(n, config.lam, config.gap)
-    sigma, hall = K.gp_sigma(config.epsilon, config.delta, s, config.calibration)
-    return Calibration(
-        mechanism="density/svm", notion="approx", epsilon=config.epsilon, delta=config.delta, sensitivity=s,
-        constant=sigma, constant_name="GP noise scale σ" + (" = c(δ)Δ/ε (Hall)" if hall else " (analytic Gaussian)"),
-        derivation=(f"2λ-strongly convex objective, 1-Lipschitz hinge, κ = 1: ‖f*_D − f*_D′‖_H ≤ 1/(λn) "
-                    f"(λ = {config.lam:g}, n = {n} public, replace-one), plus 2√(g/λ) for the solver's public gap "
-                    f"g = {config.gap:g}."),
-        reference=REFERENCE_SVM, params={"noise_factor": 1.0, "calibration": "hall" if hall else "analytic"})
-
-
 def _grid_values(c: np.ndarray, X: np.ndarray, config: SVMConfig) -> np.ndarray:
     pts = K.grid_points(config.grid, 2)
     return (_gram(pts, X, config.bandwidth) @ c).reshape(config.grid, config.grid)
@@ -141,67 +99,9 @@ def nonprivate_svm(data, config: SVMConfig) -> np.ndarray:
     return _grid_values(c, X, config)
 
 
-def svm_sample(data, config: SVMConfig, size: int, rng, *, override=None) -> np.ndarray:
-    """``size`` private decision functions on the grid, shape (size, grid, grid) (Kronecker GP sampling)."""
-    X, y = _check_xy(data)
-    cal = calibrate_svm(config, len(y))
-    if override is not None:
-        cal = override(cal)
-    c, _ = fit_svm(X, y, config.lam, config.bandwidth, config.gap, config.max_epochs)
-    return _svm_draws(_grid_values(c, X, config), config, cal, size, rng)
-
-
-def _svm_draws(f: np.ndarray, config: SVMConfig, cal: Calibration, size: int, rng) -> np.ndarray:
-    """``size`` draws f_D + σ·G on the grid: the one noisy-output path of the release and the audit."""
-    sigma = cal.constant * cal.params["noise_factor"]
-    return f[None] + sigma * K.sample_gp(config.grid, config.bandwidth, 2, size, rng)
-
-
-def svm_release(data, config: SVMConfig, *, rng=None) -> Release:
-    """Release f̃ = f_D + σG on the public grid (value (size, grid, grid)); classify by its sign."""
-    X, y = _check_xy(data)
-    cal = calibrate_svm(config, len(y))
-    c, gap = fit_svm(X, y, config.lam, config.bandwidth, config.gap, config.max_epochs)
-    f = _grid_values(c, X, config)
-    value = _svm_draws(f, config, cal, config.size, rng)
-    return Release("density/svm", value, cal.cost(config.size), cal, True,
-                   (Note("info", f"GP noise σ = {cal.constant:.4g} on the {config.grid}×{config.grid} grid."),),
-                   Diagnostics(values={"non-private decision function": f, "attained duality gap": gap}), config)
-
-
 def _points_factor(P: np.ndarray, h: float) -> np.ndarray:
     k = _gram(P, P, h)
     lam, v = np.linalg.eigh(k)
     return v * np.sqrt(np.maximum(lam, 1e-9 * len(P)))[None, :]
 
 
-def svm_demo(n: int, *, lam: float, bandwidth: float, epsilon: float, delta: float, rng, grid: int = 50) -> dict:
-    """Synthetic two-class data, the non-private and one private decision function on a grid (a simulation)."""
-    g = as_generator(rng)
-    X, y = two_class(n, g)
-    cfg = SVMConfig(epsilon=epsilon, delta=delta, lam=lam, bandwidth=bandwidth, grid=grid)
-    rel = svm_release((X, y), cfg, rng=g)
-    return {"grid": K.grid_axis(grid), "X": X, "y": y,
-            "fields": {"nonprivate": rel.diagnostics.values["non-private decision function"],
-                       "svm-private": rel.value[0]},
-            "statement": rel.calibration.statement()}
-
-
-def accuracy_vs_epsilon(n: int, *, lam: float, bandwidth: float, delta: float, reps: int, rng,
-                        epsilons=(0.1, 0.3, 1.0, 3.0, 10.0, 30.0), n_test: int = 600) -> pd.DataFrame:
-    """Test accuracy of sign(f̃) vs ε on fresh two-class data (GP drawn jointly at the test points)."""
-    g = as_generator(rng)
-    rows = []
-    for rep in range(int(reps)):
-        X, y = two_class(n, g)
-        Xt, yt = two_class(n_test, g)
-        c, _ = fit_svm(X, y, lam, bandwidth, 1e-5)
-        ft = _gram(Xt, X, bandwidth) @ c
-        L = _points_factor(Xt, bandwidth)
-        acc0 = float(np.mean(np.sign(ft) == yt))
-        for eps in epsilons:
-            sigma = calibrate_svm(SVMConfig(epsilon=eps, delta=delta, lam=lam, bandwidth=bandwidth), n).constant
-            f = ft + sigma * (L @ g.standard_normal(len(yt)))
-            rows.append({"epsilon": eps, "rep": rep, "accuracy": float(np.mean(np.sign(f) == yt)),
-                         "nonprivate_accuracy": acc0})
-    return pd.DataFrame(rows)

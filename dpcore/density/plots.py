@@ -8,14 +8,16 @@ from plotly.subplots import make_subplots
 
 from dpcore.viz.style import DASHES, GREY, LAYOUT, SYMBOLS, colour, label
 
-__all__ = ["estimates_figure", "heatmaps_figure", "exponents_figure", "svm_figure", "accuracy_figure"]
+TOPIC = "density"
+__all__ = ["method_label", "estimates_figure", "heatmaps_figure", "exponents_figure", "svm_figure", "accuracy_figure"]
 
 _NAMES = {"gp": "GP (RKHS) KDE", "fourier-laplace": "Fourier + Laplace", "knorm": "K-norm (orbitope)",
           "nonprivate": "Non-private KDE", "truth": "true density (simulation)"}
 
 
-def _name(m: str) -> str:
-    return _NAMES.get(m) or label(m)
+def method_label(m: str) -> str:
+    """Plain-words label of a density method (``"gp"``, ``"fourier-laplace"``, ``"knorm"``, ``"nonprivate"``, ...)."""
+    return _NAMES.get(m) or label(m, topic=TOPIC)
 
 
 def estimates_figure(comparison, *, reference: dict | None = None, axis_label: str = "x rescaled to [0, 1]",
@@ -27,18 +29,18 @@ def estimates_figure(comparison, *, reference: dict | None = None, axis_label: s
     frame = comparison.frame()
     for k, (m, r) in enumerate(comparison.releases.items()):
         v = np.asarray(r.value)
-        c = colour(m, k)
+        c = colour(m, k, topic=TOPIC)
         if len(v) > 1:
             lo, hi = np.quantile(v, [0.1, 0.9], axis=0)
             fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([hi, lo[::-1]]), fill="toself",
                                      fillcolor=c, opacity=0.2, line=dict(width=0), hoverinfo="skip",
-                                     name=f"{_name(m)}: 10–90 % of {len(v)} draws"))
+                                     name=f"{method_label(m)}: 10–90 % of {len(v)} draws"))
         for i, row in enumerate(v[:max_lines]):
             fig.add_trace(go.Scatter(x=x, y=row, mode="lines", line=dict(color=c, width=1.5, dash=DASHES[k % len(DASHES)]),
                                      opacity=0.8,
-                                     name=f"{_name(m)} (draws)", legendgroup=m, showlegend=i == 0))
+                                     name=f"{method_label(m)} (draws)", legendgroup=m, showlegend=i == 0))
     for i, (name, vals) in enumerate((reference or {}).items()):
-        fig.add_trace(go.Scatter(x=x, y=vals, mode="lines", name=_name(name),
+        fig.add_trace(go.Scatter(x=x, y=vals, mode="lines", name=method_label(name),
                                  line=dict(color="#000000", width=3, dash="solid" if i == 0 else "dash")))
         frame = pd.concat([frame, pd.DataFrame({"method": name, "draw": 0, "x": x, "density": vals})],
                           ignore_index=True)
@@ -52,7 +54,7 @@ def heatmaps_figure(comparison, *, reference: dict | None = None,
                     axis_labels=("x₁ rescaled to [0, 1]", "x₂ rescaled to [0, 1]")) -> tuple[go.Figure, pd.DataFrame]:
     """d = 2: the first released draw of each method (and reference surfaces) as heatmaps on one colour scale."""
     panels = [(m, np.asarray(r.value)[0]) for m, r in comparison.releases.items()] + list((reference or {}).items())
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[_name(m) for m, _ in panels])
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[method_label(m) for m, _ in panels])
     top = max(float(np.max(v)) for _, v in panels)
     bottom = min(float(np.min(v)) for _, v in panels)
     for j, (_, v) in enumerate(panels):
@@ -71,11 +73,11 @@ def exponents_figure(ex: pd.DataFrame) -> tuple[go.Figure, pd.DataFrame]:
     for i, m in enumerate(pd.unique(ex["method"])):
         s = ex[ex.method == m]
         symbol = SYMBOLS[i % len(SYMBOLS)]
-        fig.add_trace(go.Scatter(x=s.d, y=s.slope_total, mode="markers+lines", name=f"{_name(m)}: fitted MISE slope",
-                                 line=dict(color=colour(m, i)), marker=dict(symbol=symbol, size=9)))
-        fig.add_trace(go.Scatter(x=s.d, y=s.theory, mode="markers+lines", name=f"{_name(m)}: theory exponent"
+        fig.add_trace(go.Scatter(x=s.d, y=s.slope_total, mode="markers+lines", name=f"{method_label(m)}: fitted MISE slope",
+                                 line=dict(color=colour(m, i, topic=TOPIC)), marker=dict(symbol=symbol, size=9)))
+        fig.add_trace(go.Scatter(x=s.d, y=s.theory, mode="markers+lines", name=f"{method_label(m)}: theory exponent"
                                  + (" (noise term)" if m != "nonprivate" else ""),
-                                 line=dict(color=colour(m, i), dash="dot"), marker=dict(symbol=f"{symbol}-open", size=9)))
+                                 line=dict(color=colour(m, i, topic=TOPIC), dash="dot"), marker=dict(symbol=f"{symbol}-open", size=9)))
     fig.add_hline(y=0, line=dict(color=GREY, width=1))
     fig.update_layout(**LAYOUT, title="MISE ∝ n^slope: the Laplace rate breaks down as d grows; the GP keeps the "
                                       "non-private rate", xaxis_title="dimension d", yaxis_title="exponent of n",
@@ -88,8 +90,8 @@ def svm_figure(grid: np.ndarray, fields: dict, X: np.ndarray, y: np.ndarray) -> 
     fig = go.Figure()
     for i, (name, f) in enumerate(fields.items()):
         fig.add_trace(go.Contour(z=f.T, x=grid, y=grid, contours=dict(start=0, end=0, size=1, coloring="lines"),
-                                 line=dict(width=3, color=colour(name, i), dash="solid" if i == 0 else "dash"),
-                                 showscale=False, name=f"{_name(name)}: f = 0", showlegend=True))
+                                 line=dict(width=3, color=colour(name, i, topic=TOPIC), dash="solid" if i == 0 else "dash"),
+                                 showscale=False, name=f"{method_label(name)}: f = 0", showlegend=True))
     for lab, sym in ((1.0, "circle"), (-1.0, "x")):
         sel = y == lab
         fig.add_trace(go.Scatter(x=X[sel, 0], y=X[sel, 1], mode="markers", marker=dict(symbol=sym, size=5,
@@ -107,7 +109,7 @@ def accuracy_figure(frame: pd.DataFrame) -> tuple[go.Figure, pd.DataFrame]:
     fig = go.Figure()
     s = frame.groupby("epsilon").accuracy.agg(["mean", "std"]).reset_index()
     fig.add_trace(go.Scatter(x=s.epsilon, y=s["mean"], error_y=dict(array=s["std"]), mode="markers+lines",
-                             name="private SVM (GP noise)", line=dict(color=colour("gp"))))
+                             name="private SVM (GP noise)", line=dict(color=colour("gp", topic=TOPIC))))
     fig.add_hline(y=float(frame.nonprivate_accuracy.iloc[0]), line=dict(color="#000000", dash="dash"),
                   annotation_text="non-private")
     fig.update_layout(**LAYOUT, title="Kernel SVM: test accuracy vs ε", xaxis_title="privacy parameter ε",
