@@ -27,15 +27,8 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_int, check_rho
 from ..errors import DPValueError
-from .central import (
-    ChainingConfig,
-    CoarseConfig,
-    GaussianConfig,
-    ProjectionConfig,
-    rms_error,
-    sample_outputs,
-)
-from .geometry import (
+from ._central import rms_error
+from ._geometry import (
     decompose_workload,
     diameter,
     greedy_net,
@@ -43,8 +36,10 @@ from .geometry import (
     net_of_workload,
     workload_width,
 )
-from .local import c_epsilon
-from .workloads import WorkloadSpec, mean_point
+from ._local import c_epsilon
+from ._workloads import WorkloadSpec, mean_point
+from .configs import ChainingConfig, CoarseConfig, GaussianConfig, ProjectionConfig
+from .release._common import sample_outputs
 
 __all__ = [
     "METHODS",

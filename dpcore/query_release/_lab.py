@@ -23,11 +23,12 @@ import pandas as pd
 from .._rng import RNGLike, as_generator, spawn
 from .._validation import check_choice, check_epsilon, check_int, check_rho
 from ..errors import Cancelled, DataError, DPValueError
-from . import bounds
-from . import central
-from . import local
+from . import _bounds as bounds
+from . import _central as central
+from . import configs
+from . import release as releases
+from ._workloads import Marginals, WorkloadSpec, mean_point
 from .figures import _local_average
-from .workloads import Marginals, WorkloadSpec, mean_point
 
 __all__ = ["DATASETS", "LAB_METHODS", "LabConfig", "LabResult", "run_lab", "lab_dataset", "ColumnRule",
            "schema_indices", "release_marginals", "marginal_labels", "MAX_LAB_WORK"]
@@ -58,11 +59,11 @@ class LabConfig:
     complexity_reps: int = 8
 
     def __post_init__(self) -> None:
-        central._check_workload(self.workload)
+        configs.check_workload(self.workload)
         check_choice(self.dataset, "dataset", DATASETS)
         check_rho(self.rho)
         check_epsilon(self.epsilon)
-        central._check_alpha(self.alpha)
+        configs.check_alpha(self.alpha)
         if not self.methods:
             raise DPValueError("methods is empty; choose at least one method.")
         for m in self.methods:
@@ -75,7 +76,7 @@ class LabConfig:
         if not self.alphas:
             raise DPValueError("alphas is empty; give at least one α for the sample-complexity curves.")
         for a in self.alphas:
-            central._check_alpha(a)
+            configs.check_alpha(a)
         check_int(self.complexity_reps, "complexity_reps", lo=2, hi=200)
         object.__setattr__(self, "methods", tuple(self.methods))
         object.__setattr__(self, "ns", tuple(sorted(set(int(n) for n in self.ns))))
@@ -124,14 +125,17 @@ def _run(method: str, data: np.ndarray, cfg: LabConfig, rng: np.random.Generator
     if method == "local-average":
         v = _local_average(data, spec, cfg.epsilon, rng)
         return v, v
-    table = {"gaussian": (central.gaussian_release, central.GaussianConfig(spec, cfg.rho)),
-             "projection": (central.projection_release, central.ProjectionConfig(spec, cfg.rho)),
-             "coarse": (central.coarse_release, central.CoarseConfig(spec, cfg.rho, cfg.alpha)),
-             "chaining": (central.chaining_release, central.ChainingConfig(spec, cfg.rho, cfg.alpha)),
-             "pmw": (central.pmw_release, central.PMWConfig(spec, cfg.rho)),
-             "local-projection": (local.local_projection_release, local.LocalProjectionConfig(spec, cfg.epsilon)),
-             "local-coarse": (local.local_coarse_release, local.LocalCoarseConfig(spec, cfg.epsilon, cfg.alpha)),
-             "local-chaining": (local.local_chaining_release, local.LocalChainingConfig(spec, cfg.epsilon, cfg.alpha))}
+    table = {"gaussian": (releases.gaussian.release, configs.GaussianConfig(spec, cfg.rho)),
+             "projection": (releases.projection.release, configs.ProjectionConfig(spec, cfg.rho)),
+             "coarse": (releases.coarse.release, configs.CoarseConfig(spec, cfg.rho, cfg.alpha)),
+             "chaining": (releases.chaining.release, configs.ChainingConfig(spec, cfg.rho, cfg.alpha)),
+             "pmw": (releases.pmw.release, configs.PMWConfig(spec, cfg.rho)),
+             "local-projection": (releases.local_projection.release,
+                                  configs.LocalProjectionConfig(spec, cfg.epsilon)),
+             "local-coarse": (releases.local_coarse.release,
+                              configs.LocalCoarseConfig(spec, cfg.epsilon, cfg.alpha)),
+             "local-chaining": (releases.local_chaining.release,
+                                configs.LocalChainingConfig(spec, cfg.epsilon, cfg.alpha))}
     release: Any
     release, conf = table[method]
     rel = release(data, conf, rng=rng)
@@ -257,11 +261,11 @@ def release_marginals(frame: pd.DataFrame, rules: tuple, w: int, method: str, *,
     check_choice(method, "method", ("gaussian", "projection", "coarse", "chaining", "pmw"))
     spec = Marginals(len(rules), w)
     idx = schema_indices(frame, tuple(rules))
-    cfg = {"gaussian": central.GaussianConfig(spec, rho), "projection": central.ProjectionConfig(spec, rho),
-           "coarse": central.CoarseConfig(spec, rho, alpha), "chaining": central.ChainingConfig(spec, rho, alpha),
-           "pmw": central.PMWConfig(spec, rho)}[method]
-    release: Any = {"gaussian": central.gaussian_release, "projection": central.projection_release,
-                    "coarse": central.coarse_release, "chaining": central.chaining_release,
-                    "pmw": central.pmw_release}[method]
+    cfg = {"gaussian": configs.GaussianConfig(spec, rho), "projection": configs.ProjectionConfig(spec, rho),
+           "coarse": configs.CoarseConfig(spec, rho, alpha), "chaining": configs.ChainingConfig(spec, rho, alpha),
+           "pmw": configs.PMWConfig(spec, rho)}[method]
+    release: Any = {"gaussian": releases.gaussian.release, "projection": releases.projection.release,
+                    "coarse": releases.coarse.release, "chaining": releases.chaining.release,
+                    "pmw": releases.pmw.release}[method]
     return release(idx, cfg, rng=rng)
 

@@ -21,7 +21,6 @@ projection (RECONSTRUCTED heuristic constant), versus n^{−1/2} for the raw ave
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,34 +28,11 @@ import numpy as np
 from .._rng import RNGLike, as_generator, spawn
 from .._validation import check_epsilon
 from ..errors import DPValueError
-from ..mechanism import Calibration, Diagnostics, Note, Release
-from .central import (
-    REF,
-    ChainingConfig,
-    CoarseConfig,
-    Plan,
-    ProjectionConfig,
-    _check_alpha,
-    _check_tol,
-    _check_workload,
-    _postprocess,
-    plan_for,
-)
-from .workloads import WorkloadSpec, check_indices
+from ._central import Plan, plan_for
+from .configs import (ChainingConfig, CoarseConfig, LocalChainingConfig, LocalCoarseConfig, LocalProjectionConfig,
+                      ProjectionConfig)
 
-__all__ = [
-    "MAX_LOCAL_WORK",
-    "LocalChainingConfig",
-    "LocalCoarseConfig",
-    "LocalProjectionConfig",
-    "c_epsilon",
-    "local_chaining_release",
-    "local_coarse_release",
-    "local_projection_release",
-    "local_reports",
-    "randomize",
-    "report_density_ratio",
-]
+__all__ = ["MAX_LOCAL_WORK", "c_epsilon", "randomize", "report_density_ratio", "nonprivate_local"]
 
 #: Cap on parties × k × levels entries of randomizer noise drawn by one release.
 MAX_LOCAL_WORK = 400_000_000
@@ -110,52 +86,6 @@ def report_density_ratio(z: np.ndarray, x: np.ndarray, x2: np.ndarray, epsilon: 
     return h(z, x) / h(z, x2)
 
 
-@dataclass(frozen=True)
-class LocalProjectionConfig:
-    """Local projection: every party randomizes its point (ε-LDP); the server averages and projects onto conv X."""
-
-    workload: WorkloadSpec
-    epsilon: float
-    tol: float = 1e-9
-
-    def __post_init__(self) -> None:
-        _check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        _check_tol(self.tol)
-
-
-@dataclass(frozen=True)
-class LocalCoarseConfig:
-    """Local coarse projection: each party rounds to the public (α/2)-net Y, randomizes; the server projects onto conv Y."""
-
-    workload: WorkloadSpec
-    epsilon: float
-    alpha: float
-    tol: float = 1e-9
-
-    def __post_init__(self) -> None:
-        _check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        _check_alpha(self.alpha)
-        _check_tol(self.tol)
-
-
-@dataclass(frozen=True)
-class LocalChainingConfig:
-    """Local chaining: one report per non-constant level with ε/(number of such levels) each; per-level projection."""
-
-    workload: WorkloadSpec
-    epsilon: float
-    alpha: float
-    tol: float = 1e-9
-
-    def __post_init__(self) -> None:
-        _check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        _check_alpha(self.alpha)
-        _check_tol(self.tol)
-
-
 _NAMES = {LocalProjectionConfig: ("local-projection", "Local projection"),
           LocalCoarseConfig: ("local-coarse", "Local coarse projection"),
           LocalChainingConfig: ("local-chaining", "Local chaining")}
@@ -177,25 +107,6 @@ def _centres(plan: Plan) -> list[tuple[np.ndarray, float]]:
     return out
 
 
-def _calibration(config: Any, plan: Plan) -> Calibration:
-    name, title = _NAMES[type(config)]
-    m = max(len(plan.levels), 1)
-    eps_i = float(config.epsilon) / m
-    radii = [r for _, r in _centres(plan)]
-    return Calibration(
-        mechanism=f"query_release/{name}", notion="ldp", epsilon=float(config.epsilon),
-        sensitivity=max(radii, default=0.0), constant=c_epsilon(eps_i),
-        constant_name="C_ε = √(π/2)(e^ε_i + 1)/(e^ε_i − 1) per level",
-        derivation=(f"{title}: each party's report on a level is c + R·C_ε·b·g with b flipped with probability "
-                    f"1/(e^ε_i + 1); its density ratio between any two inputs is ≤ e^ε_i (the report's density "
-                    f"is 2φ(z)·p or 2φ(z)·(1 − p) by the side of a half-space). {m} level(s) × ε_i = ε/{m} "
-                    f"compose to ε-LDP; the server's average, projection and sum are post-processing. R = public "
-                    f"radius of each level about its bounding-box centre."),
-        reference=REF + ", §5, Definition 5.5 and Thm 5.1 / 1.6 (randomizer constants RECONSTRUCTED)",
-        params={"level_epsilons": tuple([eps_i] * len(plan.levels)), "flip_factor": 1.0},
-    )
-
-
 def _level_reports_sum(P, index, idx, centre, radius, eps_i, flip_eps, rng, chunk=8192) -> np.ndarray:
     tot = np.zeros(P.shape[1])
     gens = spawn(rng, (idx.size + chunk - 1) // chunk)
@@ -205,70 +116,9 @@ def _level_reports_sum(P, index, idx, centre, radius, eps_i, flip_eps, rng, chun
     return tot
 
 
-def _local_release(data: Any, config: Any, rng: RNGLike) -> Release:
-    name, _ = _NAMES[type(config)]
-    wl = config.workload.build()
-    idx = check_indices(data, wl)
-    n = int(idx.size)
-    plan = _plan(config)
-    work = n * wl.k * max(len(plan.levels), 1)
-    if work > MAX_LOCAL_WORK:
-        raise DPValueError(f"local protocol work n·k·levels = {work:,} is over the cap {MAX_LOCAL_WORK:,}; "
-                           "use fewer parties or a smaller workload.")
-    cal = _calibration(config, plan)
-    g = as_generator(rng)
-    gens = spawn(g, max(len(plan.levels), 1))
-    noisy = []
-    for (P, index, _, _), (c, R), e_i, gi in zip(plan.levels, _centres(plan), cal.params["level_epsilons"], gens):
-        s = _level_reports_sum(P, index, idx, c, R, e_i, e_i * cal.params["flip_factor"], gi)
-        noisy.append((c + R * s / n)[None, :])      # the server's view: averages of reports
-    del idx
-    value, _ = _postprocess(noisy, plan, True, config.tol)
-    notes = [Note("info", f"ε-LDP with ε = {config.epsilon:g} per party ({len(plan.levels)} report(s), "
-                          f"ε_i = {cal.params['level_epsilons'][0] if plan.levels else config.epsilon:.4g} each).")]
-    if plan.residual_note:
-        notes.append(Note("info", plan.residual_note))
-    avg = plan.constant + sum(z[0] for z in noisy) if noisy else plan.constant.copy()
-    return Release(mechanism=f"query_release/{name}", value=value[0], cost=cal.cost(1), calibration=cal,
-                   notes=tuple(notes), config=config,
-                   diagnostics=Diagnostics(values={"averaged reports before projection (private, post-noise)": avg}))
-
-
-def local_projection_release(data: Any, config: LocalProjectionConfig, *, rng: RNGLike = None) -> Release:
-    """Local projection mechanism (BBNS Thm 5.1): ε-LDP reports, average, exact projection onto conv X.
-    Heuristic error (RECONSTRUCTED constant c ≈ 1–2): err₂ ≈ (c R C_ε w(X)/(k√n))^{1/2}."""
-    return _local_release(data, config, rng)
-
-
-def local_coarse_release(data: Any, config: LocalCoarseConfig, *, rng: RNGLike = None) -> Release:
-    """Local coarse projection (BBNS Thm 1.6): round to the public (α/2)-net, randomize, project onto conv Y."""
-    return _local_release(data, config, rng)
-
-
-def local_chaining_release(data: Any, config: LocalChainingConfig, *, rng: RNGLike = None) -> Release:
-    """Local chaining (BBNS Thm 1.6): one ε/m-LDP report per non-constant level, projected per level and summed."""
-    return _local_release(data, config, rng)
-
-
-def local_reports(record: int, config: Any, reps: int, rng: RNGLike, *, override=None) -> np.ndarray:
-    """``reps`` independent report vectors of ONE party holding universe row ``record`` (the randomizer's raw
-    outputs Z_ε per level, concatenated): the noise step a local audit checks."""
-    wl = config.workload.build()
-    idx = check_indices(np.array([record]), wl)
-    plan = _plan(config)
-    cal = _calibration(config, plan)
-    cal = override(cal) if override else cal
-    gens = spawn(rng, max(len(plan.levels), 1))
-    out = []
-    for (P, index, _, _), (c, R), e_i, gi in zip(plan.levels, _centres(plan), cal.params["level_epsilons"], gens):
-        V = np.broadcast_to((P[index[idx[0]]] - c) / R, (reps, P.shape[1]))
-        out.append(randomize(V, e_i, gi, flip_epsilon=e_i * cal.params["flip_factor"]))
-    return np.concatenate(out, axis=1)
-
-
 def nonprivate_local(data: Any, config: Any) -> np.ndarray:
     """The exact answers x̄ (NOT private)."""
-    from .workloads import mean_point
+    from ._workloads import check_indices, mean_point
     wl = config.workload.build()
     return mean_point(check_indices(data, wl), wl)
 

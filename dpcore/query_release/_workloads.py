@@ -8,6 +8,10 @@ diam X), the nets, the hull and the local centre would leak. A dataset is a vect
 X's fixed row order; records outside the schema are mapped into it by a public rule
 (:func:`records_to_indices`), never dropped.
 
+Why this module is long: four workload families (marginals, thresholds, random signs, the cone), each kept
+beside its exact projector or linear-minimisation oracle (PAVA, the cone's triangle projection), so that a
+workload and the geometry the projection mechanisms use on it are read together (415 lines).
+
 Every builder checks the size of the universe (|X| rows × k columns) against
 :data:`MAX_UNIVERSE_CELLS` *before* allocating anything, with a message that names the size and the cap.
 """
@@ -262,7 +266,7 @@ class RandomSigns(WorkloadSpec):
         _check_cells(f"random ±1 queries (k = {self.k}, N = {self.N})", self.N, self.k)
 
     def _build(self) -> Workload:
-        from .geometry import diameter
+        from ._geometry import diameter
 
         g = np.random.default_rng(self.seed)
         X = g.choice(np.array([-1.0, 1.0]), size=(self.N, self.k))
@@ -350,7 +354,7 @@ class Cone(WorkloadSpec):
         _check_cells(f"cone (k = {self.k})", self.L * self.n_dirs + 1, self.k)
 
     def _build(self) -> Workload:
-        from .geometry import diameter
+        from ._geometry import diameter
 
         k, r = self.k, float(self.r)
         g = np.random.default_rng(self.seed)
