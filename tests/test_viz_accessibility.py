@@ -90,7 +90,7 @@ def _shapes(fig: go.Figure) -> list[tuple]:
                                      ["gaussian", "projection", "local-projection", "local-coarse", "chaining"]])
 def test_methods_compared_in_a_line_chart_differ_by_dash_and_marker(methods):
     from dpcore.viz.experiments import error_vs_x_figure
-    from dpcore.viz.query_release import error_vs_n_figure
+    from dpcore.query_release.plots import error_vs_n_figure
 
     fig = error_vs_x_figure(_sweep(methods))
     shapes = _shapes(fig)
