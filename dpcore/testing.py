@@ -1,5 +1,8 @@
 """The mechanism contract as a library: :func:`check_mechanism` runs every check on one registered mechanism.
 
+Why this module is long: the whole contract is one importable module (one check per function), so a
+developer runs all of it on a new mechanism with one call.
+
 In the spirit of scikit-learn's ``check_estimator`` / ``parametrize_with_checks``: a developer writing a
 mechanism runs, from a shell,
 
