@@ -123,12 +123,12 @@ def _eps(prefix: str) -> tuple[Param, Param]:
 @functools.cache
 def pages() -> Mapping[str, tuple[Param, ...]]:
     """Page (file stem) → its linked widgets; computed once per process, read-only (as the registry)."""
-    from .density import compare
+    from .density import METHODS as DENSITY_METHODS
     from .histograms import NOISES
     from .kng import MECHANISMS
     from .lasso import COMPOSITIONS, MAX_P, SELECTIONS
-    from .query_release.lab import LAB_METHODS
-    from .single_parameter.certify import BUDGET_SPLITS
+    from .query_release import LAB_METHODS
+    from .single_parameter import BUDGET_SPLITS
 
     pages = {
         "kng": (
@@ -163,8 +163,8 @@ def pages() -> Mapping[str, tuple[Param, ...]]:
             *_eps("dn_eps"),
             Param("dn_delta", "float", lo=1e-12, hi=0.5), Param("dn_draws", "int", lo=1, hi=100),
             Param("dn_k", "int", lo=1, hi=200),
-            Param("dn_methods", "choices", tuple(compare.METHODS)),
-            Param("dn_methods_user", "choices", tuple(compare.METHODS)),
+            Param("dn_methods", "choices", tuple(DENSITY_METHODS)),
+            Param("dn_methods_user", "choices", tuple(DENSITY_METHODS)),
             Param("dn_knorm_k", "int", lo=1, hi=4), Param("dn_eps_h", "float", lo=0.0, hi=10.0),
         ),
         "lasso": (

@@ -78,9 +78,8 @@ def lasso_script(source: DataSource, *, y_column: str, x_columns: Sequence[str],
                  diagnostics: bool) -> Script:
     """Private LASSO: ``designs.prepare_design`` then ``lasso.release((X, y), config)``."""
     from dpcore import lasso
-    from dpcore.lasso import designs
 
-    prep = (Call("design", designs.prepare_design, (Ref("ds"), y_column, list(x_columns)),
+    prep = (Call("design", lasso.prepare_design, (Ref("ds"), y_column, list(x_columns)),
                  comment="Each column mapped into [-1, 1] by its public bounds (values beyond are clipped)."),)
     rel = _release_section("Private LASSO θ (private Frank–Wolfe)", config=config, stream=stream, func=lasso.release,
                            data=Ref("(design.X, design.y)"), target="release", extra={"diagnostics": diagnostics})
@@ -89,25 +88,24 @@ def lasso_script(source: DataSource, *, y_column: str, x_columns: Sequence[str],
 
 
 # -- histograms -------------------------------------------------------------------------------------------------------
-def histogram_script(source: DataSource, *, config: Any, stream: Stream, columns: Sequence[str] | None = None,
-                     modes: Mapping[str, str] | None = None, bins: Mapping[str, int] | None = None,
-                     p: int | None = None, dense: bool = True) -> Script:
+def histogram_script(source: DataSource, *, release: Any, config: Any, stream: Stream,
+                     columns: Sequence[str] | None = None, modes: Mapping[str, str] | None = None,
+                     bins: Mapping[str, int] | None = None, p: int | None = None) -> Script:
     """Sparse histograms: a simulated table (``source`` assigns ``table``: the page's ``sparse_table`` call) or
-    a dataset's ``column_histogram`` of ``columns``; then Laplace + thresholded on one draw (``dense``) or the
-    sparse sampler's thresholded release."""
+    a dataset's ``column_histogram`` of ``columns``; then ``release`` — the page's call: Laplace + thresholded
+    on one draw, or the sparse sampler's thresholded release."""
     from dpcore import histograms
-    from dpcore.histograms import columns as hcols
 
     if columns is None:
         data_sec = Section("The data", "", source.steps)
     else:
         data_sec = _data_section(source, (
-            Call("ct", hcols.column_histogram, (Ref("ds"), list(columns)),
+            Call("ct", histograms.column_histogram, (Ref("ds"), list(columns)),
                  {"modes": dict(modes or {}), "bins": dict(bins or {}), "p": p}),
             Code("table = ct.counts")))
-    func = histograms.laplace_and_threshold_release if dense else histograms.threshold_release
+    dense = release is histograms.laplace_and_threshold_release
     rel = _release_section("Laplace in every cell and hard thresholding" if dense else "Hard thresholding (sparse "
-                           "sampler)", config=config, stream=stream, func=func, data=Ref("table"), target="release")
+                           "sampler)", config=config, stream=stream, func=release, data=Ref("table"), target="release")
     return Script("Sparse private histograms", _intro("Hall (2012), exported from the app's Sparse histograms page.",
                                                       source), (data_sec, rel), ("release",))
 
@@ -115,12 +113,12 @@ def histogram_script(source: DataSource, *, config: Any, stream: Stream, columns
 # -- density ----------------------------------------------------------------------------------------------------------
 def density_script(source: DataSource, *, columns: Sequence[str], config: Any, stream: Stream) -> Script:
     """Private density estimation: ``unit_cube_columns`` then ``compare_release`` (one release per method)."""
-    from dpcore.density import compare
+    from dpcore import density
 
-    prep = (Call("x, clipped, bounds", compare.unit_cube_columns, (Ref("ds"), list(columns)),
+    prep = (Call("x, clipped, bounds", density.unit_cube_columns, (Ref("ds"), list(columns)),
                  comment="The columns rescaled to [0, 1] by their public bounds."),)
     steps = (Assign("config", config, comment="The configuration the page built."), *stream.steps(),
-             Call("comparison", compare.compare_release, (Ref("x"), Ref("config")), {"rng": Ref("rng")}),
+             Call("comparison", density.compare_release, (Ref("x"), Ref("config")), {"rng": Ref("rng")}),
              Code("for method, release in comparison.releases.items():\n"
                   '    print(method, "cost", release.cost.describe())\n'
                   "    print(release.value)"))
@@ -130,15 +128,16 @@ def density_script(source: DataSource, *, columns: Sequence[str], config: Any, s
 
 
 # -- certified eigenvalue bounds --------------------------------------------------------------------------------------
-def functional_script(source: DataSource, *, y_column: str, x_columns: Sequence[str], intercept: bool,
+def functional_script(source: DataSource, *, release: Any, y_column: str, x_columns: Sequence[str], intercept: bool,
                       scale_response: bool, config: Any, stream: Stream) -> Script:
-    """Certified eigenvalue bounds: ``prepare_xy`` then ``release_functional`` (propose-test-release)."""
-    from dpcore.single_parameter import algorithms, explore
+    """Certified eigenvalue bounds: ``prepare_xy`` then ``release`` — the page's call, Algorithm 5
+    (propose-test-release)."""
+    from dpcore import single_parameter
 
-    prep = (Call("X, y", explore.prepare_xy, (Ref("ds"), y_column, list(x_columns)),
+    prep = (Call("X, y", single_parameter.prepare_xy, (Ref("ds"), y_column, list(x_columns)),
                  {"intercept": bool(intercept), "scale_response": bool(scale_response)}),)
     rel = _release_section("⟨v, θ⟩ by propose-test-release", config=config, stream=stream,
-                           func=algorithms.release_functional, data=Ref("(X, y)"), target="release")
+                           func=release, data=Ref("(X, y)"), target="release")
     return Script("Certified eigenvalue bounds and one coefficient",
                   _intro("Asi, Duchi & Talwar (2025), Algorithm 5, exported from the app's Certified eigenvalue "
                          "bounds page.", source), (_data_section(source, prep), rel), ("release",))
@@ -148,11 +147,11 @@ def functional_script(source: DataSource, *, y_column: str, x_columns: Sequence[
 def marginals_script(source: DataSource, *, rules: Sequence[Any], w: int, method: str, rho: float, alpha: float,
                      stream: Stream) -> Script:
     """Query release: w-way marginals of the dataset's columns through the declared public schema."""
-    from dpcore.query_release import lab
+    from dpcore import query_release
 
     steps = (Assign("rules", tuple(rules), comment="The public schema: each column → one bit."),
              *stream.steps(),
-             Call("release", lab.release_marginals, (Ref("ds.frame"), Ref("rules"), int(w), method),
+             Call("release", query_release.release_marginals, (Ref("ds.frame"), Ref("rules"), int(w), method),
                   {"rho": float(rho), "alpha": float(alpha), "rng": Ref("rng")}),
              Code('print("cost", release.cost.describe())'), Code("print(release.value)"))
     return Script("Query release: marginals", _intro("Błasiok, Bun, Nikolov & Steinke (2019), exported from the "
@@ -161,11 +160,11 @@ def marginals_script(source: DataSource, *, rules: Sequence[Any], w: int, method
 
 
 def lab_script(config: Any, seed: int) -> Script:
-    """The query release lab's simulation (public synthetic data): ``lab.run_lab(config, rng=seed)``."""
-    from dpcore.query_release import lab
+    """The query release lab's simulation (public synthetic data): ``run_lab(config, rng=seed)``."""
+    from dpcore import query_release
 
     steps = (Assign("config", config, comment="The lab's configuration (workload, dataset, budgets, methods)."),
-             Call("result", lab.run_lab, (Ref("config"),), {"rng": int(seed)}),
+             Call("result", query_release.run_lab, (Ref("config"),), {"rng": int(seed)}),
              Code("print(result.errors)"))
     return Script("Query release lab (simulation)", "A simulation on public synthetic data with the app's seed: "
                   f"the script reproduces the page's numbers exactly.\n{_RUN}",

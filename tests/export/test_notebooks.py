@@ -5,16 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from dpcore import density, histograms, kng, lasso, query_release, single_parameter
 from dpcore import export as X
-from dpcore import histograms as H
-from dpcore import kng, lasso
 from dpcore import privacy as P
 from dpcore.data import builtin_dataset
-from dpcore.density import compare as C
-from dpcore.lasso import designs
-from dpcore.query_release import lab, workloads
-from dpcore.single_parameter import algorithms as A
-from dpcore.single_parameter import explore as E
+from dpcore.single_parameter import functional
 from tests.export.helpers import ROOT
 
 pytestmark = pytest.mark.app
@@ -32,29 +27,30 @@ def _kng():
 
 
 def _lasso():
-    return X.lasso_script(X.loaded(designs.diabetes_dataset), y_column="target", x_columns=["bmi", "bp"],
+    return X.lasso_script(X.loaded(lasso.diabetes_dataset), y_column="target", x_columns=["bmi", "bp"],
                           config=lasso.LassoConfig(epsilon=1.0, steps=10), stream=STREAM, diagnostics=False)
 
 
 def _histograms():
-    src = X.simulated(H.sparse_table, 256, 10, 100, target="table", rng=0)
-    return X.histogram_script(src, config=H.ThresholdConfig(1.0, 256, sampler="dense"), stream=X.seed_stream(0))
+    src = X.simulated(histograms.sparse_table, 256, 10, 100, target="table", rng=0)
+    return X.histogram_script(src, release=histograms.laplace_and_threshold_release, stream=X.seed_stream(0),
+                              config=histograms.ThresholdConfig(1.0, 256, sampler="dense"))
 
 
 def _density():
     return X.density_script(X.loaded(builtin_dataset, "wine"), columns=["alcohol"], stream=STREAM,
-                            config=C.CompareConfig(epsilon=1.0, grid=16, draws=1, methods=("fourier-laplace",)))
+                            config=density.CompareConfig(epsilon=1.0, grid=16, draws=1, methods=("fourier-laplace",)))
 
 
 def _single_parameter():
-    src = X.simulated(E.simulated_dataset, 500, 2, rng=0)
-    cfg = A.FunctionalConfig(epsilon=1.0, delta=1e-5, coordinate=0, loss="robust", geometry="l2-ball")
-    return X.functional_script(src, y_column="y", x_columns=["x1", "x2"], intercept=False, scale_response=False,
+    src = X.simulated(single_parameter.simulated_dataset, 500, 2, rng=0)
+    cfg = single_parameter.FunctionalConfig(epsilon=1.0, delta=1e-5, coordinate=0, loss="robust", geometry="l2-ball")
+    return X.functional_script(src, release=functional.release, y_column="y", x_columns=["x1", "x2"], intercept=False, scale_response=False,
                                config=cfg, stream=STREAM)
 
 
 def _query_release():
-    cfg = lab.LabConfig(workloads.Thresholds(16), dataset=lab.DATASETS[0], rho=0.5, epsilon=1.0, alpha=0.2,
+    cfg = query_release.LabConfig(query_release.Thresholds(16), dataset=query_release.DATASETS[0], rho=0.5, epsilon=1.0, alpha=0.2,
                         methods=("gaussian",), ns=(100,), reps=2, alphas=(0.2,))
     return X.lab_script(cfg, 0)
 
