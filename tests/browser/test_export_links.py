@@ -41,9 +41,9 @@ def test_shared_link_and_exported_script_in_chromium(page, server, tmp_path, eps
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1].split() == shown          # the page's two counts, from the script
     if eps == "100.0":       # ε = 10⁶ (typed): thresholding keeps exactly the occupied cells
+        from dpcore import histograms
         from dpcore.data import builtin_dataset
-        from dpcore.histograms.columns import column_histogram
 
-        truth = column_histogram(builtin_dataset("wine"), ["target", "alcohol"], modes={"target": "bins",
+        truth = histograms.column_histogram(builtin_dataset("wine"), ["target", "alcohol"], modes={"target": "bins",
                                  "alcohol": "bins"}, bins={"target": 3, "alcohol": 8}).counts
         assert shown[1] == f"{truth.q:,}"
