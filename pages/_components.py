@@ -616,13 +616,14 @@ def share_link(page: str) -> None:
     with the settings, never the session token, data or a release.
     """
     from dpcore import links
+    from pages._links import PAGES
 
-    ss = st.session_state
+    params, ss = PAGES[page], st.session_state
     if LINK_DONE_KEY not in ss:
         ss[LINK_DONE_KEY] = True
         query = {k: st.query_params.get_all(k) for k in st.query_params}
         try:
-            values = links.decode(page, query)
+            values = links.decode(params, query)
         except links.LinkProblem as exc:
             values = {}
             ss[LINK_PROBLEM_KEY] = (page, str(exc))
@@ -635,7 +636,7 @@ def share_link(page: str) -> None:
     if problem and problem[0] == page:
         st.warning(dpdata.literal(f"This link could not be opened as it was: {problem[1]} The page opened with its "
                                   "default settings."), icon=":material/link_off:")
-    current = links.encode(page, {p.key: ss[p.key] for p in links.pages()[page] if p.key in ss})
+    current = links.encode(params, {p.key: ss[p.key] for p in params if p.key in ss})
     for k in list(st.query_params):
         if k not in links.RESERVED and k not in current:
             del st.query_params[k]

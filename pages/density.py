@@ -86,8 +86,9 @@ with tab_est:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:
         comp = out.result
-        ui.export_code(lambda: export.density_script(src or export.from_dataset(ds, cols), columns=cols, config=cfg,
-                                                     stream=ui.stream(req)), "density")
+        ui.export_code(lambda: export.density_script(
+            src or export.from_dataset(ds, cols), unit_cube_columns=density.unit_cube_columns,
+            compare_release=density.compare_release, columns=cols, config=cfg, stream=ui.stream(req)), "density")
         lab = [f"{c} rescaled from [{lo:g}, {hi:g}]" for c, (lo, hi) in zip(cols, bounds)]
         public = privacy.data_kind(ds) != "user"
         ref = {}

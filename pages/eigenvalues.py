@@ -159,7 +159,8 @@ with tab_rel:
         r = out.result
         dv = r.diagnostics.values
         ui.export_code(lambda: export.functional_script(
-            src or export.from_dataset(ds, [y_col, *x_cols]), release=functional.release, y_column=y_col,
+            src or export.from_dataset(ds, [y_col, *x_cols]), prepare_xy=prepare_xy, release=functional.release,
+            y_column=y_col,
             x_columns=x_cols, intercept=use_int, scale_response=scale_y, config=cfg, stream=ui.stream(req)), "eigenvalues")
         if np.isfinite(r.value):
             st.success(f"**Released** ⟨v, θ⟩ = {r.value:.6g} (coordinate {literal(names[coord])}).")

@@ -96,8 +96,8 @@ if ds is None:
     seed, dense = ui.current_seed("h-draw", table.p, eps, noise), table.p <= histograms.MAX_DENSE_CELLS // 4
     cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, **({"sampler": "dense"} if dense else {}))
     draw = histograms.laplace_and_threshold_release if dense else histograms.release.threshold.release
-    ui.export_code(lambda: export.histogram_script(src, release=draw, config=cfg, stream=export.seed_stream(seed)),
-                   "histograms")
+    ui.export_code(lambda: export.histogram_script(src, release=draw, dense=dense, config=cfg,
+                                                   stream=export.seed_stream(seed)), "histograms")
     if dense:
         rel = draw(table, cfg, rng=seed)
     else:
@@ -116,7 +116,7 @@ else:
     if rel is not None:
         ui.export_code(lambda: export.histogram_script(
             src if source == SOURCES[1] else export.from_dataset(ds, cols), release=histograms.laplace_and_threshold_release,
-            config=cfg, stream=ui.stream(req), columns=cols, modes=modes, bins=bins, p=p_decl or None), "histograms")
+            column_histogram=histograms.column_histogram, config=cfg, stream=ui.stream(req), columns=cols, modes=modes, bins=bins, p=p_decl or None), "histograms")
 if rel is not None:
     st.caption("  \n".join(map(literal, [rel.calibration.statement(), *rel.notes_of("info")])))
     truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None

@@ -146,7 +146,8 @@ if out is not None:
 if not results:
     st.stop()
 ui.export_code(lambda: X.kng_script(
-    src if source == SIM else X.from_dataset(ds, used), problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
+    src if source == SIM else X.from_dataset(ds, used), problem_data=kng.problem_data, release=kng.release,
+    problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
     configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
     labels={m: viz.label(m) for m in results}), "kng")
 if not teaching:  # the release: released values and the public calibration, nothing else from the data

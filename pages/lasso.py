@@ -106,9 +106,10 @@ with tab_rel:
         ui.show_outcome(out, button="Release θ")
     if out is not None and out.ready:
         r, dv = out.result, out.result.diagnostics.values
-        ui.export_code(lambda: export.lasso_script(src or export.from_dataset(ds, [y_col, *x_cols]), y_column=y_col,
-                                                   x_columns=x_cols, config=cfg, stream=ui.stream(req),
-                                                   diagnostics=privacy.data_kind(ds) != privacy.USER), "lasso")
+        ui.export_code(lambda: export.lasso_script(
+            src or export.from_dataset(ds, [y_col, *x_cols]), prepare_design=lasso.prepare_design,
+            release=lasso.release, y_column=y_col, x_columns=x_cols, config=cfg, stream=ui.stream(req),
+            diagnostics=privacy.data_kind(ds) != privacy.USER), "lasso")
         theta = r.value[1:] if cfg.intercept else r.value
         names = (["intercept"] if cfg.intercept else []) + list(x_cols)
         st.success(f"**Released** θ_priv: {len(lasso.support(theta))} non-zero coefficients of {len(x_cols)}, "

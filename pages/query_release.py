@@ -83,7 +83,7 @@ if run or ss.get("qr_result", (None,))[0] != key:
     bar.empty()
 res = ss["qr_result"][1]
 if ss["qr_result"][0] == key:
-    ui.export_code(lambda: export.lab_script(cfg, key[1]), "query_release_lab")
+    ui.export_code(lambda: export.lab_script(query_release.run_lab, cfg, key[1]), "query_release_lab")
 
 t1, t2, t3, t4, t5 = st.tabs(["RMS error vs n", "Worst-case error vs n", "Packing profile", "Sample complexity",
                               "Answers"])
@@ -151,8 +151,9 @@ if out is None:
 ui.show_outcome(out, button="Release")
 if out.ready and out.result.released:
     rel = out.result
-    ui.export_code(lambda: export.marginals_script(export.from_dataset(ds, numeric), rules=rules, w=w, method=method,
-                                                   rho=rho_r, alpha=alpha, stream=ui.stream(req)),
+    ui.export_code(lambda: export.marginals_script(export.from_dataset(ds, numeric), release=query_release.release_marginals,
+                                                   rules=rules, w=w, method=method, rho=rho_r, alpha=alpha,
+                                                   stream=ui.stream(req)),
                    "query_release_marginals")
     frame = pd.DataFrame({"query": query_release.marginal_labels(cols, w), "released answer": rel.value})
     st.dataframe(frame, hide_index=True)

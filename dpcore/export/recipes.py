@@ -48,25 +48,25 @@ def _release_section(heading: str, *, config: Any, stream: Stream, func: Any, da
 
 
 # -- KNG --------------------------------------------------------------------------------------------------------------
-def kng_script(source: DataSource, *, problem: str, columns: Sequence[str], xs: Sequence[str], y_column: str | None,
+def kng_script(source: DataSource, *, problem_data: Any, release: Any, problem: str, columns: Sequence[str], xs: Sequence[str], y_column: str | None,
                intercept: bool, configs: Mapping[str, Any], streams: Mapping[str, Stream],
                labels: Mapping[str, str]) -> Script:
-    """The KNG explorer: ``kng.problem_data`` on the public columns, then ``kng.release`` per mechanism."""
+    """The KNG explorer: ``problem_data`` on the public columns, then ``release`` per mechanism (the page's
+    functions, ``kng.problem_data`` and ``kng.release``)."""
     from dpcore import data as dpdata
-    from dpcore import kng
 
     prep = (Call("cols", dpdata.public_columns, (Ref("ds"), list(columns)),
                  comment="Columns read through their public bounds (missing cells imputed, n kept)."),
             Code(f"frame = pd.DataFrame(np.asarray(cols.values), columns={literal(list(columns))})",
                  imports=("import numpy as np", "import pandas as pd")),
-            Call("pdata", kng.problem_data, (Ref("frame"), Ref("ds.bounds"), problem, list(xs)),
+            Call("pdata", problem_data, (Ref("frame"), Ref("ds.bounds"), problem, list(xs)),
                  {"y_column": y_column, "intercept": bool(intercept)}))
     sections = [_data_section(source, prep)]
     outputs = []
     for m, cfg in configs.items():
         target = f"release_{_name(m)}"
         outputs.append(target)
-        sections.append(_release_section(labels.get(m, m), config=cfg, stream=streams[m], func=kng.release,
+        sections.append(_release_section(labels.get(m, m), config=cfg, stream=streams[m], func=release,
                                          data=Ref("pdata.data"), target=target, cfg_name=f"config_{_name(m)}"))
     return Script(f"KNG explorer: {problem.replace('_', ' ')}",
                   _intro("Reimherr & Awan (2019), the K-norm gradient mechanism and its comparisons, exported from "
@@ -74,36 +74,32 @@ def kng_script(source: DataSource, *, problem: str, columns: Sequence[str], xs: 
 
 
 # -- LASSO ------------------------------------------------------------------------------------------------------------
-def lasso_script(source: DataSource, *, y_column: str, x_columns: Sequence[str], config: Any, stream: Stream,
+def lasso_script(source: DataSource, *, prepare_design: Any, release: Any, y_column: str, x_columns: Sequence[str], config: Any, stream: Stream,
                  diagnostics: bool) -> Script:
-    """Private LASSO: ``designs.prepare_design`` then ``lasso.release((X, y), config)``."""
-    from dpcore import lasso
-
-    prep = (Call("design", lasso.prepare_design, (Ref("ds"), y_column, list(x_columns)),
+    """Private LASSO: the page's ``prepare_design`` then its ``release((X, y), config)``."""
+    prep = (Call("design", prepare_design, (Ref("ds"), y_column, list(x_columns)),
                  comment="Each column mapped into [-1, 1] by its public bounds (values beyond are clipped)."),)
-    rel = _release_section("Private LASSO θ (private Frank–Wolfe)", config=config, stream=stream, func=lasso.release,
+    rel = _release_section("Private LASSO θ (private Frank–Wolfe)", config=config, stream=stream, func=release,
                            data=Ref("(design.X, design.y)"), target="release", extra={"diagnostics": diagnostics})
     return Script("Private LASSO", _intro("Talwar, Thakurta & Zhang (2015), exported from the app's Private LASSO "
                                           "page.", source), (_data_section(source, prep), rel), ("release",))
 
 
 # -- histograms -------------------------------------------------------------------------------------------------------
-def histogram_script(source: DataSource, *, release: Any, config: Any, stream: Stream,
+def histogram_script(source: DataSource, *, release: Any, dense: bool = True, column_histogram: Any = None, config: Any, stream: Stream,
                      columns: Sequence[str] | None = None, modes: Mapping[str, str] | None = None,
                      bins: Mapping[str, int] | None = None, p: int | None = None) -> Script:
     """Sparse histograms: a simulated table (``source`` assigns ``table``: the page's ``sparse_table`` call) or
     a dataset's ``column_histogram`` of ``columns``; then ``release`` — the page's call: Laplace + thresholded
-    on one draw, or the sparse sampler's thresholded release."""
-    from dpcore import histograms
-
+    on one draw (``dense``), or the sparse sampler's thresholded release (``column_histogram``: the page's, with
+    columns)."""
     if columns is None:
         data_sec = Section("The data", "", source.steps)
     else:
         data_sec = _data_section(source, (
-            Call("ct", histograms.column_histogram, (Ref("ds"), list(columns)),
+            Call("ct", column_histogram, (Ref("ds"), list(columns)),
                  {"modes": dict(modes or {}), "bins": dict(bins or {}), "p": p}),
             Code("table = ct.counts")))
-    dense = release is histograms.laplace_and_threshold_release
     rel = _release_section("Laplace in every cell and hard thresholding" if dense else "Hard thresholding (sparse "
                            "sampler)", config=config, stream=stream, func=release, data=Ref("table"), target="release")
     return Script("Sparse private histograms", _intro("Hall (2012), exported from the app's Sparse histograms page.",
@@ -111,14 +107,13 @@ def histogram_script(source: DataSource, *, release: Any, config: Any, stream: S
 
 
 # -- density ----------------------------------------------------------------------------------------------------------
-def density_script(source: DataSource, *, columns: Sequence[str], config: Any, stream: Stream) -> Script:
-    """Private density estimation: ``unit_cube_columns`` then ``compare_release`` (one release per method)."""
-    from dpcore import density
-
-    prep = (Call("x, clipped, bounds", density.unit_cube_columns, (Ref("ds"), list(columns)),
+def density_script(source: DataSource, *, unit_cube_columns: Any, compare_release: Any, columns: Sequence[str], config: Any, stream: Stream) -> Script:
+    """Private density estimation: the page's ``unit_cube_columns`` then ``compare_release`` (one release per
+    method)."""
+    prep = (Call("x, clipped, bounds", unit_cube_columns, (Ref("ds"), list(columns)),
                  comment="The columns rescaled to [0, 1] by their public bounds."),)
     steps = (Assign("config", config, comment="The configuration the page built."), *stream.steps(),
-             Call("comparison", density.compare_release, (Ref("x"), Ref("config")), {"rng": Ref("rng")}),
+             Call("comparison", compare_release, (Ref("x"), Ref("config")), {"rng": Ref("rng")}),
              Code("for method, release in comparison.releases.items():\n"
                   '    print(method, "cost", release.cost.describe())\n'
                   "    print(release.value)"))
@@ -128,13 +123,11 @@ def density_script(source: DataSource, *, columns: Sequence[str], config: Any, s
 
 
 # -- certified eigenvalue bounds --------------------------------------------------------------------------------------
-def functional_script(source: DataSource, *, release: Any, y_column: str, x_columns: Sequence[str], intercept: bool,
+def functional_script(source: DataSource, *, prepare_xy: Any, release: Any, y_column: str, x_columns: Sequence[str], intercept: bool,
                       scale_response: bool, config: Any, stream: Stream) -> Script:
     """Certified eigenvalue bounds: ``prepare_xy`` then ``release`` — the page's call, Algorithm 5
     (propose-test-release)."""
-    from dpcore import single_parameter
-
-    prep = (Call("X, y", single_parameter.prepare_xy, (Ref("ds"), y_column, list(x_columns)),
+    prep = (Call("X, y", prepare_xy, (Ref("ds"), y_column, list(x_columns)),
                  {"intercept": bool(intercept), "scale_response": bool(scale_response)}),)
     rel = _release_section("⟨v, θ⟩ by propose-test-release", config=config, stream=stream,
                            func=release, data=Ref("(X, y)"), target="release")
@@ -144,14 +137,13 @@ def functional_script(source: DataSource, *, release: Any, y_column: str, x_colu
 
 
 # -- query release ----------------------------------------------------------------------------------------------------
-def marginals_script(source: DataSource, *, rules: Sequence[Any], w: int, method: str, rho: float, alpha: float,
+def marginals_script(source: DataSource, *, release: Any, rules: Sequence[Any], w: int, method: str, rho: float, alpha: float,
                      stream: Stream) -> Script:
-    """Query release: w-way marginals of the dataset's columns through the declared public schema."""
-    from dpcore import query_release
-
+    """Query release: w-way marginals of the dataset's columns through the declared public schema (``release``:
+    the page's ``release_marginals``)."""
     steps = (Assign("rules", tuple(rules), comment="The public schema: each column → one bit."),
              *stream.steps(),
-             Call("release", query_release.release_marginals, (Ref("ds.frame"), Ref("rules"), int(w), method),
+             Call("release", release, (Ref("ds.frame"), Ref("rules"), int(w), method),
                   {"rho": float(rho), "alpha": float(alpha), "rng": Ref("rng")}),
              Code('print("cost", release.cost.describe())'), Code("print(release.value)"))
     return Script("Query release: marginals", _intro("Błasiok, Bun, Nikolov & Steinke (2019), exported from the "
@@ -159,12 +151,10 @@ def marginals_script(source: DataSource, *, rules: Sequence[Any], w: int, method
                   (_data_section(source, ()), Section(f"{w}-way marginals ({method})", "", steps)), ("release",))
 
 
-def lab_script(config: Any, seed: int) -> Script:
-    """The query release lab's simulation (public synthetic data): ``run_lab(config, rng=seed)``."""
-    from dpcore import query_release
-
+def lab_script(run_lab: Any, config: Any, seed: int) -> Script:
+    """The query release lab's simulation (public synthetic data): the page's ``run_lab(config, rng=seed)``."""
     steps = (Assign("config", config, comment="The lab's configuration (workload, dataset, budgets, methods)."),
-             Call("result", query_release.run_lab, (Ref("config"),), {"rng": int(seed)}),
+             Call("result", run_lab, (Ref("config"),), {"rng": int(seed)}),
              Code("print(result.errors)"))
     return Script("Query release lab (simulation)", "A simulation on public synthetic data with the app's seed: "
                   f"the script reproduces the page's numbers exactly.\n{_RUN}",

@@ -65,7 +65,8 @@ def _lasso_on(ds, stream):
     from dpcore import lasso
 
     cfg = lasso.LassoConfig(epsilon=1.0, steps=20)
-    return X.lasso_script(X.from_dataset(ds, ["y", "x1", "x2"]), y_column="y", x_columns=["x1", "x2"], config=cfg,
+    return X.lasso_script(X.from_dataset(ds, ["y", "x1", "x2"]), prepare_design=lasso.prepare_design,
+                          release=lasso.release, y_column="y", x_columns=["x1", "x2"], config=cfg,
                           stream=stream, diagnostics=False), cfg
 
 

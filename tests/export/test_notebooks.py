@@ -22,12 +22,13 @@ def _kng():
     ds = src.load()
     pdata = kng.problem_data(pd.DataFrame(ds.frame), ds.bounds, "median", ["x"])
     cfg = kng.make("median", mechanism="exponential", epsilon=1.0, size=2, n_sweeps=200, **pdata.params)
-    return X.kng_script(src, problem="median", columns=["x"], xs=["x"], y_column=None, intercept=True,
+    return X.kng_script(src, problem_data=kng.problem_data, release=kng.release, problem="median", columns=["x"], xs=["x"], y_column=None, intercept=True,
                         configs={"exponential": cfg}, streams={"exponential": STREAM}, labels={})
 
 
 def _lasso():
-    return X.lasso_script(X.loaded(lasso.diabetes_dataset), y_column="target", x_columns=["bmi", "bp"],
+    return X.lasso_script(X.loaded(lasso.diabetes_dataset), prepare_design=lasso.prepare_design, release=lasso.release,
+                          y_column="target", x_columns=["bmi", "bp"],
                           config=lasso.LassoConfig(epsilon=1.0, steps=10), stream=STREAM, diagnostics=False)
 
 
@@ -38,21 +39,22 @@ def _histograms():
 
 
 def _density():
-    return X.density_script(X.loaded(builtin_dataset, "wine"), columns=["alcohol"], stream=STREAM,
+    return X.density_script(X.loaded(builtin_dataset, "wine"), unit_cube_columns=density.unit_cube_columns,
+                            compare_release=density.compare_release, columns=["alcohol"], stream=STREAM,
                             config=density.CompareConfig(epsilon=1.0, grid=16, draws=1, methods=("fourier-laplace",)))
 
 
 def _single_parameter():
     src = X.simulated(single_parameter.simulated_dataset, 500, 2, rng=0)
     cfg = single_parameter.FunctionalConfig(epsilon=1.0, delta=1e-5, coordinate=0, loss="robust", geometry="l2-ball")
-    return X.functional_script(src, release=functional.release, y_column="y", x_columns=["x1", "x2"], intercept=False, scale_response=False,
+    return X.functional_script(src, prepare_xy=single_parameter.prepare_xy, release=functional.release, y_column="y", x_columns=["x1", "x2"], intercept=False, scale_response=False,
                                config=cfg, stream=STREAM)
 
 
 def _query_release():
     cfg = query_release.LabConfig(query_release.Thresholds(16), dataset=query_release.DATASETS[0], rho=0.5, epsilon=1.0, alpha=0.2,
                         methods=("gaussian",), ns=(100,), reps=2, alphas=(0.2,))
-    return X.lab_script(cfg, 0)
+    return X.lab_script(query_release.run_lab, cfg, 0)
 
 
 def _experiments():

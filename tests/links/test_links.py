@@ -5,19 +5,22 @@ from __future__ import annotations
 import pytest
 
 from dpcore import links
+from pages._links import PAGES
+
+KNG = PAGES["kng"]
 
 
 def test_round_trip_of_every_param_kind():
     values = {"kng_eps": 0.5, "kng_eps_typed": 0.4, "kng_sim_n": 100, "kng_intercept": False,
               "kng_mechs_t": ["exponential", "kng"], "kng_tau": 0.25, "kng_draws_r": 7, "kng_problem": "quantile"}
-    q = links.encode("kng", values)
+    q = links.encode(KNG, values)
     assert all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in q.values())
-    assert links.decode("kng", q) == values
-    assert links.decode("kng", {**q, "session": ["abc-123"]}) == values      # the restart token is not a setting
+    assert links.decode(KNG, q) == values
+    assert links.decode(KNG, {**q, "session": ["abc-123"]}) == values      # the restart token is not a setting
 
 
 def test_encode_leaves_out_what_the_page_does_not_link():
-    assert links.encode("kng", {"kng_eps": 1.0, "dp_dataset": object(), "kng_y": "age"}) == {"kng_eps": ["1.0"]}
+    assert links.encode(KNG, {"kng_eps": 1.0, "dp_dataset": object(), "kng_y": "age"}) == {"kng_eps": ["1.0"]}
 
 
 @pytest.mark.parametrize("query, named", [
@@ -34,7 +37,7 @@ def test_encode_leaves_out_what_the_page_does_not_link():
 ])
 def test_bad_links_are_refused_naming_the_parameter(query, named):
     with pytest.raises(links.LinkProblem) as err:
-        links.decode("kng", query)
+        links.decode(KNG, query)
     assert named in str(err.value)
 
 
@@ -47,6 +50,6 @@ def test_every_linked_page_is_a_page_and_keys_are_unique():
     from pages import _nav
 
     stems = {p.split("/")[-1][:-3] for p in (e.path for e in _nav.discover())}
-    assert set(links.pages()) <= stems
-    keys = [p.key for ps in links.pages().values() for p in ps]
+    assert set(PAGES) <= stems
+    keys = [p.key for ps in PAGES.values() for p in ps]
     assert len(keys) == len(set(keys)) and not set(keys) & links.RESERVED

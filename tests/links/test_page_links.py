@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dpcore import links
+from pages._links import PAGES
 from tests.app.conftest import TIMEOUT
 from tests.export.helpers import ROOT
 
@@ -49,7 +50,7 @@ def _widget_values(at: AppTest) -> dict:
 
 def test_alternatives_cover_every_linked_widget():
     assert {k: set(v) for k, v in ALTERNATIVES.items()} == {
-        page: {p.key for p in params} for page, params in links.pages().items()}
+        page: {p.key for p in params} for page, params in PAGES.items()}
 
 
 @pytest.mark.parametrize("page", sorted(ALTERNATIVES))
@@ -74,7 +75,7 @@ def test_page_opens_from_its_own_link_with_the_same_widgets(page):
     drawn = {k for k in ALTERNATIVES[page] if k in shown}
     assert drawn and {k: reopened.get(k) for k in drawn} == {k: shown[k] for k in drawn}
     code = [c.value for c in again.code]
-    assert any(links.query_string(links.encode(page, ALTERNATIVES[page])) in c for c in code)   # the Copy link box
+    assert any(links.query_string(links.encode(PAGES[page], ALTERNATIVES[page])) in c for c in code)   # the Copy link box
     assert not any("session=" in c for c in code)
 
 
