@@ -21,6 +21,7 @@ n) is refused.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, cast, Optional
@@ -30,7 +31,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_epsilon, check_int
 from ..errors import DPValueError
-from ..mechanism import Calibration, Diagnostics, Note, Release
+from ..mechanism import Calibration, Diagnostics, Note, Release, lazy
 from .tables import (MAX_DENSE_CELLS, BatchHistogram, SparseCounts, SparseHistogram, _check_dense, as_counts,
                      check_p, histogram_errors)
 
@@ -288,12 +289,16 @@ def sample_histogram(counts: SparseCounts, cal: Calibration, reps: int, rng: RNG
     _check_dense(p)
     rows = _dense_rows(p, reps)
     g = as_generator(rng)
+    kind, post = cal.params["noise"], cal.params["postprocess"]
+    if reps <= rows:           # one block (every single release): the noise array becomes the output, no copies
+        out = _noise(kind, cal.constant, (reps, p), g)
+        out[:, counts.cells] += counts.counts          # noise + counts: the same sums as counts + noise
+        return _postprocess_dense(out, post, counts.n) if post != "none" else out
     dense = counts.to_dense().astype(float)
     out = np.empty((reps, p))
     for lo in range(0, reps, rows):
         hi = min(reps, lo + rows)
-        out[lo:hi] = _postprocess_dense(dense[None, :] + _noise(cal.params["noise"], cal.constant, (hi - lo, p), g),
-                                        cal.params["postprocess"], counts.n)
+        out[lo:hi] = _postprocess_dense(dense[None, :] + _noise(kind, cal.constant, (hi - lo, p), g), post, counts.n)
     return out
 
 
@@ -390,8 +395,11 @@ def true_counts(data: Any, config: Any) -> np.ndarray:
 
 
 def _diagnostics(counts: SparseCounts, value: Any) -> Diagnostics:
+    """The non-private errors are computed when a page reads one (one pass for all of them)."""
+    errors = functools.cache(lambda: histogram_errors(value, counts))
+    keys = ("l1", "l2", "max", "false_positives") + (("missed",) if isinstance(value, SparseHistogram) else ())
     return Diagnostics(values={"occupied cells q (non-private)": counts.q, "records n": counts.n,
-                               **{f"{k} error (non-private)": v for k, v in histogram_errors(value, counts).items()}})
+                               **{f"{k} error (non-private)": lazy(lambda k=k: errors()[k]) for k in keys}})
 
 
 def histogram_release(data: Any, config: HistogramConfig, *, rng: RNGLike = None,
