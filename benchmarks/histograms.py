@@ -4,7 +4,8 @@
    (n = 10^5): target under 0.5 s per release.
 2. Beside it, the dense (naive) path at p = 2^20 — the same law, drawing p noise values — and the
    sparse sampler at p = 2^20 on a table with the same q and n.
-3. The Laplace release (every cell) at p = 2^20.
+3. (Moved) The Laplace release in every cell at p = 2^20, from the records (aggregation included) against a
+   plain numpy version: ``benchmarks/peers.py`` (task 2).
 
 Usage::
 
@@ -49,8 +50,6 @@ def main(argv=None) -> int:
     ):
         t, rel = _median_time(lambda t=table, c=cfg: H.threshold_release(t, c, rng=3), args.repeat)
         rows.append((label, t, rel.value.nnz))
-    t, rel = _median_time(lambda: H.histogram_release(mid, H.HistogramConfig(1.0, 2**20), rng=4), args.repeat)
-    rows.append(("Laplace in every cell, p = 2^20", t, int((rel.value != 0).sum())))
     print(f"q = {q:,} occupied cells, n = {n:,} records, ε = 1, replace-one; median of {args.repeat} releases")
     print(f"{'release':<42} {'time':>10} {'cells released':>16}")
     for label, t, nnz in rows:
