@@ -100,14 +100,18 @@ def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = No
             "signs agree": int(sum(np.sign(theta[j]) == np.sign(truth[j]) for j in hit))}
 
 
-def _gram_in_domain(data: Any, cfg: LassoConfig) -> Optional[tuple[np.ndarray, np.ndarray]]:
-    """:func:`~dpcore.lasso.solver.gram_in_domain` for a release without intercept in float64 (else None)."""
+def _gram_in_domain(data: Any, cfg: LassoConfig
+                    ) -> tuple[Optional[tuple[np.ndarray, np.ndarray]], Optional[Calibration]]:
+    """(:func:`~dpcore.lasso.solver.gram_in_domain`, the calibration it needed) for a release without intercept in
+    float64; (None, None) when it does not apply."""
     if cfg.intercept or cfg.dtype != "float64" or not (isinstance(data, tuple) and len(data) == 2):
-        return None
+        return None, None
     X = data[0]
     if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1):
-        return None
-    return gram_in_domain(X, data[1], int(calibrate(cfg, *X.shape).params["steps"]), cfg.path)
+        return None, None
+    cal = calibrate(cfg, *X.shape)
+    pre = gram_in_domain(X, data[1], int(cal.params["steps"]), cfg.path)
+    return (pre, cal) if pre is not None else (None, None)
 
 
 def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Callable[[int, int], Any] | None = None,
@@ -126,7 +130,7 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
         Also compute the NON-PRIVATE comparison (non-private Frank–Wolfe, the constrained optimum θ*,
         losses, excess empirical risk, clipping counts) into ``Release.diagnostics``.
     """
-    pre = _gram_in_domain(data, cfg)
+    pre, cal = _gram_in_domain(data, cfg)
     if pre is not None:           # X, y already in the domain: XᵀX, Xᵀy and the checks in one pass over X
         (X, y), (n, p) = data, data[0].shape
         clip_info = {"clipped covariate entries": 0, "clipped responses": 0, "records touched by clipping": 0,
@@ -134,7 +138,7 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
     else:
         X, y, clip_info = clip_data(data, dtype=cfg.dtype)
         n, p = X.shape
-    cal = calibrate(cfg, n, p)
+    cal = cal if cal is not None else calibrate(cfg, n, p)
     g = as_generator(rng)
     means = None
     if cfg.intercept:  # stage 1: released means (ε_m); stage 2 runs on the records centred at them
