@@ -89,7 +89,8 @@ def report(task: str, times: dict, project: str, floor: str | None, notes: dict 
         rw = [a[1] / b[1] for a, b in zip(mine, v)]
         tag = "floor" if k == floor else "peer "
         rows.append(f"  {tag} {k:<38} cpu {1e3 * med(v, 0):9.1f} ms   wall {1e3 * med(v, 1):9.1f} ms   "
-                    f"project/{tag.strip()}: cpu {min(rc):.2f}–{max(rc):.2f}×  wall {min(rw):.2f}–{max(rw):.2f}×")
+                    f"project/{tag.strip()}: cpu {np.median(rc):.2f}× ({min(rc):.2f}–{max(rc):.2f})  "
+                    f"wall {np.median(rw):.2f}× ({min(rw):.2f}–{max(rw):.2f})")
     for k, why in (notes or {}).items():
         rows.append(f"  peer  {k:<38} not run: {why}")
     return rows
@@ -235,7 +236,7 @@ def main(argv=None) -> int:
         blas = sorted({f"{i['internal_api']} {i['num_threads']} thread(s)" for i in threadpool_info()})
         print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; load average "
               f"{' '.join(f'{v:.1f}' for v in os.getloadavg())}; BLAS/OpenMP: {', '.join(blas)}")
-        print("project/peer as min–max over interleaved rounds (< 1: the project is faster); floor = non-private\n")
+        print("project/peer: median (min–max) over interleaved rounds (< 1: the project is faster); floor = non-private\n")
         for k in a.only or sorted(tasks):
             print("\n".join(tasks[k]()), flush=True)
         print(f"\nload average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
