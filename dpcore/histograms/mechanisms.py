@@ -396,10 +396,16 @@ def true_counts(data: Any, config: Any) -> np.ndarray:
 
 def _diagnostics(counts: SparseCounts, value: Any) -> Diagnostics:
     """The non-private errors are computed when a page reads one (one pass for all of them)."""
-    errors = functools.cache(lambda: histogram_errors(value, counts))
+    @functools.cache
+    def errors() -> dict[str, float]:
+        return histogram_errors(value, counts)
+
+    def entry(key: str) -> lazy:
+        return lazy(lambda: errors()[key])
+
     keys = ("l1", "l2", "max", "false_positives") + (("missed",) if isinstance(value, SparseHistogram) else ())
     return Diagnostics(values={"occupied cells q (non-private)": counts.q, "records n": counts.n,
-                               **{f"{k} error (non-private)": lazy(lambda k=k: errors()[k]) for k in keys}})
+                               **{f"{k} error (non-private)": entry(k) for k in keys}})
 
 
 def histogram_release(data: Any, config: HistogramConfig, *, rng: RNGLike = None,

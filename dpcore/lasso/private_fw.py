@@ -133,8 +133,8 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
     pre, cal = _gram_in_domain(data, cfg)
     if pre is not None:           # X, y already in the domain: XᵀX, Xᵀy and the checks in one pass over X
         (X, y), (n, p) = data, data[0].shape
-        clip_info = {"clipped covariate entries": 0, "clipped responses": 0, "records touched by clipping": 0,
-                     "n": int(n)}
+        clip_info: dict[str, Any] = {"clipped covariate entries": 0, "clipped responses": 0,
+                                     "records touched by clipping": 0, "n": int(n)}
     else:
         X, y, clip_info = clip_data(data, dtype=cfg.dtype)
         n, p = X.shape
