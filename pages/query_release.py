@@ -12,6 +12,7 @@ import streamlit as st
 from dpcore import privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
+from pages import _cached as cached
 from pages import _components as ui
 
 ss = st.session_state
@@ -75,7 +76,7 @@ key = (cfg, ui.current_seed("query_release"))
 if run or ss.get("qr_result", (None,))[0] != key:
     bar = st.empty()
     try:
-        ss["qr_result"] = (key, query_release.run_lab(cfg, rng=key[1], progress=ui.progress(bar, "lab")))
+        ss["qr_result"] = (key, cached.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()

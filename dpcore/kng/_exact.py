@@ -158,12 +158,14 @@ def quantile_exponential_pieces(y_sorted: np.ndarray, lo: float, hi: float, tau:
 
 
 def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: float, size: int,
-                        g: np.random.Generator, *, window: int | None = None) -> np.ndarray:
+                        g: np.random.Generator, *, window: int | None = None,
+                        overwrite_input: bool = False) -> np.ndarray:
     """Exact draws from ∝ exp(−c·|#{y_i ≤ θ} − τn|) on [lo, hi] (y already clipped to [lo, hi]).
 
     O(n) selection + O(w log w) for a window of w ranks around τn; see the module docstring.
     ``window`` (ranks on each side) is for tests; the default makes the outer regions' mass
-    bound ≤ e^{−40} times a single gap's weight factor.
+    bound ≤ e^{−40} times a single gap's weight factor. ``overwrite_input=True`` partitions ``y`` in place
+    (the caller's own copy: its order changes, never its values; the draws depend on the order statistics only).
     """
     y = np.asarray(y, dtype=float)
     n = y.size
@@ -175,7 +177,11 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
         return quantile_kng_pieces(np.sort(y), lo, hi, tau, c).sample(size, g)
 
     kth = [i for i in (a - 1, b) if 0 <= i < n]
-    part = np.partition(y, kth)
+    if overwrite_input:
+        y.partition(kth)
+        part = y
+    else:
+        part = np.partition(y, kth)
     c_lo, c_hi = max(a - 1, 0), min(b, n - 1)
     central = np.sort(part[c_lo:c_hi + 1])  # order statistics z[c_lo..c_hi]
     edges_c = np.concatenate([[lo] if a == 0 else [], central, [hi] if b == n else []])

@@ -36,6 +36,11 @@ def _clipped_rows(xc: np.ndarray, x: np.ndarray) -> int:
     return int(np.sum(np.any(xc != x, axis=1)))
 
 
+def _outside(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> int:
+    """Records of one column outside [lo, hi] (order-free: the exact sampler reorders the clipped copy)."""
+    return int(np.count_nonzero((x[:, 0] < lo[0]) | (x[:, 0] > hi[0])))
+
+
 # ----------------------------------------------------------------------------- mean
 class Mean(Problem):
     """Mean of records in a public K-ball (``radius``, ``center``) or box (``bounds``), §4.1."""
@@ -136,14 +141,14 @@ class Median(Problem):
         n, d = x.shape
         lo, hi = box(cfg.bounds, d)
         xc = np.clip(x, lo, hi)
-        k = _clipped_rows(xc, x)
         if d == 1:
             y = xc[:, 0]
             # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: the 1-D laws are the
             # quantile's (τ = 1/2) with twice the constant
-            return Prepared(n, 1, lambda: np.median(y), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
-                            width=float(hi[0] - lo[0]),
+            return Prepared(n, 1, lambda: np.median(y), lambda: _outside(x, lo, hi), lower=lo, upper=hi,
+                            centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]),
                             data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 2.0})
+        k = _clipped_rows(xc, x)
         return Prepared(n, d, lambda: geometric_median(xc), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
                         width=float(np.linalg.norm(hi - lo)), data={"x": xc})
 
@@ -248,8 +253,8 @@ class Quantile(Problem):
         xc = np.clip(x, lo, hi)
         y = xc[:, 0]
         tau = cfg.tau
-        return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), _clipped_rows(xc, x), lower=lo,
-                        upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
+        return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), lambda: _outside(x, lo, hi),
+                        lower=lo, upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
                         data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 1.0})
 
     def gradient(self, P, th):
@@ -298,8 +303,9 @@ def _quantile_constant(P: Prepared, cal: Calibration) -> float:
 
 
 def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
+    # y is the release's own clipped copy: partitioned in place (its order changes, not the statistics read from it)
     return sample_quantile_kng(P.data["y"], P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal), size,
-                               g)[:, None]
+                               g, overwrite_input=True)[:, None]
 
 
 def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:

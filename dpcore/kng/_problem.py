@@ -40,12 +40,13 @@ CONSTANT_NAMES = MappingProxyType({
 
 @dataclass
 class Prepared:
-    """A validated problem instance (internal; arrays are not modified after construction)."""
+    """A validated problem instance (internal; array values are not modified after construction — the 1-D exact
+    sampler reorders its own clipped copy ``data["y"]`` in place, which no order-free statistic sees)."""
 
     n: int
     d: int
     estimator: Callable[[], np.ndarray]     # the non-private estimate, computed on first use
-    clipped: int = 0
+    clipped: int | Callable[[], int] = 0     # or a function counting them when a page shows it
     lower: Optional[np.ndarray] = None      # box domain of θ
     upper: Optional[np.ndarray] = None
     l1_radius: Optional[float] = None       # ℓ1-ball domain of θ (regressions)

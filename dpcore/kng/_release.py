@@ -64,7 +64,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator, spawn
 from .._validation import DPValueError
 from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs, preconditioned_metropolis
-from ..mechanism import Calibration, Diagnostics, Note, Release
+from ..mechanism import Calibration, Diagnostics, Note, Release, lazy
 from ._exact_regression import ExactDraws
 from ._problem import Prepared, Problem
 
@@ -142,7 +142,9 @@ def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, overr
     pl = plan(problem, data, cfg, override)
     P, cal = pl.prepared, pl.calibration
     check_work(problem, P, cfg, pl.exact is not None)
-    values = {"non-private estimate": P.nonprivate * P.scale, "clipped records": P.clipped}
+    # non-private by-products, computed when a page reads them (the median's estimate is a second O(n) pass)
+    values: dict[str, Any] = {"non-private estimate": lazy(lambda: P.nonprivate * P.scale),
+                              "clipped records": lazy(P.clipped) if callable(P.clipped) else P.clipped}
     g = as_generator(rng)
     if cal.note.startswith(FALLBACK_NOTE):
         notes = [Note("approximate", FALLBACK_NOTE)]
