@@ -22,7 +22,7 @@ from ..privacy import PrivacyCost
 from ._estimators import nonprivate_quantile_regression, ols
 from ._exact_regression import sample_linear_exact
 from ._regression import LinearRegression, QuantileRegression, objective_perturbation
-from ._release import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
+from .release._engine import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
 from ._targets import LinearRegressionTarget, quantile_regression_target
 from .configs import MAX_SWEEPS, LinearRegressionConfig, QuantileRegressionConfig
 

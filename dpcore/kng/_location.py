@@ -222,7 +222,7 @@ class Median(Problem):
         """The geometric median (d ≥ 2): preconditioned full-vector moves (correlated columns make the
         target's level sets tilted ellipses) when the run fits the work budget (public n, d, size, sweeps),
         else the incremental coordinate-wise target."""
-        from ._release import MAX_WORK, MIN_CHAINS
+        from .release._engine import MAX_WORK, MIN_CHAINS
 
         work = max(cfg.size, MIN_CHAINS) * cfg.sweeps * P.d * P.n * P.d
         return "preconditioned" if P.d > 1 and work <= MAX_WORK else "coordinate"

@@ -254,7 +254,7 @@ class QuantileRegression(Problem):
         diabetes data) while one target evaluation touches at most :data:`PRECOND_MAX_VALUES` values (n·d) and
         the whole run fits the work budget; beyond, the banded coordinate-wise targets (O(√n) per move) keep
         large n and many draws affordable. Decided from public inputs (n, d, size, sweeps) only."""
-        from ._release import MAX_WORK, MIN_CHAINS
+        from .release._engine import MAX_WORK, MIN_CHAINS
 
         work = max(cfg.size, MIN_CHAINS) * cfg.sweeps * P.d * P.n * P.d * len(self.temperatures(P, cfg))
         return "preconditioned" if P.n * P.d <= PRECOND_MAX_VALUES and work <= MAX_WORK else "coordinate"
