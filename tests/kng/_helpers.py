@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore import kng
-from dpcore.kng import _release
+from dpcore.kng.release import _engine as _release
 
 NORMS = ("l1", "l2", "linf")
 #: Public parameters a problem needs when a test does not care about them.
