@@ -35,9 +35,10 @@ from .calibration import (EXACT_NOTE, FALLBACK_NOTE, MCMC_NOTE, calibrate_for, c
                           calibrate_location, calibrate_quantile_regression)
 from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig, MedianConfig, QuantileConfig,
                       QuantileRegressionConfig)
-from .designs import (MAX_SIM_D, MAX_SIM_REGRESSION_D, REGRESSION_SIMULATORS, RegressionSuffStats, algorithm1_theta,
-                      figure1_theta, figure2_theta, max_simulated_d, paper_rescale, regression_suffstats_chunked,
-                      simulate_regression, simulate_regression_dataset, simulated_dataset)
+from .designs import (FIGURE1_D, MAX_REGRESSION_D, MAX_SIM_CELLS, MAX_SIM_D, MAX_SIM_REGRESSION_D, MAX_SUFFSTATS_N,
+                      MAX_THETA_D, REGRESSION_SIMULATORS, RegressionSuffStats, algorithm1_theta, figure1_theta,
+                      figure2_theta, max_simulated_d, paper_rescale, regression_suffstats_chunked, simulate_regression,
+                      simulate_regression_dataset, simulated_dataset)
 from .release._engine import KNGRelease
 
 __all__ = [
@@ -51,7 +52,8 @@ __all__ = [
     "sample_quantile_regression_batch",
     "ProblemData", "problem_data", "MAX_SIM_D", "MAX_SIM_REGRESSION_D", "max_simulated_d", "simulated_dataset",
     "REGRESSION_SIMULATORS", "simulate_regression_dataset", "simulate_regression", "regression_suffstats_chunked",
-    "RegressionSuffStats", "algorithm1_theta", "figure1_theta", "figure2_theta", "paper_rescale",
+    "RegressionSuffStats", "algorithm1_theta", "figure1_theta", "figure2_theta", "paper_rescale", "FIGURE1_D",
+    "MAX_REGRESSION_D", "MAX_SIM_CELLS", "MAX_SUFFSTATS_N", "MAX_THETA_D",
     "geometric_median", "nonprivate_quantile_regression", "ols",
     "QPError", "l1_constrained_qp", "project_l1_ball",
 ]
