@@ -17,7 +17,7 @@ from ..mechanism import Calibration
 from ._location import exact_law
 from ._problem import Prepared, Problem
 from ._problems import PROBLEMS, make, problem, problem_of
-from .calibration import calibrate_for
+from .calibration import calibrate_for, mechanism_calibration
 from .release import linear_regression, location, quantile_regression
 from .release._engine import KNGRelease, Override, Progress, plan
 from .release._engine import check_total_work as _check_total_work
@@ -113,7 +113,7 @@ def log_density(problem_name: str, data: Any, thetas: Any, *, mechanism: str, ep
     cfg = make(problem_name, mechanism=mechanism, epsilon=epsilon, norm=norm, **params)
     prob = problem_of(cfg)
     P = prob.prepare(data, cfg)
-    cal = prob.calibrate(cfg, P.d)
+    cal = mechanism_calibration(cfg, P.d)
     th = np.asarray(thetas, dtype=float)
     if th.ndim == 1:
         th = th[:, None] if P.d == 1 else th[None, :]

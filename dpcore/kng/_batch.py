@@ -24,6 +24,7 @@ from ._exact_regression import sample_linear_exact
 from ._regression import LinearRegression, QuantileRegression, objective_perturbation
 from .release._engine import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
 from ._targets import LinearRegressionTarget, quantile_regression_target
+from .calibration import mechanism_calibration
 from .configs import MAX_SWEEPS, LinearRegressionConfig, QuantileRegressionConfig
 
 PER_REPLICATE = "per replicate"
@@ -64,7 +65,7 @@ class BatchResult:
 
 
 def _calibrate(problem, cfg, d: int, note: str, override: Override) -> Calibration:
-    cal = problem.calibrate(cfg, d).replace(note=f"{note}; {PER_REPLICATE}")
+    cal = mechanism_calibration(cfg, d).replace(note=f"{note}; {PER_REPLICATE}")
     return cal if override is None else override(cal)
 
 
