@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .._validation import DPValueError
 from ..mechanism import Calibration
@@ -265,7 +265,7 @@ def _quantile_regression_exponential(cfg: QuantileRegressionConfig, d: int) -> C
                     f"{' (the paper’s factor 2: more noise than needed)' if paper else ''}."))
 
 
-_DERIVED = MappingProxyType({
+_DERIVED: Mapping[tuple[str, str], Callable[[Any, int], Calibration]] = MappingProxyType({
     ("mean", "kng"): _mean_kng, ("mean", "exponential"): _mean_exponential,
     ("median", "kng"): _median_kng, ("median", "exponential"): _median_exponential,
     ("quantile", "kng"): _quantile_kng, ("quantile", "exponential"): _quantile_exponential,
