@@ -1,9 +1,10 @@
 """Batched regression samplers for simulations: R independent replicates, one chain (or QP) each.
 
-Used by the paper's figures (:mod:`dpcore.experiments.kng_figures`) and the audits: every
+Used by the paper's figures (:mod:`dpcore.kng.figures`) and the audits: every
 replicate is a different dataset (or, in an audit, a fresh draw on the same one), so
 :attr:`BatchResult.cost` is the cost of ONE replicate's release ("per replicate"). Same
-calibrations as :func:`dpcore.kng.release`; ``override`` replaces the calibration (audit mutants).
+calibrations as the releases (:func:`dpcore.kng.calibration.mechanism_calibration`); ``override``
+replaces the calibration (audit mutants).
 """
 from __future__ import annotations
 
