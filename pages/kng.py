@@ -1,5 +1,6 @@
-"""KNG explorer (Reimherr & Awan 2019): widgets → kng configs → release rules (ui → dpcore.privacy) → one
-registered mechanism's release per mechanism → dpcore.kng.plots. User data: a non-private teaching view, or a release (value only)."""
+"""KNG explorer (Reimherr & Awan 2019): widgets → kng configs → release rules (ui → dpcore.privacy) → the
+registered mechanism's calibrate and release, per mechanism → dpcore.kng.plots. User data: a non-private
+teaching view, or a release (value only)."""
 # nav: title="KNG explorer" icon=":material/insights:" order=100 paper="https://arxiv.org/abs/1905.09436" topic="The K-norm gradient mechanism (KNG) vs the exponential mechanism vs objective perturbation: private means, medians, quantiles, linear and quantile regression."
 import numpy as np
 import pandas as pd
@@ -123,7 +124,8 @@ for m in mechs:
         label = privacy.release_label(f"{plots.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
                                 data=ds.name or source, columns=used, epsilon=eps, draws=int(draws), details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
-                             kind=kind, cost=spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data)).cost(cfgs[m].size))
+                             kind=kind, cost=spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data)).cost(
+                                 cfgs[m].size))
     except ValueError as exc:
         ui.show_error(ValueError(f"{plots.label(m)}: {exc}"))
 try:  # the mechanisms of one click together stay within one release's work cap (public: n, d, draws, sweeps)
