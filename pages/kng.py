@@ -121,11 +121,12 @@ for m in mechs:
     try:
         cfgs[m] = kng.make(problem, mechanism=m, epsilon=eps, norm=norm, size=int(draws), **params,
                            **({} if m == "objective_perturbation" else {"n_sweeps": int(sweeps)}))
+        calibration = spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data))  # public: known before the click
         label = privacy.release_label(f"{plots.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
-                                data=ds.name or source, columns=used, epsilon=eps, draws=int(draws), details=details)
+                                      data=ds.name or source, columns=used, epsilon=eps, draws=int(draws),
+                                      details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
-                             kind=kind, cost=spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data)).cost(
-                                 cfgs[m].size))
+                             kind=kind, cost=calibration.cost(cfgs[m].size))
     except ValueError as exc:
         ui.show_error(ValueError(f"{plots.label(m)}: {exc}"))
 try:  # the mechanisms of one click together stay within one release's work cap (public: n, d, draws, sweeps)
