@@ -168,7 +168,7 @@ with ui.nonprivate("Teaching view: θ̂, densities, draws and diagnostics") if n
                 "are pulled to the ball's boundary. Try a larger B.")
     released = {m: r for m, r in results.items() if r.released}
     lo, hi = plots.plot_window(released, theta_hat) if released else (theta_hat - 1 - abs(theta_hat),
-                                                                    theta_hat + 1 + abs(theta_hat))
+                                                                      theta_hat + 1 + abs(theta_hat))
     dens = dict(epsilon=eps, norm=norm, params=params)
     if d == 1:
         curves = {m: plots.density_1d(problem, pdata.data, m, lo=lo[0], hi=hi[0], **dens) for m in results}
