@@ -24,7 +24,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dpcore import data as dpdata  # noqa: E402
 from dpcore import kng  # noqa: E402
 from dpcore import mcmc  # noqa: E402
 
@@ -39,14 +38,14 @@ def _timeit(fn, repeat: int) -> tuple[float, object]:
 
 
 def regression_benchmark(sweeps: int, chains: int, ns=(100, 1000, 10_000_000), mechanisms=("kng",)) -> None:
-    theta = dpdata.figure1_theta()
+    theta = kng.figure1_theta()
     d = theta.size
     print(f"\n== Linear regression on sufficient statistics: d = {d}, {chains} chains x {sweeps:,} sweeps ==")
     print(f"{'mechanism':<12}{'n':>12}{'suffstats s':>13}{'sampling s':>12}{'accept':>8}{'max R-hat':>11}"
           f"{'min ESS':>9}{'‖θ̃−θ̂‖₂ med':>14}")
     for n in ns:
         t = time.perf_counter()
-        st = dpdata.regression_suffstats_chunked(n, theta, rng=n)
+        st = kng.regression_suffstats_chunked(n, theta, rng=n)
         sc, _ = st.rescaled()  # the paper's protocol (y / max|y|): fine for a speed benchmark
         t_suff = time.perf_counter() - t
         A = np.broadcast_to(sc.XtX, (chains, d, d))
@@ -65,9 +64,9 @@ def regression_benchmark(sweeps: int, chains: int, ns=(100, 1000, 10_000_000), m
 
 
 def budget_benchmark(work: float = 3e7) -> None:
-    """Seconds per unit of the release path's work budget (dpcore.kng._release.MAX_WORK = 3e8): one release
+    """Seconds per unit of the release path's work budget (dpcore.kng.release._engine.MAX_WORK = 3e8): one release
     of each MCMC-sampled problem sized to ``work`` units, so the cap's wall time can be read off."""
-    from dpcore.kng import _release
+    from dpcore.kng.release import _engine as _release
 
     g = np.random.default_rng(0)
     print(f"\nRelease-path work budget (cap {_release.MAX_WORK:.0e} units): time for {work:.0e} units")

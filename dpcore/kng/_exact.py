@@ -157,6 +157,12 @@ def quantile_exponential_pieces(y_sorted: np.ndarray, lo: float, hi: float, tau:
     return Pieces(edges, -c * Ledge, -c * slope)
 
 
+def _draw_in(edges: np.ndarray, logw: np.ndarray, k: int, g: np.random.Generator) -> np.ndarray:
+    """k draws uniform within gaps chosen with log weights ``logw`` (gap j = [edges[j], edges[j+1]])."""
+    j = _categorical(logw, k, g)
+    return edges[j] + g.random(k) * (edges[j + 1] - edges[j])
+
+
 def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: float, size: int,
                         g: np.random.Generator, *, window: int | None = None,
                         overwrite_input: bool = False) -> np.ndarray:
@@ -214,10 +220,6 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
             exact_cache[name] = (edges, lw, float(logsumexp(lw)))
         return exact_cache[name]
 
-    def draw_in(edges, logw, k):
-        j = _categorical(logw, k, g)
-        return edges[j] + g.random(k) * (edges[j + 1] - edges[j])
-
     out = np.empty(size)
     todo = np.arange(size)
     names = list(regions)
@@ -232,7 +234,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
                 continue
             idx = todo[sel]
             if nm == "c":
-                out[idx] = draw_in(edges_c, logw_c, k)
+                out[idx] = _draw_in(edges_c, logw_c, k, g)
                 continue
             edges, lw_exact, lW = exact_region(nm)
             if bounds_exact[nm]:
@@ -240,7 +242,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
             else:
                 acc = g.random(k) < math.exp(min(0.0, lW - regions[nm]))
                 regions[nm], bounds_exact[nm] = lW, True  # exact from now on (still a valid bound)
-            out[idx[acc]] = draw_in(edges, lw_exact, int(acc.sum()))
+            out[idx[acc]] = _draw_in(edges, lw_exact, int(acc.sum()), g)
             keep[np.flatnonzero(sel)[~acc]] = True
         todo = todo[keep]
     return out
