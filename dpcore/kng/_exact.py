@@ -163,6 +163,14 @@ def _draw_in(edges: np.ndarray, logw: np.ndarray, k: int, g: np.random.Generator
     return edges[j] + g.random(k) * (edges[j + 1] - edges[j])
 
 
+def _partitioned(y: np.ndarray, kth: list[int], in_place: bool) -> np.ndarray:
+    """``y`` partitioned at the ranks ``kth`` (in place when ``in_place``: the caller's own copy)."""
+    if in_place:
+        y.partition(kth)
+        return y
+    return np.partition(y, kth)
+
+
 def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: float, size: int,
                         g: np.random.Generator, *, window: int | None = None,
                         overwrite_input: bool = False) -> np.ndarray:
@@ -182,12 +190,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
     if (a == 0 and b == n) or n < 2048 and window is None:
         return quantile_kng_pieces(np.sort(y), lo, hi, tau, c).sample(size, g)
 
-    kth = [i for i in (a - 1, b) if 0 <= i < n]
-    if overwrite_input:
-        y.partition(kth)
-        part = y
-    else:
-        part = np.partition(y, kth)
+    part = _partitioned(y, [i for i in (a - 1, b) if 0 <= i < n], overwrite_input)
     c_lo, c_hi = max(a - 1, 0), min(b, n - 1)
     central = np.sort(part[c_lo:c_hi + 1])  # order statistics z[c_lo..c_hi]
     edges_c = np.concatenate([[lo] if a == 0 else [], central, [hi] if b == n else []])

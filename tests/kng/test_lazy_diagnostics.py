@@ -17,7 +17,8 @@ from dpcore.mechanism import Diagnostics, LazyValues, lazy
 def test_median_and_quantile_diagnostics_are_lazy_and_right(problem, params, estimate):
     y = np.random.default_rng(0).normal(size=50_001) * 3
     y0 = y.copy()
-    r = kng.release(y, kng.make(problem, mechanism="kng", epsilon=1.0, bounds=(-5, 5), **params), rng=1)
+    cfg = kng.make(problem, mechanism="kng", epsilon=1.0, bounds=(-5, 5), **params)
+    r = kng.release_for(cfg)(y, cfg, rng=1)
     values = r.diagnostics.values
     assert isinstance(values, LazyValues)
     assert isinstance(values._m["non-private estimate"], lazy)       # not computed by the release itself
