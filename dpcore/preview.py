@@ -38,7 +38,7 @@ from .errors import DPValueError
 
 __all__ = ["ErrorLaw", "LEVELS", "DEFAULT_REPS", "MAX_PREVIEW_WORK", "laplace_abs", "laplace_l1", "geometric_l1",
            "gaussian_norm", "gaussian_rms", "knorm_radius", "exponential_pieces", "threshold_l1", "from_samples",
-           "unavailable", "preview", "previews", "evenly_spread"]
+           "unavailable", "preview", "previews", "evenly_spread", "DENSITY_NAMES", "marginals_config"]
 
 #: The probabilities of the intervals drawn: the error is at most q(0.5) half the time, q(0.9) nine times in ten.
 LEVELS = (0.5, 0.9)
@@ -387,6 +387,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_R
         if n * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
             return unavailable(name, label, f"a simulation of {reps} releases on n = {n:,} rows exceeds the preview's "
                                             "work cap")
+        reps = reps if name == "query_release/pmw" else min(reps, 100)    # a projection per release: fewer
         data = lab_dataset("uniform", n, config.workload, rng=as_generator(rng).spawn(1)[0])
         return _simulate(name, data, config, reps, rng, measure=f"RMS over the k = {wl.k} answers", label=label,
                          method=name, basis=f"simulated: {reps} releases on a public design of n = {n:,} rows drawn "
@@ -418,7 +419,7 @@ def _functional(config: Any, n: int, d: int, reps: int, rng: Any, label: str) ->
         return unavailable("single_parameter/functional", label,
                            "the public design of the preview is a robust regression; with the logistic loss "
                            "the error depends on how separable the data are")
-    reps = min(reps, 200)
+    reps = min(reps, 50)
     if n * d * reps > MAX_PREVIEW_WORK / 4:
         return unavailable("single_parameter/functional", label, f"{reps} simulated releases on n = {n:,} rows "
                                                                  "exceed the preview's work cap")
@@ -439,7 +440,7 @@ def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: s
     from .lasso import designs as Dg
 
     steps = int(L.calibrate(config, n, p).params["steps"])
-    reps = min(reps, 100)
+    reps = min(reps, 50)
     work = float(n) * p * steps * reps
     if work > MAX_PREVIEW_WORK or reps < 1:
         return unavailable(name, label, f"{reps} simulated releases would touch n·p·T·reps = {work:.2g} values, over "
@@ -453,6 +454,25 @@ def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: s
     return from_samples(np.asarray(vals), name, label, "excess risk L(θ) − min L",
                         f"simulated: {reps} releases on a public design (sparse regression, n = {n:,}, p = {p}, "
                         "5 non-zeros; seeded)")
+
+
+#: The density page's method keys → registry names.
+DENSITY_NAMES = {"gp": "density/gp-kde", "fourier-laplace": "density/fourier-laplace", "knorm": "density/knorm"}
+
+
+def marginals_config(d: int, w: int, method: str, *, rho: float, alpha: float = 0.1) -> Any:
+    """The central config of a release of the w-way marginals of d public bits by ``method`` (as
+    :func:`dpcore.query_release.lab.release_marginals` builds it), for its preview."""
+    from .query_release import central
+    from .query_release.workloads import Marginals
+
+    spec = Marginals(int(d), int(w))
+    make = {"gaussian": lambda: central.GaussianConfig(spec, rho), "projection": lambda: central.ProjectionConfig(spec, rho),
+            "coarse": lambda: central.CoarseConfig(spec, rho, alpha),
+            "chaining": lambda: central.ChainingConfig(spec, rho, alpha), "pmw": lambda: central.PMWConfig(spec, rho)}
+    if method not in make:
+        raise DPValueError(f"method = {method!r}: choose among {', '.join(make)}.")
+    return make[method]()
 
 
 def previews(items: Mapping[str, tuple[str, Any]], **public: Any) -> list[ErrorLaw]:

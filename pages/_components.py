@@ -325,6 +325,48 @@ def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
         plot(*cost_tradeoff_figure(costs), f"{key}_tradeoff")
 
 
+PREVIEW_CACHE_KEY, MAX_CACHED_PREVIEWS = "_dp_previews", 16
+
+
+def _preview_laws(items: tuple, public: tuple) -> list:
+    """dpcore.preview.previews, kept per session (the last few settings): its arguments are public
+    (registry names, configs, n, d) — never data — and it is seeded, so a rerun draws the same picture."""
+    from dpcore import preview as PV
+
+    cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
+    key = repr((items, public))
+    if key not in cache:
+        with st.spinner("Computing the accuracy preview (public inputs only)…"):
+            cache[key] = PV.previews(dict(items), **dict(public))
+        while len(cache) > MAX_CACHED_PREVIEWS:
+            cache.pop(next(iter(cache)))
+    return cache[key]
+
+
+def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: Any) -> None:
+    """Accuracy before the click: for each ``{label: (registry name, config)}`` the law of the error one draw
+    adds (dpcore.preview), drawn with its 50 %/90 % intervals. ``public``: n, d and other public shape only —
+    this function takes no data, so the picture is the same on neighbouring datasets."""
+    if not items:
+        return
+    from dpcore.viz.preview import preview_figure
+
+    try:
+        laws = _preview_laws(tuple(items.items()), tuple(sorted(public.items())))
+    except ValueError as exc:
+        show_error(exc)
+        return
+    with st.expander("Accuracy before the click (from public settings only)", expanded=True,
+                     icon=":material/target:"):
+        fig, frame = preview_figure(laws)
+        if any(law.available for law in laws):
+            plot(fig, frame, f"{key}_accuracy_preview", caption=" ".join(law.describe() for law in laws))
+        else:
+            st.caption(dpdata.literal(" ".join(law.describe() for law in laws)))
+        st.caption("Computed before anything is released, from ε, n, the public bounds and the settings above — "
+                   "never from the data; the same picture on any dataset of this shape. Per draw.")
+
+
 def redraw_budget_line() -> None:
     """The remaining budget beside this run's release button (redrawn after a release in the same run)."""
     entry = st.session_state.get(BUDGET_SLOT_KEY)

@@ -90,6 +90,9 @@ else:
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
+ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", H.HistogramConfig(eps, table.p, noise=noise)),
+                     "Thresholded": ("histograms/threshold", H.ThresholdConfig(eps, table.p, noise=noise))},
+                    key="h", n=int(table.n))
 if ds is None:
     if table.p <= H.MAX_DENSE_CELLS // 4:
         rel = H.laplace_and_threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise, sampler="dense"),

@@ -9,6 +9,7 @@ through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 import pandas as pd
 import streamlit as st
 
+from dpcore import preview as PV
 from dpcore import privacy as P
 from dpcore.data import literal
 from dpcore.query_release import central, lab, workloads
@@ -139,6 +140,9 @@ try:
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
+ui.accuracy_preview({viz.label(method): (f"query_release/{method}", PV.marginals_config(len(rules), w, method, rho=rho_r,
+                                                                                     alpha=alpha))},
+                    key="qr", n=len(ds.frame))
 clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
 out = ui.run_release(req, lambda rng: lab.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
                                                             alpha=alpha, rng=rng), submitted=clicked)
