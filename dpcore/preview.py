@@ -332,7 +332,7 @@ def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str
                                     "take as long as many releases")
 
 
-def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_REPS, rng: Any = 0,
+def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = None, rng: Any = 0,
             label: str | None = None, **shape: Any) -> ErrorLaw:
     """The law of the error one draw of the registered mechanism ``name`` adds, from public inputs only.
 
@@ -344,7 +344,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_R
         The mechanism's config (a Mapping is built with the spec's ``make``).
     n, d : int
         Public shape: rows and dimension of the released statistic.
-    reps, rng : simulation size and seed (only used without an exact law).
+    reps, rng : simulation size (default: per family, 50–400) and seed (only used without an exact law).
     **shape
         Further public quantities some mechanisms need (``p``, ``k`` …; see the source of each branch).
 
@@ -362,7 +362,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_R
     label = label or spec.title
     topic = spec.topic
     if topic == "kng":
-        return _kng(name, config, n, int(d), reps, rng, label)
+        return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label)
     if name == "histograms/laplace":
         from .histograms.mechanisms import calibrate_histogram
         cal = calibrate_histogram(config)
@@ -384,10 +384,10 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_R
     if topic == "query_release":
         from .query_release.lab import lab_dataset
         wl = config.workload.build()
-        if n * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
+        reps = reps or (DEFAULT_REPS if name == "query_release/pmw" else 100)   # a projection per release: fewer
+        if (n + wl.size) * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
             return unavailable(name, label, f"a simulation of {reps} releases on n = {n:,} rows exceeds the preview's "
                                             "work cap")
-        reps = reps if name == "query_release/pmw" else min(reps, 100)    # a projection per release: fewer
         data = lab_dataset("uniform", n, config.workload, rng=as_generator(rng).spawn(1)[0])
         return _simulate(name, data, config, reps, rng, measure=f"RMS over the k = {wl.k} answers", label=label,
                          method=name, basis=f"simulated: {reps} releases on a public design of n = {n:,} rows drawn "
@@ -396,10 +396,10 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = DEFAULT_R
     if topic == "density":
         from .density.designs import mixture
         grid_cells = int(getattr(config, "grid", 128)) ** int(getattr(config, "d", 1))
-        if reps * grid_cells > MAX_PREVIEW_WORK / 100:
+        if (reps or 100) * grid_cells > MAX_PREVIEW_WORK / 100:
             return unavailable(name, label, "the grid is too fine for a simulated preview")
         x = mixture(int(getattr(config, "d", 1))).sample(n, as_generator(rng).spawn(1)[0])
-        reps_d = min(reps, 100)                  # the density configs cap draws at 100
+        reps_d = min(reps or 100, 100)           # the density configs cap draws at 100
         return _simulate(name, x, config, reps_d, rng, measure="RMS over the grid (density units on [0, 1]^d)",
                          label=label, method=name,
                          basis=f"simulated: {reps_d} draws on a public design (n = {n:,} from the two-component "
@@ -419,7 +419,7 @@ def _functional(config: Any, n: int, d: int, reps: int, rng: Any, label: str) ->
         return unavailable("single_parameter/functional", label,
                            "the public design of the preview is a robust regression; with the logistic loss "
                            "the error depends on how separable the data are")
-    reps = min(reps, 50)
+    reps = reps or 50
     if n * d * reps > MAX_PREVIEW_WORK / 4:
         return unavailable("single_parameter/functional", label, f"{reps} simulated releases on n = {n:,} rows "
                                                                  "exceed the preview's work cap")
@@ -440,7 +440,7 @@ def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: s
     from .lasso import designs as Dg
 
     steps = int(L.calibrate(config, n, p).params["steps"])
-    reps = min(reps, 50)
+    reps = reps or 50
     work = float(n) * p * steps * reps
     if work > MAX_PREVIEW_WORK or reps < 1:
         return unavailable(name, label, f"{reps} simulated releases would touch n·p·T·reps = {work:.2g} values, over "
