@@ -295,6 +295,9 @@ def _simulate(name: str, data: Any, config: Any, reps: int, rng: Any, *, measure
         rows = np.vstack(vals)
         released = np.isfinite(rows).all(axis=1)
     errs = error(rows[released], target.ravel()[None, :])
+    if not released.any():
+        return unavailable(method, label, f"it withheld its output (⊥) in all {reps} simulated releases ({basis}): "
+                                          "at these settings it will most likely abstain")
     return from_samples(errs, method, label, measure, basis, p_withheld=1.0 - released.mean())
 
 
@@ -363,9 +366,9 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
     topic = spec.topic
     if topic == "kng":
         return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label)
-    if name == "histograms/laplace":
-        from .histograms.mechanisms import calibrate_histogram
-        cal = calibrate_histogram(config)
+    if name == "histograms/laplace":    # a ThresholdConfig is accepted too: its cells' noise (any p, no dense cap)
+        from .histograms.mechanisms import ThresholdConfig, calibrate_histogram, calibrate_threshold
+        cal = calibrate_threshold(config) if isinstance(config, ThresholdConfig) else calibrate_histogram(config)
         if config.noise == "geometric":
             return geometric_l1(config.p, config.epsilon / cal.sensitivity, rng=rng, method=name, label=label)
         return laplace_l1(config.p, cal.constant, method=name, label=label)

@@ -143,8 +143,9 @@ def session_file_panel() -> None:
     if include:
         st.caption("The file will contain the raw data: anyone who has it sees every record.")
     settings = {k: ss[k] for k in list(ss.keys()) if str(k).startswith("_keep::")}
+    session, ds = release_session(), get_dataset()   # read now: the file is written later, outside this run
     st.download_button("Download session (JSON)", data=lambda: sessionfile.session_to_json(
-        release_session(), settings, get_dataset(), include_data=include).encode("utf-8"),
+        session, settings, ds, include_data=include).encode("utf-8"),
         file_name="dp_session.json", mime="application/json", key="dp_session_json", on_click="ignore",
         icon=":material/save:", width="stretch",
         help="Budgets, spending, releases and the pages' settings" + (" and the data." if include else

@@ -90,7 +90,7 @@ else:
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
-ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", H.HistogramConfig(eps, table.p, noise=noise)),
+ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", H.ThresholdConfig(eps, table.p, noise=noise)),
                      "Thresholded": ("histograms/threshold", H.ThresholdConfig(eps, table.p, noise=noise))},
                     key="h", n=int(table.n))
 if ds is None:
