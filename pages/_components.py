@@ -45,6 +45,7 @@ TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh se
 RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
 LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
 SESSION_UPLOAD_SEEN = "_dp_session_upload_seen"
+DRAWN_BUTTONS_KEY = "_dp_drawn_release_buttons"  # release buttons drawn in this session (a click needs one)
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
@@ -373,6 +374,14 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
         redraw_budget_line()
     b, slot = st.columns([2, 3], vertical_alignment="center")
     clicked = b.button(text, key=key, type="primary", icon=":material/lock_open:")
+    drawn = st.session_state.setdefault(DRAWN_BUTTONS_KEY, set())
+    if clicked and key not in drawn:
+        # Nobody can click a button this session never showed: this "click" is a stale one replayed after a server
+        # restart or a reload (Streamlit keeps a trigger whose widget was not drawn yet). Never charge for it.
+        clicked = False
+        st.info("A click from before the restart was ignored: press the button to release.",
+                icon=":material/touch_app:")
+    drawn.add(key)
     if clicked and charge.counted_as_dp and reqs[0].kind == P.USER:
         try:
             session.check_budget(reqs)

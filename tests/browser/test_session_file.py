@@ -87,6 +87,8 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         assert "Session resumed" in main and "is loaded again" in main, main
         pg.get_by_role("button", name="Continue with a new session").click()
         wait_idle(pg)
+        pg.get_by_text("Releases in full").first.click()
+        wait_idle(pg)
         side = _side(pg)
         assert re.search(r"people\.csv\W*\(loaded\): remaining ε = 2\b.*of ε = 3", side), side
         pg.get_by_role("link", name="KNG explorer").first.click()
