@@ -184,7 +184,7 @@ def geometric_l1(p: int, epsilon_over_delta: float, *, reps: int = DEFAULT_REPS 
 
 def gaussian_norm(sigma: float, d: int = 1, norm: str = "linf", *, method: str = "gaussian",
                   label: str = "Gaussian", reps: int = DEFAULT_REPS * 10, rng: Any = 0,
-                  what: str = "") -> ErrorLaw:
+                  what: str = "", unit: str = "error") -> ErrorLaw:
     """‖Z‖ for Z ~ N(0, σ² I_d): ℓ∞ exact (P(max|Z_j| ≤ t) = (2Φ(t/σ) − 1)^d), ℓ2 exact (σ·χ_d); ℓ1 by Monte
     Carlo of the exact law (data-free)."""
     d = int(d)
@@ -192,14 +192,14 @@ def gaussian_norm(sigma: float, d: int = 1, norm: str = "linf", *, method: str =
     if d == 1 or norm == "linf":
         cdf = (lambda t: np.clip(2 * stats.norm.cdf(np.asarray(t) / s) - 1, 0, 1) ** d)
         ppf = (lambda q: s * stats.norm.ppf((1 + np.asarray(q) ** (1.0 / d)) / 2))
-        return ErrorLaw(method, label, "ℓ∞ norm" if d > 1 else "|error|",
+        return ErrorLaw(method, label, f"‖{unit}‖∞" if d > 1 else f"|{unit}|",
                         f"exact: Gaussian noise, σ = {s:.4g}" + (f", max of {d} coordinates" if d > 1 else "") + what,
                         True, cdf_fn=cdf, ppf_fn=ppf)
     if norm == "l2":
-        return ErrorLaw(method, label, "ℓ2 norm", f"exact: σ·χ_{d}, σ = {s:.4g}{what}", True,
+        return ErrorLaw(method, label, f"‖{unit}‖₂", f"exact: σ·χ_{d}, σ = {s:.4g}{what}", True,
                         dist=stats.chi(df=d, scale=s))
     z = np.abs(as_generator(rng).normal(0.0, s, size=(reps, d))).sum(axis=1)
-    return from_samples(z, method, label, "ℓ1 norm", f"Monte Carlo of the exact law ({reps:,} draws, data-free), "
+    return from_samples(z, method, label, f"‖{unit}‖₁", f"Monte Carlo of the exact law ({reps:,} draws, data-free), "
                         f"σ = {s:.4g}{what}")
 
 
@@ -211,11 +211,11 @@ def gaussian_rms(sigma: float, k: int, *, method: str = "gaussian", label: str =
 
 
 def knorm_radius(d: int, scale: float, norm: str = "linf", *, method: str = "kng", label: str = "K-norm",
-                 what: str = "") -> ErrorLaw:
+                 what: str = "", unit: str = "noise") -> ErrorLaw:
     """‖noise‖_K for density ∝ exp(−‖z‖_K / scale) on ℝ^d: Gamma(d, scale), exact (the Gamma(d + 1) radius
     times a uniform point of the unit ball, whose norm is Beta(d, 1))."""
-    name = {"linf": "ℓ∞", "l2": "ℓ2", "l1": "ℓ1"}.get(norm, norm)
-    return ErrorLaw(method, label, f"{name} norm" if d > 1 else "|error|",
+    name = {"linf": "∞", "l2": "₂", "l1": "₁"}.get(norm, norm)
+    return ErrorLaw(method, label, f"‖{unit}‖{name}" if d > 1 else f"|{unit}|",
                     f"exact: ‖noise‖_K ~ Gamma(d = {d}, scale {scale:.4g}){what}", True,
                     dist=stats.gamma(a=int(d), scale=float(scale)))
 
@@ -318,9 +318,10 @@ def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str
     norm = config.norm if d > 1 else "linf"
     if problem == "mean":
         if mech == "kng":   # f ∝ exp(−2nc‖θ − x̄‖_K): the K-norm mechanism for x̄
-            return knorm_radius(d, 1.0 / (2.0 * n * cal.constant), norm, method=mech, label=label,
+            return knorm_radius(d, 1.0 / (2.0 * n * cal.constant), norm, method=mech, label=label, unit="θ − x̄",
                                 what="; KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1)")
         return gaussian_norm(1.0 / math.sqrt(2.0 * n * cal.constant), d, norm, method=mech, label=label, rng=rng,
+                             unit="θ − x̄",
                              what="; before truncation to the public box (which can only make it smaller in each "
                                   "coordinate)")
     if problem in ("median", "quantile") and d == 1:
