@@ -310,7 +310,7 @@ def _norm_of(diff: np.ndarray, norm: str) -> np.ndarray:
     return np.abs(diff).max(axis=1)
 
 
-def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str) -> ErrorLaw:
+def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str, intercept: bool = True) -> ErrorLaw:
     from . import kng
 
     problem, mech = config.problem, config.mechanism
@@ -332,6 +332,20 @@ def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str
         return exponential_pieces(law.cdf, centre, hi - lo, method=mech, label=label,
                                   basis=f"exact law on a public design: n = {n:,} values spread evenly over the "
                                         f"bounds [{lo:g}, {hi:g}] (on your data it depends on how the values spread)")
+    if problem == "linear_regression":
+        xb = np.broadcast_to(np.asarray(config.x_bound, dtype=float), (d,))
+        yb = float(config.y_bound)
+        g = as_generator(rng).spawn(1)[0]
+        X = g.uniform(-xb, xb, size=(n, d))
+        if intercept:
+            X[:, 0] = 1.0
+        signal = X[:, 1] / xb[1] if d > 1 else 0.0
+        y = np.clip(yb * (0.5 * signal + 0.2 * g.standard_normal(n)), -yb, yb)
+        return _simulate(name, (X, y), config, reps, rng, measure=f"‖θ − θ̂‖{'∞' if norm == 'linf' else norm[1:]}",
+                         label=label, method=mech, error=lambda r, t: _norm_of(r - t, norm),
+                         basis=f"simulated: {reps} draws on a public design (n = {n:,}, x uniform on its public "
+                               f"bounds{', an intercept' if intercept else ''}, y = clip(½·(first x, scaled) + "
+                               "0.2·N(0, 1)) in y's bounds; seeded): on your data it depends on the design")
     return unavailable(mech, label, "this mechanism samples by MCMC over every record; a simulated preview would "
                                     "take as long as many releases")
 
@@ -366,7 +380,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
     label = label or spec.title
     topic = spec.topic
     if topic == "kng":
-        return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label)
+        return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label, bool(shape.get("intercept", True)))
     if name == "histograms/laplace":    # a ThresholdConfig is accepted too: its cells' noise (any p, no dense cap)
         from .histograms.mechanisms import ThresholdConfig, calibrate_histogram, calibrate_threshold
         cal = calibrate_threshold(config) if isinstance(config, ThresholdConfig) else calibrate_histogram(config)

@@ -182,6 +182,14 @@ def test_simulated_projection_matches_releases():
     _check(law, errs)
 
 
+def test_linear_regression_preview_is_simulated_on_a_public_design():
+    for m in ("kng", "exponential", "objective_perturbation"):
+        cfg = kng.make("linear_regression", mechanism=m, epsilon=1.0, x_bound=[1.0, 4.0], y_bound=10.0, B=1.0)
+        law = PV.preview(f"kng/linear_regression-{m}", cfg, n=500, d=2, intercept=True, reps=100)
+        assert law.available and not law.exact and "public design" in law.basis
+        assert 0 < law.intervals()[0.5] < law.intervals()[0.9]
+
+
 def test_every_page_mechanism_has_a_preview_or_a_reason():
     """Each branch of the dispatch returns a law or says why not (never raises on a valid config)."""
     cases = {
