@@ -17,7 +17,7 @@ fingerprint the file states (an edited table is refused rather than attached to 
 >>> text = session_to_json(s, {"kng_eps": 1.0, "_keep::kng_eps": 1.0})
 >>> back = session_from_json(text.encode())
 >>> back.settings, back.dataset is None
-({'kng_eps': 1.0, '_keep::kng_eps': 1.0}, True)
+({'_keep::kng_eps': 1.0, 'kng_eps': 1.0}, True)
 """
 from __future__ import annotations
 
