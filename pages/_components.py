@@ -723,12 +723,27 @@ def persist(**defaults: Any) -> None:
     came_back = ss.get(PREV_PAGE_KEY) != ss.get(PAGE_KEY)  # the widgets' states are stale
     for k, default in defaults.items():
         store = f"_keep::{k}"
+        if store in ss and default is not None and not _same_kind(ss[store], default):
+            ss[store] = default            # e.g. a resumed session file naming a value of another type
         if store in ss and (came_back or k not in ss):
             ss[k] = ss[store]
         elif k not in ss and default is not None:
             ss[k] = default
         if k in ss:
             ss[store] = ss[k]
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """Whether a remembered value can stand for ``default`` in its widget (bool, whole number, number, text, list)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, np.integer)):
+        return isinstance(value, (int, np.integer))
+    if isinstance(default, (float, np.floating)):
+        return isinstance(value, (int, float, np.integer, np.floating)) and bool(np.isfinite(value))
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
 
 
 def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:
