@@ -279,11 +279,7 @@ def _simulate(name: str, data: Any, config: Any, reps: int, rng: Any, *, measure
     target = np.asarray(spec.nonprivate(data, config), dtype=float)
     g = as_generator(rng)
     fields = {f.name for f in dataclasses.fields(config)}
-    if spec.topic == "query_release":   # the mechanisms' own vectorised sampler (the one their audits use)
-        from .query_release.central import sample_outputs
-        rows = np.asarray(sample_outputs(data, config, int(reps), g), dtype=float)
-        released = np.isfinite(rows).all(axis=1)
-    elif "size" in fields:
+    if "size" in fields:
         rel = spec.release(data, dataclasses.replace(config, size=int(reps)), rng=g)
         rows = np.asarray(spec.compare(rel.value) if spec.compare else rel.value, dtype=float).reshape(int(reps), -1)
         released = np.isfinite(rows).all(axis=1)
@@ -382,37 +378,34 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
     if topic == "kng":
         return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label, bool(shape.get("intercept", True)))
     if name == "histograms/laplace":    # a ThresholdConfig is accepted too: its cells' noise (any p, no dense cap)
-        from .histograms.mechanisms import ThresholdConfig, calibrate_histogram, calibrate_threshold
-        cal = calibrate_threshold(config) if isinstance(config, ThresholdConfig) else calibrate_histogram(config)
+        from . import histograms as H
+        cal = (H.calibrate_threshold(config, (n,)) if isinstance(config, H.ThresholdConfig)
+               else H.calibrate_histogram(config, (n,)))
         if config.noise == "geometric":
             return geometric_l1(config.p, config.epsilon / cal.sensitivity, rng=rng, method=name, label=label)
         return laplace_l1(config.p, cal.constant, method=name, label=label)
     if name == "histograms/threshold":
-        from .histograms.mechanisms import calibrate_threshold
-        cal = calibrate_threshold(config)
+        cal = spec.calibrate(config, (n,))
         q = cal.params["q_for_tau"]
         if q is None:
             return unavailable(name, label, "τ depends on the noisy q̂ released with it")
         tau = cal.constant * math.log(config.p / q)
         return threshold_l1(config.p, cal.constant, tau, noise=config.noise, rng=rng, method=name, label=label)
-    if name == "query_release/gaussian":
-        from .privacy.accounting import gaussian_sigma_zcdp
-        wl = config.workload.build()
-        return gaussian_rms(gaussian_sigma_zcdp(config.rho, wl.diam2 / n), wl.k, method=name, label=label)
+    if name == "query_release/gaussian":    # σ from the mechanism's own public calibration
+        return gaussian_rms(spec.calibrate(config, (n,)).constant, config.workload.build().k, method=name, label=label)
     if topic == "query_release":
-        from .query_release.lab import lab_dataset
         wl = config.workload.build()
-        reps = reps or (DEFAULT_REPS if name == "query_release/pmw" else 100)   # a projection per release: fewer
+        reps = reps or 100                      # one release call per draw (a projection each): a hundred
         if (n + wl.size) * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
             return unavailable(name, label, f"a simulation of {reps} releases on n = {n:,} rows exceeds the preview's "
                                             "work cap")
-        data = lab_dataset("uniform", n, config.workload, rng=as_generator(rng).spawn(1)[0])
+        data = as_generator(rng).spawn(1)[0].integers(0, wl.size, n)     # n records uniform on the public universe
         return _simulate(name, data, config, reps, rng, measure=f"RMS over the k = {wl.k} answers", label=label,
                          method=name, basis=f"simulated: {reps} releases on a public design of n = {n:,} rows drawn "
                                             "uniformly from the universe (seeded)",
                          error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
     if topic == "density":
-        from .density.designs import mixture
+        from .density import mixture
         grid_cells = int(getattr(config, "grid", 128)) ** int(getattr(config, "d", 1))
         if (reps or 100) * grid_cells > MAX_PREVIEW_WORK / 100:
             return unavailable(name, label, "the grid is too fine for a simulated preview")
@@ -431,7 +424,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
 
 
 def _functional(config: Any, n: int, d: int, reps: int, rng: Any, label: str) -> ErrorLaw:
-    from .single_parameter import explore as E
+    from . import single_parameter as E
 
     if config.loss != "robust":
         return unavailable("single_parameter/functional", label,
@@ -455,16 +448,15 @@ def _functional(config: Any, n: int, d: int, reps: int, rng: Any, label: str) ->
 
 def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: str) -> ErrorLaw:
     from . import lasso as L
-    from .lasso import designs as Dg
 
-    steps = int(L.calibrate(config, n, p).params["steps"])
+    steps = int(L.calibrate(config, (n, p)).params["steps"])
     reps = reps or 50
     work = float(n) * p * steps * reps
     if work > MAX_PREVIEW_WORK or reps < 1:
         return unavailable(name, label, f"{reps} simulated releases would touch n·p·T·reps = {work:.2g} values, over "
                                         f"the preview's cap {MAX_PREVIEW_WORK:.0g}: lower n, p or T to see it")
     g = as_generator(rng)
-    X, y, _ = Dg.sparse_regression(n, p, min(5, p), rng=g.spawn(1)[0])
+    X, y, _ = L.sparse_regression(n, p, min(5, p), rng=g.spawn(1)[0])
     vals = []
     for s in g.spawn(reps):
         r = L.release((X, y), config, rng=s, diagnostics=True)
@@ -481,13 +473,12 @@ DENSITY_NAMES = {"gp": "density/gp-kde", "fourier-laplace": "density/fourier-lap
 def marginals_config(d: int, w: int, method: str, *, rho: float, alpha: float = 0.1) -> Any:
     """The central config of a release of the w-way marginals of d public bits by ``method`` (as
     :func:`dpcore.query_release.lab.release_marginals` builds it), for its preview."""
-    from .query_release import central
-    from .query_release.workloads import Marginals
+    from . import query_release as Q
 
-    spec = Marginals(int(d), int(w))
-    make = {"gaussian": lambda: central.GaussianConfig(spec, rho), "projection": lambda: central.ProjectionConfig(spec, rho),
-            "coarse": lambda: central.CoarseConfig(spec, rho, alpha),
-            "chaining": lambda: central.ChainingConfig(spec, rho, alpha), "pmw": lambda: central.PMWConfig(spec, rho)}
+    spec = Q.Marginals(int(d), int(w))
+    make = {"gaussian": lambda: Q.GaussianConfig(spec, rho), "projection": lambda: Q.ProjectionConfig(spec, rho),
+            "coarse": lambda: Q.CoarseConfig(spec, rho, alpha), "chaining": lambda: Q.ChainingConfig(spec, rho, alpha),
+            "pmw": lambda: Q.PMWConfig(spec, rho)}
     if method not in make:
         raise DPValueError(f"method = {method!r}: choose among {', '.join(make)}.")
     return make[method]()

@@ -13,13 +13,11 @@ import math
 import numpy as np
 import pytest
 
+from dpcore import histograms as H
 from dpcore import kng
 from dpcore import preview as PV
+from dpcore import query_release as Q
 from dpcore import registry
-from dpcore.histograms import mechanisms as HM
-from dpcore.histograms import tables as HT
-from dpcore.query_release import central, workloads
-from dpcore.query_release.lab import lab_dataset
 
 ALPHA = 1e-6
 N = 1000
@@ -44,7 +42,7 @@ def _scaled(law: PV.ErrorLaw, s: float) -> PV.ErrorLaw:
 
 def _check(law: PV.ErrorLaw, errors: np.ndarray) -> None:
     assert law.available, law.reason
-    assert len(errors) >= N
+    assert len(errors) >= 300
     tol = _tolerance(law, len(errors))
     d = _kolmogorov(law, errors)
     assert d <= tol, f"{law.label}: Kolmogorov distance {d:.4f} > DKW tolerance {tol:.4f}"
@@ -108,15 +106,15 @@ def test_gaussian_mean_exponential_matches_releases():
 
 @pytest.mark.stat
 def test_gaussian_query_release_matches_releases():
-    """Gaussian family, k queries: RMS error ~ σ√(χ²_k/k)."""
-    spec = workloads.Marginals(5, 2)
+    """Gaussian family, k queries: RMS error ~ σ√(χ²_k/k) (300 releases: each call builds its workload)."""
+    spec = Q.Marginals(3, 1)
     n = 300
-    idx = lab_dataset("uniform", n, spec, rng=5)
-    cfg = central.GaussianConfig(spec, 0.05)
-    truth = central.nonprivate_answers(idx, cfg)
-    assert np.allclose(central.gaussian_release(idx, cfg, rng=1).value, central.sample_outputs(idx, cfg, 1, 1)[0])
-    out = central.sample_outputs(idx, cfg, N, 13)           # the release's vectorised sampler (its audits' own)
-    errs = np.sqrt(np.mean((out - truth) ** 2, axis=1))
+    idx = np.random.default_rng(5).integers(0, spec.build().size, n)
+    cfg = Q.GaussianConfig(spec, 0.05)
+    truth = Q.nonprivate_answers(idx, cfg)
+    release = registry.mechanism("query_release/gaussian").release
+    errs = np.array([np.sqrt(np.mean((release(idx, cfg, rng=s).value - truth) ** 2))
+                     for s in np.random.default_rng(13).spawn(300)])
     _check(PV.preview("query_release/gaussian", cfg, n=n), errs)
 
 
@@ -125,9 +123,9 @@ def test_gaussian_query_release_matches_releases():
 def test_laplace_histogram_matches_releases(noise):
     """Laplace family (and the two-sided geometric): ℓ1 over p cells ~ Gamma(p, 2/ε)."""
     p = 64
-    table = HT.SparseCounts.from_records(np.arange(40) % 7, p)
-    cfg = HM.HistogramConfig(0.8, p, noise=noise)
-    out = HM.sample_histogram(table, HM.calibrate_histogram(cfg), N, 14)
+    table = H.SparseCounts.from_records(np.arange(40) % 7, p)
+    cfg = H.HistogramConfig(0.8, p, noise=noise)
+    out = H.sample_histogram(table, H.calibrate_histogram(cfg, (40,)), N, 14)   # the release's sampler (audited)
     errs = np.abs(out - table.to_dense()).sum(axis=1)
     law = PV.preview("histograms/laplace", cfg, n=40)
     if noise == "geometric":   # integer-valued: the Kolmogorov check holds at the atoms, the ×s mutants too
@@ -139,10 +137,10 @@ def test_laplace_histogram_matches_releases(noise):
 def test_threshold_on_empty_cells_matches_releases():
     """Thresholding, its data-free part: the ℓ1 error on empty cells (all p empty here)."""
     p = 2 ** 12
-    cfg = HM.ThresholdConfig(0.5, p, sampler="dense")
-    empty = HT.SparseCounts.from_records(np.array([], dtype=int), p)
+    cfg = H.ThresholdConfig(0.5, p, sampler="dense")
+    empty = H.SparseCounts.from_records(np.array([], dtype=int), p)
     g = np.random.default_rng(15)
-    errs = np.array([HM.laplace_and_threshold_release(empty, cfg, rng=s).value.threshold.values.sum()
+    errs = np.array([H.laplace_and_threshold_release(empty, cfg, rng=s).value.threshold.values.sum()
                      for s in g.spawn(N)])
     law = PV.preview("histograms/threshold", cfg, n=1)
     assert law.mc_tolerance() > 0
@@ -167,18 +165,19 @@ def test_exponential_pieces_match_releases(mechanism, tau):
 
 
 @pytest.mark.stat
-def test_simulated_projection_matches_releases():
-    """A simulated preview (projection mechanism on a public design) against 1 000 releases on another draw
-    of the same public design (another seed): the tolerance adds the preview's own DKW bound."""
-    spec = workloads.Marginals(4, 2)
-    n = 200
-    cfg = central.ProjectionConfig(spec, 0.02)
-    law = PV.preview("query_release/projection", cfg, n=n, reps=1000, rng=7)
+@pytest.mark.parametrize("mechanism", ["kng", "exponential"])
+def test_simulated_regression_matches_releases(mechanism):
+    """A simulated preview (linear regression on the preview's public design) against 1 000 releases on
+    another draw of that design (another seed): the tolerance adds the preview's own DKW bound."""
+    n, d = 500, 2
+    cfg = kng.make("linear_regression", mechanism=mechanism, epsilon=1.0, x_bound=[1.0, 4.0], y_bound=10.0, B=1.0)
+    law = PV.preview(f"kng/linear_regression-{mechanism}", cfg, n=n, d=d, reps=2000, rng=7)
     assert not law.exact and law.mc_tolerance() > 0
-    idx = lab_dataset("uniform", n, spec, rng=99)
-    truth = central.nonprivate_answers(idx, cfg)
-    out = central.sample_outputs(idx, cfg, N, 17)           # the release's vectorised sampler (its audits' own)
-    errs = np.sqrt(np.mean((out - truth) ** 2, axis=1))
+    g = np.random.default_rng(99)                # the same public design (as dpcore.preview builds it), new draw
+    X = np.column_stack([np.ones(n), g.uniform(-4, 4, n)])
+    y = np.clip(10.0 * (0.5 * X[:, 1] / 4 + 0.2 * g.standard_normal(n)), -10, 10)
+    rel = kng.release((X, y), dataclasses.replace(cfg, size=N), rng=17)
+    errs = np.abs(rel.value - kng.nonprivate_estimate((X, y), cfg)).max(axis=1)
     _check(law, errs)
 
 
