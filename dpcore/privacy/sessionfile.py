@@ -21,6 +21,7 @@ fingerprint the file states (an edited table is refused rather than attached to 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -191,7 +192,17 @@ def dataset_from_dict(d: Any) -> Any:
         raise _bad(where, f"is inconsistent ({exc})") from None
     if ds.fingerprint(include_bounds=False) != fp:
         raise _bad(where, "does not match its fingerprint (its table was changed after it was saved)")
+    if ds.kind != "user" and not _is_builtin(fp):
+        # the kind decides what is charged: only a table identical to a built-in example stays "built-in"; anything
+        # else (a simulation, or a file whose kind was edited) comes back as the user's data, charged to its budget
+        ds = dataclasses.replace(ds, kind="user")
     return ds
+
+
+def _is_builtin(fingerprint: str) -> bool:
+    from ..data import BUILTIN_DATASETS, builtin_dataset
+
+    return any(builtin_dataset(name).fingerprint(include_bounds=False) == fingerprint for name in BUILTIN_DATASETS)
 
 
 # -- the file ------------------------------------------------------------------------------------------------

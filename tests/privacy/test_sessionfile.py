@@ -120,6 +120,17 @@ def test_edited_fields_are_named(edit, words):
     assert words in str(exc.value), str(exc.value)
 
 
+def test_only_a_built_in_table_comes_back_as_public_data():
+    """The kind decides what is charged: a user's table whose kind was edited to "simulated" comes back as the
+    user's data; a built-in example stays built-in."""
+    d = _doc()
+    d["current dataset"]["kind"] = "simulated"
+    assert SF.session_from_json(json.dumps(d)).dataset.kind == "user"
+    wine = dpdata.builtin_dataset("wine")
+    text = SF.session_to_json(ReleaseSession(), {}, wine, include_data=True)
+    assert SF.session_from_json(text).dataset.kind == "built-in"
+
+
 def test_public_settings_keeps_plain_page_values_only():
     out = SF.public_settings({"kng_eps": np.float64(1.5), "kng_draws": np.int64(3), "dp_ledger": [1],
                               "_dp_page": "x", "kng_obj": object(), "kng_list": (1, "a", None), "kng_nan": float("nan")})
