@@ -149,6 +149,8 @@ with tab_rel:
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
+    ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
+                        n=len(y), d=X.shape[1])
     clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
     out = ui.run_release(req, lambda rng: functional.release((X, y), cfg, rng=rng), submitted=clicked)
     if out is not None:

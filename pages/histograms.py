@@ -89,6 +89,9 @@ else:
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
+ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", histograms.ThresholdConfig(eps, table.p, noise=noise)),
+                     "Thresholded": ("histograms/threshold", histograms.ThresholdConfig(eps, table.p, noise=noise))},
+                    key="h", n=int(table.n))
 if ds is None:
     if table.p <= histograms.MAX_DENSE_CELLS // 4:
         rel = histograms.laplace_and_threshold_release(

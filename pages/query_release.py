@@ -9,6 +9,7 @@ through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 import pandas as pd
 import streamlit as st
 
+from dpcore import preview
 from dpcore import privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
@@ -141,6 +142,13 @@ try:
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
+try:    # the release names a bad schema (w > columns) on its click; the preview is then left out
+    ui.accuracy_preview({plots.method_label(method): (f"query_release/{method}",
+                                                      preview.marginals_config(len(rules), w, method, rho=rho_r,
+                                                                               alpha=alpha))},
+                        key="qr", n=len(ds.frame))
+except ValueError:
+    pass
 clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
 out = ui.run_release(req, lambda rng: query_release.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
                                                                       alpha=alpha, rng=rng), submitted=clicked)
