@@ -41,6 +41,8 @@ with st.sidebar:
                        help="Every release of this session: time, cost, released value.")
     with st.expander("Continue a saved ledger"):
         ui.ledger_upload()
+    with st.expander("Save or resume the session"):
+        ui.session_file_panel()
     st.caption("Refreshing the browser page or a server restart ends this session: the data, the releases and "
                "the budgets are lost — download the ledger (JSON) to continue counting.")
     st.divider()

@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from dpcore import data as dpdata  # noqa: E402
+from dpcore import kng  # noqa: E402
 from dpcore.experiments import registry, run_experiment  # noqa: E402
 
 
@@ -51,8 +51,8 @@ def total(reps: int, jobs: int, seed: int, outdir: str | None = None,
 
 def naive_step_seconds(n: int, steps: int, rng: np.random.Generator) -> float:
     """Seconds per proposal when the ℓ∞ gradient norm is recomputed from the full data."""
-    theta = dpdata.figure1_theta()
-    X, y = dpdata.simulate_regression(min(n, 10**6), theta, rng=rng)
+    theta = kng.figure1_theta()
+    X, y = kng.simulate_regression(min(n, 10**6), theta, rng=rng)
     if n > X.shape[0]:                       # tile to n rows (the cost, not the law, is measured)
         k = -(-n // X.shape[0])
         X = np.tile(X, (k, 1))[:n]
@@ -89,7 +89,7 @@ def main() -> None:
     if not args.skip_naive:
         rng = np.random.default_rng(args.seed)
         per = {n: naive_step_seconds(n, steps, rng) for n, steps in ((10**5, 200), (10**7, 6))}
-        sweeps, d = exp.options["sweeps"], len(dpdata.figure1_theta())
+        sweeps, d = exp.options["sweeps"], len(kng.figure1_theta())
         b_row = (per[10**7] - per[10**5]) / (10**7 - 10**5)
         a0 = max(per[10**5] - b_row * 10**5, 0.0)
         steps_per_chain = sweeps * d

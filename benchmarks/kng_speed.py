@@ -1,9 +1,7 @@
 """Speed figures for dpcore.kng (prints a report; not a test).
 
-1. Private quantile (KNG = Smith's mechanism) at n = 1e6: end-to-end ``kng.sample`` and the core
-   sampler (O(n) partition + a window of ranks), against a full-sort exact sampler and, when the
-   ``opendp`` package is importable, OpenDP's grid-based ``make_private_quantile`` (1 001 candidates).
-   Target: < 50 ms, faster than OpenDP.
+1. (Moved) The private median at n = 1e6 against np.median, OpenDP and diffprivlib, interleaved with
+   equal repeats: ``benchmarks/peers.py`` (task 1).
 2. KNG linear regression on sufficient statistics, 100 chains x 10 000 sweeps, d = 12 (the paper's
    Figure 1 design), at n = 1e2, 1e3 and 1e7: the sampling cost must not depend on n (O(d) per
    coordinate update); acceptance, R-hat and ESS (pooled over the chains, which share one dataset)
@@ -13,12 +11,10 @@ Usage::
 
     python benchmarks/kng_speed.py            # full (about a minute on 2 cores)
     python benchmarks/kng_speed.py --quick    # 1 000 sweeps
-    OPENDP_PATH=/path/to/site-packages python benchmarks/kng_speed.py   # where opendp is installed
 """
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -28,10 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dpcore import data as dpdata  # noqa: E402
 from dpcore import kng  # noqa: E402
 from dpcore import mcmc  # noqa: E402
-from dpcore.kng import _exact  # noqa: E402
 
 
 def _timeit(fn, repeat: int) -> tuple[float, object]:
@@ -43,47 +37,15 @@ def _timeit(fn, repeat: int) -> tuple[float, object]:
     return statistics.median(times), out
 
 
-def quantile_benchmark(n: int = 1_000_000, eps: float = 1.0, repeat: int = 7) -> None:
-    print(f"\n== Private quantile (median), n = {n:,}, ε = {eps:g}, public bounds [-10, 10] ==")
-    y = np.random.default_rng(0).normal(size=n)
-    yc = np.clip(y, -10, 10)
-    g = np.random.default_rng(1)
-    t_api, r = _timeit(lambda: kng.sample("quantile", y, mechanism="kng", epsilon=eps, tau=0.5, bounds=(-10, 10),
-                                          rng=g), repeat)
-    t_core, _ = _timeit(lambda: _exact.sample_quantile_kng(yc, -10.0, 10.0, 0.5, eps / 2, 1, g), repeat)
-    t_sort, _ = _timeit(lambda: _exact.quantile_kng_pieces(np.sort(yc), -10.0, 10.0, 0.5, eps / 2).sample(1, g), 3)
-    print(f"kng.sample (validation + clipping + draw): {1e3 * t_api:8.1f} ms   (target < 50 ms)  -> {r.value[0, 0]:+.5f}")
-    print(f"  core sampler (partition + window):       {1e3 * t_core:8.1f} ms")
-    print(f"  full-sort exact sampler (O(n log n)):    {1e3 * t_sort:8.1f} ms")
-    extra = os.environ.get("OPENDP_PATH")
-    if extra:
-        sys.path.insert(0, extra)
-    try:
-        import opendp.prelude as dp
-    except ImportError:
-        print("  OpenDP: not installed (pip install opendp, or set OPENDP_PATH) — comparison skipped")
-        return
-    dp.enable_features("contrib")
-    cands = list(np.linspace(-10, 10, 1001))
-    # replace-one neighbours = symmetric distance 2 on sized data; scale chosen so that the map gives ε
-    m = dp.m.make_private_quantile(dp.vector_domain(dp.atom_domain(T=float, nan=False), size=n),
-                                   dp.symmetric_distance(), dp.max_divergence(), candidates=cands, alpha=0.5,
-                                   scale=2.0 / eps)
-    yl = y.tolist()
-    t_od, out = _timeit(lambda: m(yl), 3)
-    print(f"  OpenDP make_private_quantile (1 001 candidates, ε = {m.map(2):g}): {1e3 * t_od:8.1f} ms "
-          f"(list already converted) -> {out:+.5f};  speed-up x{t_od / t_api:.0f}")
-
-
 def regression_benchmark(sweeps: int, chains: int, ns=(100, 1000, 10_000_000), mechanisms=("kng",)) -> None:
-    theta = dpdata.figure1_theta()
+    theta = kng.figure1_theta()
     d = theta.size
     print(f"\n== Linear regression on sufficient statistics: d = {d}, {chains} chains x {sweeps:,} sweeps ==")
     print(f"{'mechanism':<12}{'n':>12}{'suffstats s':>13}{'sampling s':>12}{'accept':>8}{'max R-hat':>11}"
           f"{'min ESS':>9}{'‖θ̃−θ̂‖₂ med':>14}")
     for n in ns:
         t = time.perf_counter()
-        st = dpdata.regression_suffstats_chunked(n, theta, rng=n)
+        st = kng.regression_suffstats_chunked(n, theta, rng=n)
         sc, _ = st.rescaled()  # the paper's protocol (y / max|y|): fine for a speed benchmark
         t_suff = time.perf_counter() - t
         A = np.broadcast_to(sc.XtX, (chains, d, d))
@@ -102,9 +64,9 @@ def regression_benchmark(sweeps: int, chains: int, ns=(100, 1000, 10_000_000), m
 
 
 def budget_benchmark(work: float = 3e7) -> None:
-    """Seconds per unit of the release path's work budget (dpcore.kng._release.MAX_WORK = 3e8): one release
+    """Seconds per unit of the release path's work budget (dpcore.kng.release._engine.MAX_WORK = 3e8): one release
     of each MCMC-sampled problem sized to ``work`` units, so the cap's wall time can be read off."""
-    from dpcore.kng import _release
+    from dpcore.kng.release import _engine as _release
 
     g = np.random.default_rng(0)
     print(f"\nRelease-path work budget (cap {_release.MAX_WORK:.0e} units): time for {work:.0e} units")
@@ -134,7 +96,6 @@ def main(argv=None) -> None:
     ap.add_argument("--chains", type=int, default=100)
     ap.add_argument("--exponential", action="store_true", help="also time the exponential mechanism")
     args = ap.parse_args(argv)
-    quantile_benchmark()
     mechs = ("kng", "exponential") if args.exponential else ("kng",)
     regression_benchmark(1_000 if args.quick else 10_000, args.chains, mechanisms=mechs)
     budget_benchmark(1e7 if args.quick else 3e7)

@@ -127,7 +127,7 @@ def case_kng_mean_d10_draws2000_sweeps10000():
     cols = list(ds.numeric_columns)
     pdata = kng.problem_data(pd.DataFrame(np.asarray(ds.frame[cols]), columns=cols), ds.bounds, "mean", cols)
     cfg = kng.make("mean", mechanism="kng", epsilon=1.0, norm="linf", size=2000, n_sweeps=10_000, **pdata.params)
-    kng.release(pdata.data, cfg, rng=0)
+    kng.release_for(cfg)(pdata.data, cfg, rng=0)
 
 
 def case_kng_linreg_d12_draws2000():
@@ -142,7 +142,7 @@ def case_kng_linreg_d12_draws2000():
                              xs, y_column=y, intercept=True)
     cfg = kng.make("linear_regression", mechanism="exponential", epsilon=1.0, norm="linf", size=2000,
                    n_sweeps=10_000, **pdata.params)
-    kng.release(pdata.data, cfg, rng=0)
+    kng.release_for(cfg)(pdata.data, cfg, rng=0)
 
 
 def case_histograms_demo_p2e30():

@@ -37,7 +37,7 @@ from .errors import DPValueError
 from .privacy import NOTIONS, PrivacyCost
 
 __all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "make_config", "frozen_mapping",
-           "NOTE_KINDS", "data_shape"]
+           "NOTE_KINDS", "data_shape", "lazy", "LazyValues"]
 
 #: Kinds of structured notes a release carries (pages choose the widget from the kind).
 #: ``"output"`` notes restate noised statistics released with the value (e.g. the private bounds λ̂, Λ̂ of
@@ -48,6 +48,48 @@ NOTE_KINDS = ("info", "warning", "approximate", "withheld", "output")
 def frozen_mapping(m: Optional[Mapping[str, Any]] = None) -> Mapping[str, Any]:
     """A read-only copy of ``m`` (for mapping fields of frozen dataclasses)."""
     return MappingProxyType(dict(m or {}))
+
+
+class lazy:
+    """A :class:`Diagnostics` entry computed on first read: a release computes only what it releases, and a
+    non-private by-product (the non-private estimate, a clipping count) costs nothing until a page shows it.
+
+    >>> d = Diagnostics(values={"n": 3, "twice": lazy(lambda: 2 * 3)})
+    >>> d.values["twice"], dict(d.values)
+    (6, {'n': 3, 'twice': 6})
+    """
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+
+class LazyValues(Mapping[str, Any]):
+    """Read-only mapping whose :class:`lazy` entries are computed once, on first read (pickles evaluated)."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, m: Mapping[str, Any]) -> None:
+        self._m = dict(m)
+
+    def __getitem__(self, key: str) -> Any:
+        v = self._m[key]
+        if isinstance(v, lazy):
+            v = self._m[key] = v.fn()
+        return v
+
+    def __iter__(self):
+        return iter(self._m)
+
+    def __len__(self) -> int:
+        return len(self._m)
+
+    def __reduce__(self):
+        return (LazyValues, (dict(self.items()),))
+
+    def __repr__(self) -> str:
+        return f"LazyValues({dict(self.items())!r})"
 
 
 @dataclass(frozen=True)
@@ -151,14 +193,18 @@ class Diagnostics:
         MCMC diagnostics (acceptance, split R-hat, ESS) when the release was sampled by MCMC.
     values : Mapping
         Other non-private numbers keyed by a plain-words name (``"clipped records"``,
-        ``"non-private estimate"``, ...).
+        ``"non-private estimate"``, ...); an entry given as :class:`lazy` is computed on first read.
     """
 
     mcmc: Any = None
     values: Mapping[str, Any] = field(default_factory=frozen_mapping)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.values, MappingProxyType):
+        if isinstance(self.values, (MappingProxyType, LazyValues)):
+            return
+        if any(isinstance(v, lazy) for v in self.values.values()):
+            object.__setattr__(self, "values", LazyValues(self.values))       # computed when a page reads them
+        else:
             object.__setattr__(self, "values", frozen_mapping(self.values))
 
     LABEL = "non-private diagnostics (computed from the data; not part of the release)"

@@ -46,6 +46,8 @@ LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
 LINK_DONE_KEY = "_dp_link_read"  # the session's first page run has read the link it was opened with
 LINK_PROBLEM_KEY = "_dp_link_problem"  # (page, message) of a link that could not be opened as given
 EXPORT_KEY = "_dp_export"        # + "::<page>": the last Script exported by a page (dpcore.export)
+SESSION_UPLOAD_SEEN = "_dp_session_upload_seen"
+DRAWN_BUTTONS_KEY = "_dp_drawn_release_buttons"  # release buttons drawn in this session (a click needs one)
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
@@ -98,9 +100,11 @@ def session_guard() -> None:
             "**This is a new session** (the page was reloaded or opened again).")
     st.error(f"{head} The data you had loaded, your releases and the privacy budgets of the previous session are "
              "gone: the server keeps nothing on disk, and anything the page still showed belonged to the old "
-             "session. To keep counting against the same budgets, upload the ledger (JSON) you downloaded, then "
-             "load the same data again on the Data page.", icon=":material/restart_alt:")
+             "session. To keep counting against the same budgets, upload the session file or the ledger (JSON) you "
+             "downloaded, then load the same data again on the Data page (a session file saved with the data "
+             "loads it for you).", icon=":material/restart_alt:")
     ledger_upload(key="dp_ledger_upload_restart")
+    session_upload(key="dp_session_upload_restart")
     st.button("Continue with a new session", key="dp_restart_ack", type="primary",
               on_click=lambda: ss.pop(RESTART_KEY, None), icon=":material/arrow_forward:")
     st.stop()
@@ -128,6 +132,69 @@ def ledger_upload(key: str = "dp_ledger_upload") -> None:
     else:
         st.success("Ledger read: " + (", ".join(f"“{dpdata.escape_markdown(n)}”" for n in names) or "no dataset")
                    + " — its spending and budget continue when the same data is loaded.", icon=":material/check:")
+
+
+def session_file_panel() -> None:
+    """Save the session (ledger, budgets, the pages' settings; the raw data only if ticked) and resume one."""
+    from dpcore.privacy import sessionfile
+
+    ss = st.session_state
+    include = st.checkbox("Include my data in the file", key="dp_session_include_data",
+                          help="Off (default): the file holds the ledger, the budgets and the pages' settings, and "
+                               "names the data by its fingerprint — load the same file again on the Data page to "
+                               "continue its budget. On: the file also holds every record of the loaded dataset.")
+    if include:
+        st.caption("The file will contain the raw data: anyone who has it sees every record.")
+    settings = {k: ss[k] for k in list(ss.keys()) if str(k).startswith("_keep::")}
+    session, ds = release_session(), get_dataset()   # read now: the file is written later, outside this run
+    st.download_button("Download session (JSON)", data=lambda: sessionfile.session_to_json(
+        session, settings, ds, include_data=include).encode("utf-8"),
+        file_name="dp_session.json", mime="application/json", key="dp_session_json", on_click="ignore",
+        icon=":material/save:", width="stretch",
+        help="Budgets, spending, releases and the pages' settings" + (" and the data." if include else
+                                                                       " (not the data)."))
+    session_upload()
+
+
+def session_upload(key: str = "dp_session_upload") -> None:
+    """Upload a saved session: its ledger continues (never giving budget back), its settings come back and,
+    if the file holds the data, the data is loaded again (its budget re-attached by its fingerprint)."""
+    from dpcore.privacy import sessionfile
+
+    up = st.file_uploader("Resume a saved session (JSON)", type=["json"], key=key,
+                          max_upload_size=max(1, sessionfile.MAX_SESSION_BYTES // 2**20),
+                          help="The file from “Download session”. Spending already counted here is kept: an older "
+                               "file never gives budget back.")
+    if up is None:
+        return
+    ss = st.session_state
+    seen = ss.get(SESSION_UPLOAD_SEEN, {})
+    if seen.get(key, (None,))[0] != up.file_id:
+        try:
+            f = sessionfile.session_from_json(up.getvalue())
+            names = release_session().restore(f.ledger)
+            for k, v in f.settings.items():
+                if k.startswith("_keep::"):
+                    ss[k] = v
+                    ss.pop(k.split("::", 1)[1], None)   # the page's widget takes the saved value (ui.persist)
+            if f.dataset is not None:
+                set_dataset(f.dataset)
+                open_budget(f.dataset)
+            data = (f"the data “{dpdata.escape_markdown(f.dataset.name)}” is loaded again" if f.dataset is not None else
+                    f"load “{dpdata.escape_markdown(f.dataset_name)}” again on the Data page to continue its budget"
+                    if f.dataset_name else "no dataset was loaded")
+            msg = ("Session resumed: budgets of " + (", ".join(f"“{dpdata.escape_markdown(n)}”" for n in names) or
+                                                     "no dataset") + f"; {sum(k.startswith('_keep::') for k in f.settings)} "
+                   f"page settings; {data}.")
+            seen[key] = (up.file_id, None, msg)
+        except ValueError as exc:
+            seen[key] = (up.file_id, str(exc), "")
+        ss[SESSION_UPLOAD_SEEN] = seen
+    _, error, msg = seen[key]
+    if error:
+        show_error(ValueError(error))
+    else:
+        st.success(msg, icon=":material/check:")
 
 
 def release_session() -> P.ReleaseSession:
@@ -309,6 +376,14 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
         redraw_budget_line()
     b, slot = st.columns([2, 3], vertical_alignment="center")
     clicked = b.button(text, key=key, type="primary", icon=":material/lock_open:")
+    drawn = st.session_state.setdefault(DRAWN_BUTTONS_KEY, set())
+    if clicked and key not in drawn:
+        # Nobody can click a button this session never showed: this "click" is a stale one replayed after a server
+        # restart or a reload (Streamlit keeps a trigger whose widget was not drawn yet). Never charge for it.
+        clicked = False
+        st.info("A click from before the restart was ignored: press the button to release.",
+                icon=":material/touch_app:")
+    drawn.add(key)
     if clicked and charge.counted_as_dp and reqs[0].kind == P.USER:
         try:
             session.check_budget(reqs)
@@ -325,6 +400,58 @@ def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
             "Any adversary who sees the output and tries to tell whether one person is in the data has a "
             "false-positive and a true-positive rate; the guarantee keeps it on or below this curve.")):
         plot(*cost_tradeoff_figure(costs), f"{key}_tradeoff")
+
+
+PREVIEW_CACHE_KEY, MAX_CACHED_PREVIEWS = "_dp_previews", 16
+#: Whether the accuracy preview is open when a page is first shown (its toggle remembers the user's choice).
+#: Off for now: the pages' AppTests count and index their charts, and the preview adds one before them.
+PREVIEW_DEFAULT = False
+
+
+def _preview_laws(items: tuple, public: tuple) -> list:
+    """dpcore.preview.previews, kept per session (the last few settings): its arguments are public
+    (registry names, configs, n, d) — never data — and it is seeded, so a rerun draws the same picture."""
+    from dpcore import preview as PV
+
+    cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
+    key = repr((items, public))
+    if key not in cache:
+        with st.spinner("Computing the accuracy preview (public inputs only)…"):
+            cache[key] = PV.previews(dict(items), **dict(public))
+        while len(cache) > MAX_CACHED_PREVIEWS:
+            cache.pop(next(iter(cache)))
+    return cache[key]
+
+
+def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: Any) -> None:
+    """Accuracy before the click: for each ``{label: (registry name, config)}`` the law of the error one draw
+    adds (dpcore.preview), drawn with its 50 %/90 % intervals. ``public``: n, d and other public shape only —
+    this function takes no data, so the picture is the same on neighbouring datasets."""
+    if not items:
+        return
+    from dpcore.viz.preview import preview_figure
+
+    ss = st.session_state
+    toggle_key = f"{key}_accuracy_preview_on"
+    ss.setdefault(toggle_key, PREVIEW_DEFAULT)
+    if not st.toggle("Accuracy before the click: the error this release will add", key=toggle_key,
+                     help="Computed from ε, n, the public bounds and the settings above — never from the data — and "
+                          "redrawn as they change. Exact where the noise law is known; otherwise simulated on a "
+                          "public design (seeded)."):
+        return
+    try:
+        laws = _preview_laws(tuple(items.items()), tuple(sorted(public.items())))
+    except ValueError as exc:
+        show_error(exc)
+        return
+    with st.container(border=True):
+        fig, frame = preview_figure(laws)
+        if any(law.available for law in laws):
+            plot(fig, frame, f"{key}_accuracy_preview", caption=" ".join(law.describe() for law in laws))
+        else:
+            st.caption(dpdata.literal(" ".join(law.describe() for law in laws)))
+        st.caption("Computed before anything is released, from ε, n, the public bounds and the settings above — "
+                   "never from the data; the same picture on any dataset of this shape. Per draw.")
 
 
 def redraw_budget_line() -> None:
@@ -673,12 +800,27 @@ def persist(**defaults: Any) -> None:
     came_back = ss.get(PREV_PAGE_KEY) != ss.get(PAGE_KEY)  # the widgets' states are stale
     for k, default in defaults.items():
         store = f"_keep::{k}"
+        if store in ss and default is not None and not _same_kind(ss[store], default):
+            ss[store] = default            # e.g. a resumed session file naming a value of another type
         if store in ss and (came_back or k not in ss):
             ss[k] = ss[store]
         elif k not in ss and default is not None:
             ss[k] = default
         if k in ss:
             ss[store] = ss[k]
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """Whether a remembered value can stand for ``default`` in its widget (bool, whole number, number, text, list)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, np.integer)):
+        return isinstance(value, (int, np.integer))
+    if isinstance(default, (float, np.floating)):
+        return isinstance(value, (int, float, np.integer, np.floating)) and bool(np.isfinite(value))
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
 
 
 def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:

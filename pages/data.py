@@ -6,6 +6,7 @@ import hashlib
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import kng
 from dpcore import privacy as P
 from pages import _components as ui
 
@@ -15,6 +16,8 @@ LOAD_ID = "data_load_id"          # bumped when a new dataset is loaded: fresh b
 UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last upload handled
 MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
 MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
+#: The simulators offered: dpcore.data's univariate laws and the KNG paper's regression designs (a topic's own).
+SIMULATORS = {**dpdata.SIMULATORS, **kng.REGRESSION_SIMULATORS}
 
 
 def _new_dataset(ds: dpdata.Dataset | None) -> None:
@@ -41,9 +44,8 @@ def _upload() -> None:
 
 
 def _simulate() -> None:
-    kind = st.selectbox("Simulator", list(dpdata.SIMULATORS), key="data_sim_kind",
-                        format_func=lambda k: dpdata.SIMULATORS[k].label)
-    info = dpdata.SIMULATORS[kind]
+    kind = st.selectbox("Simulator", list(SIMULATORS), key="data_sim_kind", format_func=lambda k: SIMULATORS[k].label)
+    info = SIMULATORS[kind]
     st.caption(esc(info.description))
     widgets = [("n", 1000)] + [(k, v) for k, v in info.defaults.items() if v is not None]
     params = {}
@@ -57,7 +59,8 @@ def _simulate() -> None:
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:
-            _new_dataset(dpdata.simulate_dataset(kind, int(n), rng=seed, **params))
+            simulate = kng.simulate_regression_dataset if kind in kng.REGRESSION_SIMULATORS else dpdata.simulate_dataset
+            _new_dataset(simulate(kind, int(n), rng=seed, **params))
         except ValueError as exc:
             ui.show_error(exc)
     st.caption(f"Uses seed {seed} (sidebar). Simulated data is synthetic; its bounds come from the "

@@ -13,10 +13,11 @@ from dpcore.data import literal
 from dpcore.experiments import run_experiment
 from dpcore.single_parameter import (BUDGET_SPLITS, FunctionalConfig, breast_cancer_dataset, calibrate_functional,
                                      certified_floor, check_functional_data, coefficient_units, diabetes_dataset,
-                                     eigen_bounds_vs_n, functional, min_lambda_to_certify, n_to_certify, prepare_xy,
+                                     functional, min_lambda_to_certify, n_to_certify, prepare_xy,
                                      public_cap, simulated_dataset)
 from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
 from dpcore.viz.experiments import error_vs_x_figure
+from pages import _cached as cached
 from pages import _components as ui
 
 SOURCES = ("Simulated robust regression", "Breast cancer (built-in, logistic)", "Diabetes (built-in, robust regression)",
@@ -151,6 +152,8 @@ with tab_rel:
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
+    ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
+                        n=len(y), d=X.shape[1])
     clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
     out = ui.run_release(req, lambda rng: functional.release((X, y), cfg, rng=rng), submitted=clicked)
     if out is not None:
@@ -204,8 +207,8 @@ with tab_cov:
     ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
                         default=[1000, 5000, 20_000, 100_000], key="sp_cov_ns")
     try:
-        study = eigen_bounds_vs_n(ns, int(cd), epsilon=eps, delta=delta, share=0.5, reps=int(reps), draws=200,
-                                  rng=ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
+        study = cached.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
+                                          ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
         ui.plot(*bounds_vs_n_figure(study, delta=delta), "certified_eigenvalue_bounds")
         st.caption(f"Empirical coverage: P(λ̂ ≤ λ_min) = {study['coverage_min'].min():.4f} and P(Λ̂ ≥ λ_max) = "
                    f"{study['coverage_max'].min():.4f} at worst (each guaranteed ≥ 1 − {delta / 2:g}).")

@@ -11,10 +11,11 @@ import math
 import streamlit as st
 
 from dpcore import export
-from dpcore.experiments import describe, fit_slopes, format_number, registry, run_experiment, summarize
+from dpcore.experiments import describe, fit_slopes, format_number, registry, summarize
 from dpcore.experiments.analysis import symbol
 from dpcore.limits import BUDGET_SECONDS
 from dpcore.viz.experiments import error_vs_x_figure
+from pages import _cached as cached
 from pages import _components as ui
 
 RESULTS_KEY = "evn_results"          # session_state: experiment id -> (settings key, frame)
@@ -90,8 +91,9 @@ if submitted or stored is None:
         return True
 
     try:
-        frame = run_experiment(exp_id, xs=xs, reps=reps, epsilon=eps, seed=seed, jobs=1, progress=progress,
-                               methods=methods, max_seconds=BUDGET_SECONDS, **options, **grouping)   # refused up front beyond it
+        frame = cached.experiment_frame(exp_id, xs, reps, eps, seed, tuple(methods),   # shared: public inputs
+                                        tuple(sorted({**options, **grouping}.items())),
+                                        BUDGET_SECONDS, progress)   # refused up front beyond it
     except ValueError as exc:
         bar.empty()
         ui.show_error(exc)

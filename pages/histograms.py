@@ -92,6 +92,9 @@ else:
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
+ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", histograms.ThresholdConfig(eps, table.p, noise=noise)),
+                     "Thresholded": ("histograms/threshold", histograms.ThresholdConfig(eps, table.p, noise=noise))},
+                    key="h", n=int(table.n))
 if ds is None:
     seed, dense = ui.current_seed("h-draw", table.p, eps, noise), table.p <= histograms.MAX_DENSE_CELLS // 4
     cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, **({"sampler": "dense"} if dense else {}))

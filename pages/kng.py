@@ -1,5 +1,6 @@
-"""KNG explorer (Reimherr & Awan 2019): widgets → kng configs → release rules (ui → dpcore.privacy) → one
-kng.release per mechanism → dpcore.viz.kng. User data: a non-private teaching view, or a release (value only)."""
+"""KNG explorer (Reimherr & Awan 2019): widgets → kng configs → release rules (ui → dpcore.privacy) → the
+registered mechanism's calibrate and release, per mechanism → dpcore.kng.plots. User data: a non-private
+teaching view, or a release (value only)."""
 # nav: title="KNG explorer" icon=":material/insights:" order=100 paper="https://arxiv.org/abs/1905.09436" topic="The K-norm gradient mechanism (KNG) vs the exponential mechanism vs objective perturbation: private means, medians, quantiles, linear and quantile regression."
 import numpy as np
 import pandas as pd
@@ -7,9 +8,9 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import export as X
-from dpcore import kng
-from dpcore import privacy as P
-from dpcore.viz import kng as viz
+from dpcore import kng, registry
+from dpcore import privacy
+from dpcore.kng import plots
 from pages import _components as ui
 
 ss = st.session_state
@@ -47,12 +48,12 @@ if source == SIM:
                             key="kng_sim_d")
     try:
         src = X.simulated(kng.simulated_dataset, problem, n_sim, d_sim, rng=ui.current_seed())
-        ds, kind = src.load(), P.SIMULATED
+        ds, kind = src.load(), privacy.SIMULATED
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
 else:
-    kind = P.data_kind(ds := ui.require_dataset())
+    kind = privacy.data_kind(ds := ui.require_dataset())
 bounded = ui.bounded_columns(ds)
 y_col, intercept = None, True
 if problem in REG:
@@ -73,7 +74,7 @@ try:  # n = number of rows, always: a missing cell takes its column's public imp
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
-d, demo = len(pdata.names), kind != P.USER
+d, demo = len(pdata.names), kind != privacy.USER
 teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", help=(
     "Teaching view: densities, many draws, θ̂ and diagnostics computed from the data — NOT private. Release: "
     "one private draw by default; only the released value and the public calibration are shown. On built-in "
@@ -84,7 +85,7 @@ with f1:
     # release view starts with one mechanism, so a default click costs ε.
     kept_m = "kng_mechs_t" if teaching else "kng_mechs_r"
     ss["kng_mechs"] = ss[kept_m]
-    mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng"]), format_func=viz.label,
+    mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng"]), format_func=plots.label,
                            key="kng_mechs", on_change=lambda: ss.__setitem__(kept_m, ss["kng_mechs"]),
                            help="Each selected mechanism releases its own draws, each at the ε below.")
     norm = st.radio("Norm ‖·‖_K", list(NORMS), format_func=NORMS.get, horizontal=True, key="kng_norm") if d > 1 else "linf"
@@ -111,17 +112,26 @@ with f3:
                             on_change=lambda: ss.__setitem__(kept, ss["kng_draws"]))
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
+
+
+def spec(mechanism: str):
+    """The registered mechanism (its calibrate and release) of ``mechanism`` for the chosen problem."""
+    return registry.mechanism(f"kng/{problem}-{mechanism}")
+
+
 details = {"τ": params.get("tau"), "B": params.get("B"), "norm": NORMS[norm] if d > 1 else None}
 for m in mechs:
     try:
         cfgs[m] = kng.make(problem, mechanism=m, epsilon=eps, norm=norm, size=int(draws), **params,
                            **({} if m == "objective_perturbation" else {"n_sweeps": int(sweeps)}))
-        label = P.release_label(f"{viz.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
-                                data=ds.name or source, columns=used, epsilon=eps, draws=int(draws), details=details)
+        calibration = spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data))  # public: known before the click
+        label = privacy.release_label(f"{plots.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
+                                      data=ds.name or source, columns=used, epsilon=eps, draws=int(draws),
+                                      details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
-                             kind=kind, cost=kng.problem_of(cfgs[m]).calibrate(cfgs[m], d).cost(cfgs[m].size))
+                             kind=kind, cost=calibration.cost(cfgs[m].size))
     except ValueError as exc:
-        ui.show_error(ValueError(f"{viz.label(m)}: {exc}"))
+        ui.show_error(ValueError(f"{plots.label(m)}: {exc}"))
 try:  # the mechanisms of one click together stay within one release's work cap (public: n, d, draws, sweeps)
     kng.check_interaction(pdata.data, [cfgs[m] for m in reqs])
 except ValueError as exc:
@@ -131,16 +141,18 @@ if not mechs:
     st.info("Choose at least one mechanism.")
 if not reqs:
     st.stop()
+ui.accuracy_preview({plots.label(m): (f"kng/{problem}-{m}", cfgs[m]) for m in reqs}, key="kng", n=ds.n_rows, d=d,
+                    intercept=intercept)
 button = "Show the teaching view" if teaching and not demo else "Release"
 clicked, slot = ui.release_button(button, key="kng_go", requests=list(reqs.values()))
 results = {}
 for m, req in reqs.items():
-    out = ui.run_release(req, lambda rng, c=cfgs[m], m=m: kng.release(
-        pdata.data, c, rng=rng, progress=ui.progress(slot, f"{viz.label(m)}: sweeps")), submitted=clicked)
+    out = ui.run_release(req, lambda rng, c=cfgs[m], m=m: spec(m).release(
+        pdata.data, c, rng=rng, progress=ui.progress(slot, f"{plots.label(m)}: sweeps")), submitted=clicked)
     if out is not None and out.ready:
         results[m] = out.result
         for text in out.result.notes_of("withheld"):
-            st.warning(f"{viz.label(m)}: {dpdata.literal(text)}", icon=":material/block:")
+            st.warning(f"{plots.label(m)}: {dpdata.literal(text)}", icon=":material/block:")
 if out is not None:
     ui.show_outcome(out, button=button)
 if not results:
@@ -149,10 +161,10 @@ ui.export_code(lambda: X.kng_script(
     src if source == SIM else X.from_dataset(ds, used), problem_data=kng.problem_data, release=kng.release,
     problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
     configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
-    labels={m: viz.label(m) for m in results}), "kng")
+    labels={m: plots.label(m) for m in results}), "kng")
 if not teaching:  # the release: released values and the public calibration, nothing else from the data
     for m, r in results.items():
-        st.markdown(f"**{viz.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
+        st.markdown(f"**{plots.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
         if r.released:
             st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
         st.caption(dpdata.literal(r.calibration.statement() + " " + " ".join(r.notes_of("approximate"))))
@@ -165,25 +177,25 @@ with ui.nonprivate("Teaching view: θ̂, densities, draws and diagnostics") if n
         st.info(f"θ̂ lies outside the B-ball: ‖θ̂‖₁ = {l1:.3g} > B = {params['B']:g} (scaled units), so the draws "
                 "are pulled to the ball's boundary. Try a larger B.")
     released = {m: r for m, r in results.items() if r.released}
-    lo, hi = viz.plot_window(released, theta_hat) if released else (theta_hat - 1 - abs(theta_hat),
-                                                                    theta_hat + 1 + abs(theta_hat))
+    lo, hi = plots.plot_window(released, theta_hat) if released else (theta_hat - 1 - abs(theta_hat),
+                                                                      theta_hat + 1 + abs(theta_hat))
     dens = dict(epsilon=eps, norm=norm, params=params)
     if d == 1:
-        curves = {m: viz.density_1d(problem, pdata.data, m, lo=lo[0], hi=hi[0], **dens) for m in results}
-        ui.plot(*viz.figure_1d(results, theta_hat, pdata.names[0], curves), "kng_draws")
+        curves = {m: plots.density_1d(problem, pdata.data, m, lo=lo[0], hi=hi[0], **dens) for m in results}
+        ui.plot(*plots.figure_1d(results, theta_hat, pdata.names[0], curves), "kng_draws")
     else:
         v1, v2, v3 = st.columns(3)
         i = v1.selectbox("x axis", range(d), format_func=lambda k: pdata.names[k], key="kng_ci")
         j = v2.selectbox("y axis", [k for k in range(d) if k != i], format_func=lambda k: pdata.names[k], key="kng_cj")
-        cm = v3.selectbox("Density of", list(results), format_func=viz.label, key="kng_cm")
-        contour = viz.density_2d(problem, pdata.data, cm, centre=theta_hat, coords=(i, j), lo=lo, hi=hi, **dens)
-        ui.plot(*viz.figure_2d(results, theta_hat, pdata.names, (i, j), contour, cm), "kng_draws_2d")
+        cm = v3.selectbox("Density of", list(results), format_func=plots.label, key="kng_cm")
+        contour = plots.density_2d(problem, pdata.data, cm, centre=theta_hat, coords=(i, j), lo=lo, hi=hi, **dens)
+        ui.plot(*plots.figure_2d(results, theta_hat, pdata.names, (i, j), contour, cm), "kng_draws_2d")
         if d >= 3 and released:
-            ui.plot(*viz.pairs_figure(released, pdata.names), "kng_pairs")
-    table = viz.comparison_frame(results, theta_hat).rename(columns=lambda c: c.replace("epsilon", "ε"))
+            ui.plot(*plots.pairs_figure(released, pdata.names), "kng_pairs")
+    table = plots.comparison_frame(results, theta_hat).rename(columns=lambda c: c.replace("epsilon", "ε"))
     st.dataframe(table, hide_index=True, width="stretch")
     ui.download_csv(table, "kng_comparison.csv", key="kng_comparison_csv")
-    for frame in (viz.diagnostics_frame(results), pd.DataFrame([c.diagnostics.as_row() for c in cols.parts])):
+    for frame in (plots.diagnostics_frame(results), pd.DataFrame([c.diagnostics.as_row() for c in cols.parts])):
         if len(frame):
             st.dataframe(frame, hide_index=True, width="stretch")
     st.caption("MCMC: each draw is the last state of its own chain, withheld when max R-hat > 1.05 or min ESS < 100.")

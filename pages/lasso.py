@@ -97,6 +97,8 @@ with tab_rel:
         st.stop()
     st.table(pd.DataFrame(lasso.accounting(cal), columns=["accounting (public)", "value"])
              .set_index("accounting (public)"))
+    ui.accuracy_preview({"Private Frank–Wolfe": ("lasso/private-fw-intercept" if cfg.intercept else "lasso/private-fw",
+                                                 cfg)}, key="lasso", n=design.X.shape[0], d=design.X.shape[1])
     clicked, slot = ui.release_button("Release θ", key="lasso_go", requests=req)
     out = ui.run_release(req, lambda rng: lasso.release((design.X, design.y), cfg, rng=rng,
                                                         diagnostics=privacy.data_kind(ds) != privacy.USER,

@@ -9,9 +9,11 @@ through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 import pandas as pd
 import streamlit as st
 
+from dpcore import preview
 from dpcore import export, privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
+from pages import _cached as cached
 from pages import _components as ui
 
 ss = st.session_state
@@ -76,7 +78,7 @@ key = (cfg, ui.current_seed("query_release"))
 if run or ss.get("qr_result", (None,))[0] != key:
     bar = st.empty()
     try:
-        ss["qr_result"] = (key, query_release.run_lab(cfg, rng=key[1], progress=ui.progress(bar, "lab")))
+        ss["qr_result"] = (key, cached.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -143,6 +145,13 @@ try:
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
+try:    # the release names a bad schema (w > columns) on its click; the preview is then left out
+    ui.accuracy_preview({plots.method_label(method): (f"query_release/{method}",
+                                                      preview.marginals_config(len(rules), w, method, rho=rho_r,
+                                                                               alpha=alpha))},
+                        key="qr", n=len(ds.frame))
+except ValueError:
+    pass
 clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
 out = ui.run_release(req, lambda rng: query_release.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
                                                                       alpha=alpha, rng=rng), submitted=clicked)

@@ -11,8 +11,8 @@ sees, simulated and built-in demo data, and safe output.
   (n = number of rows always; missing cells imputed, values clipped; the counts of both only in a
   separate NON-PRIVATE :class:`ColumnDiagnostics`), plus :func:`column_values`, :func:`clip_to_bounds`,
   :func:`bounds_from_data` and :func:`bounds_warning` for exploring.
-* :mod:`~dpcore.data.simulate` — univariate laws and the KNG paper's regression designs as datasets
-  (bounds from the design); :mod:`~dpcore.data.builtin` — diabetes, breast cancer and wine from
+* :mod:`~dpcore.data.simulate` — univariate laws as datasets (bounds from the design; a topic's own
+  designs, e.g. the KNG paper's regressions, live in that topic: :mod:`dpcore.kng.designs`); :mod:`~dpcore.data.builtin` — diabetes, breast cancer and wine from
   scikit-learn with bounds from domain knowledge.
 * :mod:`~dpcore.data.export` — :func:`to_safe_csv` (CSV-injection-safe) and :func:`escape_markdown`.
 
@@ -27,16 +27,8 @@ from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, C
 from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, DATA_KINDS, Dataset
 from .export import escape_markdown, literal, plotly_literal, plotly_literal_spec, to_safe_csv
 from .readers import MAX_EXCEL_CELLS, MAX_SHARED_STRINGS, is_excel_workbook, load_csv, load_excel, load_file
-from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, REGRESSION_KINDS, SIMULATORS, UNIVARIATE_KINDS,
-                       SimulatorInfo, simulate_dataset, simulate_univariate)
-
-# isort: off
-# moved to dpcore.kng.designs (the KNG paper's Algorithm 1); re-exported so existing callers keep working.
-# Last on purpose: importing it runs dpcore/kng/__init__, which may itself import from dpcore.data.
-from ..kng.designs import (FIGURE1_D, MAX_REGRESSION_D, MAX_SIM_CELLS, MAX_SUFFSTATS_N, MAX_THETA_D,  # noqa: E402
-                           RegressionSuffStats, algorithm1_theta, figure1_theta, figure2_theta, paper_rescale,
-                           regression_suffstats_chunked, simulate_regression)
-# isort: on
+from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, SIMULATORS, UNIVARIATE_KINDS, SimulatorInfo,
+                       describe_rng, merge_params, simulate_dataset, simulate_univariate)
 
 __all__ = [
     "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
@@ -45,11 +37,8 @@ __all__ = [
     "public_column", "public_columns", "PublicColumn", "PublicColumns", "ColumnDiagnostics", "NON_PRIVATE_LABEL",
     "diagnostics_frame", "WHY_PUBLIC_BOUNDS",
     "column_values", "ClipReport", "clip_to_bounds", "bounds_from_data", "bounds_warning", "EXTREME_MAGNITUDE",
-    "UNIVARIATE_KINDS", "REGRESSION_KINDS", "SimulatorInfo", "SIMULATORS", "simulate_univariate", "simulate_dataset",
+    "UNIVARIATE_KINDS", "SimulatorInfo", "SIMULATORS", "simulate_univariate", "simulate_dataset", "describe_rng",
+    "merge_params",
     "MAX_UNIVARIATE_N", "MAX_DATASET_ROWS", "BUILTIN_DATASETS", "BuiltinInfo", "PublicBound", "builtin_dataset",
     "to_safe_csv", "escape_markdown", "literal", "plotly_literal", "plotly_literal_spec",
-    # moved to dpcore.kng.designs
-    "FIGURE1_D", "MAX_SIM_CELLS", "MAX_SUFFSTATS_N", "MAX_REGRESSION_D", "MAX_THETA_D", "algorithm1_theta",
-    "figure1_theta", "figure2_theta", "simulate_regression", "RegressionSuffStats", "regression_suffstats_chunked",
-    "paper_rescale",
 ]

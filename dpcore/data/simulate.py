@@ -1,8 +1,10 @@
-"""Simulated datasets for the Data page: univariate laws and the KNG paper's regression designs.
+"""Simulated datasets for the Data page: univariate laws.
 
 Every random function takes ``rng``. Simulated datasets carry *public* bounds taken from the
 simulator's design, never computed from the sample, and ``kind="simulated"`` (public demo data).
-The regression simulators call the KNG topic's Algorithm 1 (:mod:`dpcore.kng.designs`).
+A topic's own designs (e.g. the KNG paper's regressions, :data:`dpcore.kng.REGRESSION_SIMULATORS`) are
+:class:`SimulatorInfo` s of that topic, built with :func:`merge_params` and :func:`describe_rng`; this
+shared module imports no topic.
 """
 from __future__ import annotations
 
@@ -24,10 +26,11 @@ from .dataset import Dataset
 __all__ = [
     "MAX_DATASET_ROWS",
     "MAX_UNIVARIATE_N",
-    "REGRESSION_KINDS",
     "SIMULATORS",
     "UNIVARIATE_KINDS",
     "SimulatorInfo",
+    "describe_rng",
+    "merge_params",
     "simulate_dataset",
     "simulate_univariate",
 ]
@@ -37,7 +40,6 @@ MAX_UNIVARIATE_N = 10_000_000
 #: Largest number of rows of a simulated :class:`Dataset` (same as the CSV loader's default).
 MAX_DATASET_ROWS = 1_000_000
 UNIVARIATE_KINDS = ("normal", "uniform", "skewed", "heavy_tailed")
-REGRESSION_KINDS = ("linear_regression", "quantile_regression")
 #: Tail mass Φ(−4) used for the design bounds of unbounded laws (normal: loc ± 4·scale).
 _DESIGN_TAIL = 3.167124183311992e-05
 
@@ -63,16 +65,6 @@ SIMULATORS: Mapping[str, SimulatorInfo] = MappingProxyType({
     "heavy_tailed": SimulatorInfo("heavy_tailed", "Heavy-tailed (Student t)",
                                   "x ~ t(df); declared bounds ± the t(df) quantile at 1 − Φ(−4) (same tail mass "
                                   "as the normal's ± 4 sd).", MappingProxyType({"df": 2.0})),
-    "linear_regression": SimulatorInfo(
-        "linear_regression", "Linear regression (KNG Algorithm 1)",
-        "y = θ₀ + Σ θⱼ xⱼ + e, xⱼ ~ U(−1, 1), e ~ N(0, 1); θ* as in the KNG paper's Figure 1 (d = 12). "
-        "Declared bounds: xⱼ in [−1, 1], y in ±(Σ|θⱼ| + 4).",
-        MappingProxyType({"d": 12, "theta": None})),  # d = dpcore.kng.designs.FIGURE1_D
-    "quantile_regression": SimulatorInfo(
-        "quantile_regression", "Quantile regression (KNG Algorithm 1)",
-        "Algorithm 1 data as for linear regression, with θ* = (0, −1) as in the KNG paper's Figure 2 (d = 2). "
-        "Declared bounds: xⱼ in [−1, 1], y in ±(Σ|θⱼ| + 4).",
-        MappingProxyType({"d": 2, "theta": None})),
 })
 
 
@@ -81,14 +73,19 @@ def _float_param(params: dict, key: str, *, positive: bool = False) -> float:
     return check_positive(params[key], key) if positive else check_finite(params[key], key)
 
 
-def _merge_params(kind: str, params: dict) -> dict:
-    defaults = dict(SIMULATORS[kind].defaults)
+def merge_params(info: SimulatorInfo, params: dict) -> dict:
+    """The simulator's default parameters updated by ``params`` (an unknown one is refused, naming the known)."""
+    defaults = dict(info.defaults)
     unknown = sorted(set(params) - set(defaults))
     if unknown:
-        raise DataError(f"simulator {kind!r} has no parameter(s) {', '.join(map(repr, unknown))}; "
+        raise DataError(f"simulator {info.name!r} has no parameter(s) {', '.join(map(repr, unknown))}; "
                         f"its parameters are {', '.join(map(repr, defaults))}.")
     defaults.update(params)
     return defaults
+
+
+def _merge_params(kind: str, params: dict) -> dict:
+    return merge_params(SIMULATORS[kind], params)
 
 
 def _check_kind(kind: Any, choices: tuple[str, ...]) -> str:
@@ -141,7 +138,8 @@ def _univariate_design_bounds(kind: str, p: dict) -> tuple[float, float]:
     return -q, q
 
 
-def _describe_rng(rng: RNGLike) -> str:
+def describe_rng(rng: RNGLike) -> str:
+    """How a simulated dataset's randomness was seeded, in words (for its provenance)."""
     if rng is None:
         return "seed: none (fresh OS entropy; not reproducible)"
     if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
@@ -158,56 +156,23 @@ def _describe_rng(rng: RNGLike) -> str:
 
 
 def simulate_dataset(kind: str, n: int, *, rng: RNGLike, **params: Any) -> Dataset:
-    """A simulated :class:`Dataset` for the Data page.
+    """A simulated univariate :class:`Dataset` (one column ``"x"``) for the Data page.
 
-    Univariate kinds give one column ``"x"``; the regression kinds give ``"x1" … "x{d-1}"`` and ``"y"``
-    (the intercept column of Algorithm 1 is implicit). Parameters: see :data:`SIMULATORS`
-    (regressions: ``d`` and optionally ``theta`` of length d; default θ* = :func:`algorithm1_theta`).
-
-    Declared public bounds come from the **design**, never from the sample: uniform (low, high);
-    normal loc ± 4·scale; log-normal (0, exp(mu + 4·sigma)); Student t ± its quantile at tail mass
-    Φ(−4); regressions xⱼ ∈ [−1, 1] (exact) and y ∈ ±(Σ|θⱼ| + 4) (|Xθ| ≤ Σ|θⱼ| plus 4 noise sd). For
-    the unbounded laws these are design choices: a few records may fall outside and are then clipped
-    (and reported) by the mechanisms.
+    Parameters: see :data:`SIMULATORS`. Declared public bounds come from the **design**, never from the
+    sample: uniform (low, high); normal loc ± 4·scale; log-normal (0, exp(mu + 4·sigma)); Student t ± its
+    quantile at tail mass Φ(−4). For the unbounded laws these are design choices: a few records may fall
+    outside and are then clipped (and reported) by the mechanisms. (The KNG paper's regression designs:
+    :func:`dpcore.kng.simulate_regression_dataset`.)
     """
-    from ..kng.designs import (
-        MAX_REGRESSION_D,
-        algorithm1_theta,
-        check_theta,
-        simulate_regression,
-    )
-
     kind = _check_kind(kind, tuple(SIMULATORS))
     n = check_int(n, "n", lo=1, hi=MAX_DATASET_ROWS)
-    seed_info = _describe_rng(rng)
-    if kind in UNIVARIATE_KINDS:
-        p = _univariate_params(kind, params)
-        x = simulate_univariate(kind, n, rng=rng, **p)
-        frame = pd.DataFrame({"x": x}, index=pd.RangeIndex(1, n + 1, name="row"))
-        lo, hi = _univariate_design_bounds(kind, p)
-        pstr = ", ".join(f"{k}={fmt(v)}" for k, v in p.items())
-        prov = (f"simulated {kind}({pstr}), n = {n}; {seed_info}; declared bounds x in [{fmt(lo)}, {fmt(hi)}] "
-                "from the design.")
-        return Dataset(frame, ("x",), {"x": (lo, hi)}, prov, notes=(SIMULATORS[kind].description,),
-                       name=f"simulated {kind} (n={n})", kind="simulated")
-    p = _merge_params(kind, params)
-    d = check_int(p["d"], "d", lo=2, hi=MAX_REGRESSION_D)
-    if p["theta"] is None:
-        theta = algorithm1_theta(d)
-    else:
-        theta = check_theta(p["theta"], "theta")
-        if theta.size != d:
-            raise DataError(f"theta has {theta.size} entries but d = {d}; give d numbers (intercept first).")
-    X, y = simulate_regression(n, theta, rng=rng)
-    cols = {f"x{j}": X[:, j] for j in range(1, d)}
-    cols["y"] = y
-    frame = pd.DataFrame(cols, index=pd.RangeIndex(1, n + 1, name="row"))
-    ybound = float(np.sum(np.abs(theta)) + 4.0)
-    bounds = {f"x{j}": (-1.0, 1.0) for j in range(1, d)}
-    bounds["y"] = (-ybound, ybound)
-    tstr = "(" + ", ".join(fmt(t) for t in theta) + ")"
-    prov = (f"simulated {kind} (KNG paper Algorithm 1): n = {n}, d = {d}, theta* = {tstr}, "
-            f"x_j ~ U(-1, 1), e ~ N(0, 1), intercept column implicit; {seed_info}; declared bounds "
-            f"x_j in [-1, 1], y in [{fmt(-ybound)}, {fmt(ybound)}] from the design.")
-    return Dataset(frame, tuple(cols), bounds, prov, notes=(SIMULATORS[kind].description,),
-                   name=f"simulated {kind} (n={n}, d={d})", kind="simulated")
+    seed_info = describe_rng(rng)
+    p = _univariate_params(kind, params)
+    x = simulate_univariate(kind, n, rng=rng, **p)
+    frame = pd.DataFrame({"x": x}, index=pd.RangeIndex(1, n + 1, name="row"))
+    lo, hi = _univariate_design_bounds(kind, p)
+    pstr = ", ".join(f"{k}={fmt(v)}" for k, v in p.items())
+    prov = (f"simulated {kind}({pstr}), n = {n}; {seed_info}; declared bounds x in [{fmt(lo)}, {fmt(hi)}] "
+            "from the design.")
+    return Dataset(frame, ("x",), {"x": (lo, hi)}, prov, notes=(SIMULATORS[kind].description,),
+                   name=f"simulated {kind} (n={n})", kind="simulated")

@@ -91,12 +91,16 @@ def sample_histogram(counts: SparseCounts, cal: Calibration, reps: int, rng: RNG
     _check_dense(p)
     rows = _dense_rows(p, reps)
     g = as_generator(rng)
+    kind, post = cal.params["noise"], cal.params["postprocess"]
+    if reps <= rows:           # one block (every single release): the noise array becomes the output, no copies
+        out = _noise(kind, cal.constant, (reps, p), g)
+        out[:, counts.cells] += counts.counts          # noise + counts: the same sums as counts + noise
+        return _postprocess_dense(out, post, counts.n) if post != "none" else out
     dense = counts.to_dense().astype(float)
     out = np.empty((reps, p))
     for lo in range(0, reps, rows):
         hi = min(reps, lo + rows)
-        out[lo:hi] = _postprocess_dense(dense[None, :] + _noise(cal.params["noise"], cal.constant, (hi - lo, p), g),
-                                        cal.params["postprocess"], counts.n)
+        out[lo:hi] = _postprocess_dense(dense[None, :] + _noise(kind, cal.constant, (hi - lo, p), g), post, counts.n)
     return out
 
 

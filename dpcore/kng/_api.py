@@ -1,93 +1,58 @@
-"""The registry of KNG problems, the pure ``release(data, config)`` and the name-based facade :func:`sample`.
+"""The name-based facade of the KNG topic: :func:`sample`, :func:`log_density`, the non-private estimate.
 
-:func:`release` takes a frozen config (:mod:`dpcore.kng.configs`) and dispatches once, on the
-config's type, to its problem object; :func:`sample` builds that config from keyword arguments
-(refusing any parameter the problem does not have, by name) for pages and scripts.
+Each family of :mod:`dpcore.kng.release` has its own ``release(data, config, *, rng)``;
+:func:`release_for` gives the one a config belongs to, and :func:`sample` builds that config from
+keyword arguments (refusing any parameter the problem does not have, by name) for pages and scripts.
 :func:`nonprivate_estimate` is the non-private answer, a plain value — never a release.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
 from .._rng import RNGLike
-from .._validation import DPValueError, check_choice
-from ..mechanism import Calibration, make_config
-from ._location import Mean, Median, Quantile, exact_law
+from .._validation import DPValueError
+from ..mechanism import Calibration
+from ._location import exact_law
 from ._problem import Prepared, Problem
-from ._regression import LinearRegression, QuantileRegression
-from ._release import KNGRelease, Override, Progress, plan
-from ._release import check_total_work as _check_total_work
-from ._release import release as _release
+from ._problems import PROBLEMS, make, problem, problem_of
+from .calibration import calibrate_for, mechanism_calibration
+from .release import linear_regression, location, quantile_regression
+from .release._engine import KNGRelease, Override, Progress, plan
+from .release._engine import check_total_work as _check_total_work
 
-#: The problems, by registry name (read-only).
-PROBLEMS: Mapping[str, Problem] = MappingProxyType({p.name: p for p in (
-    Mean(), Median(), Quantile(), LinearRegression(), QuantileRegression())})
-_BY_CONFIG = MappingProxyType({p.config: p for p in PROBLEMS.values()})
+__all__ = ["PROBLEMS", "problem", "problem_of", "make", "release_for", "check_interaction", "nonprivate_estimate",
+           "sample", "log_density", "prepared", "exact_pieces"]
 
-
-def problem(name: str) -> Problem:
-    """The problem object called ``name`` (a DPValueError listing the names otherwise)."""
-    return PROBLEMS[check_choice(name, "problem", tuple(PROBLEMS))]
+_FAMILIES = (location, linear_regression, quantile_regression)
 
 
-def problem_of(config: Any) -> Problem:
-    """The problem object a config belongs to."""
-    try:
-        return _BY_CONFIG[type(config)]
-    except KeyError:
-        raise TypeError(f"config must be one of the KNG configs ({', '.join(c.__name__ for c in _BY_CONFIG)}); "
-                        f"got {type(config).__name__}.") from None
+def release_for(config: Any) -> Callable[..., KNGRelease]:
+    """The ``release`` function of the family of :mod:`dpcore.kng.release` that ``config`` belongs to.
 
-
-def make(problem_name: str, **params: Any) -> Any:
-    """The frozen config of ``problem_name`` from keyword arguments (an irrelevant one is refused by name)."""
-    p = problem(problem_name)
-    return make_config(p.config, f"problem {p.name!r}", **params)
-
-
-def release(data: Any, config: Any, *, rng: RNGLike = None, override: Override = None,
-            progress: Progress = None) -> KNGRelease:
-    """One private release: ``config.size`` independent draws, each pure ε-DP for its target law.
-
-    Parameters
-    ----------
-    data : array (n,) or (n, d); a tuple (X, y) for the regressions.
-    config : a config of :mod:`dpcore.kng.configs` (its type chooses the problem).
-    rng : seed or Generator.
-    override : callable(Calibration) -> Calibration, optional
-        Replaces the calibration (an audit's mutant; never used by a real release).
-    progress : callable(done, total) -> bool, optional
-        Called between MCMC blocks; returning False raises :class:`dpcore.errors.Cancelled`.
-
-    Returns
-    -------
-    KNGRelease
-        ``value`` (size, d) draws in the caller's units; ``cost == calibration.cost(size)``; the
-        non-private estimate, clipping count and MCMC diagnostics only in ``diagnostics``.
+    >>> from dpcore import kng
+    >>> kng.release_for(kng.make("quantile", mechanism="kng", epsilon=1.0, bounds=(0, 1))).__module__
+    'dpcore.kng.release.location'
     """
-    return _release(problem_of(config), data, config, rng=rng, override=override, progress=progress)
+    for family in _FAMILIES:
+        if isinstance(config, family.CONFIGS):
+            return family.release
+    problem_of(config)  # a TypeError naming every KNG config
+    raise AssertionError("unreachable: every KNG config belongs to a release family")
 
 
 def check_interaction(data: Any, configs: Sequence[Any]) -> None:
     """Refuse, before any sampling, releases of the same data meant to run in one interaction (one per
-    mechanism) whose MCMC work together exceeds the cap of one release (:data:`dpcore.kng._release.MAX_WORK`).
+    mechanism) whose MCMC work together exceeds the cap of one release (:data:`dpcore.kng.release._engine.MAX_WORK`).
 
     Only public quantities enter: n, d, draws, sweeps and each mechanism's move cost.
     """
     items = []
     for cfg in configs:
-        pl = plan(problem_of(cfg), data, cfg, None)
+        pl = plan(problem_of(cfg), data, cfg, None, calibrate_for(cfg))
         items.append((pl.problem, pl.prepared, cfg, pl.exact is not None))
     _check_total_work(items)
-
-
-def calibrate(config: Any, d: int) -> Calibration:
-    """The public calibration of ``config`` in dimension ``d`` (known before any draw: pages show
-    ``calibrate(cfg, d).cost(cfg.size)`` before the user releases)."""
-    return problem_of(config).calibrate(config, d)
 
 
 def nonprivate_estimate(data: Any, config: Any) -> np.ndarray:
@@ -130,10 +95,10 @@ def sample(problem_name: str, data: Any, *, mechanism: str, epsilon: float, norm
 
     Returns
     -------
-    KNGRelease (see :func:`release`).
+    KNGRelease (see the family's ``release`` in :mod:`dpcore.kng.release`).
     """
     cfg = make(problem_name, mechanism=mechanism, epsilon=epsilon, norm=norm, size=size, **params)
-    return release(data, cfg, rng=rng, progress=progress)
+    return release_for(cfg)(data, cfg, rng=rng, progress=progress)
 
 
 def log_density(problem_name: str, data: Any, thetas: Any, *, mechanism: str, epsilon: float, norm: str = "linf",
@@ -148,7 +113,7 @@ def log_density(problem_name: str, data: Any, thetas: Any, *, mechanism: str, ep
     cfg = make(problem_name, mechanism=mechanism, epsilon=epsilon, norm=norm, **params)
     prob = problem_of(cfg)
     P = prob.prepare(data, cfg)
-    cal = prob.calibrate(cfg, P.d)
+    cal = mechanism_calibration(cfg, P.d)
     th = np.asarray(thetas, dtype=float)
     if th.ndim == 1:
         th = th[:, None] if P.d == 1 else th[None, :]
@@ -161,7 +126,7 @@ def log_density(problem_name: str, data: Any, thetas: Any, *, mechanism: str, ep
 
 def prepared(data: Any, config: Any, override: Override = None) -> tuple[Problem, Prepared, Calibration]:
     """(problem, prepared data, calibration) of a config — for tests, plots and audits."""
-    pl = plan(problem_of(config), data, config, override)
+    pl = plan(problem_of(config), data, config, override, calibrate_for(config))
     return pl.problem, pl.prepared, pl.calibration
 
 

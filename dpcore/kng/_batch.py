@@ -1,9 +1,10 @@
 """Batched regression samplers for simulations: R independent replicates, one chain (or QP) each.
 
-Used by the paper's figures (:mod:`dpcore.experiments.kng_figures`) and the audits: every
+Used by the paper's figures (:mod:`dpcore.kng.figures`) and the audits: every
 replicate is a different dataset (or, in an audit, a fresh draw on the same one), so
 :attr:`BatchResult.cost` is the cost of ONE replicate's release ("per replicate"). Same
-calibrations as :func:`dpcore.kng.release`; ``override`` replaces the calibration (audit mutants).
+calibrations as the releases (:func:`dpcore.kng.calibration.mechanism_calibration`); ``override``
+replaces the calibration (audit mutants).
 """
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from ..privacy import PrivacyCost
 from ._estimators import nonprivate_quantile_regression, ols
 from ._exact_regression import sample_linear_exact
 from ._regression import LinearRegression, QuantileRegression, objective_perturbation
-from ._release import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
+from .release._engine import EXACT_NOTE, ESS_MIN, MCMC_NOTE, RHAT_MAX, Override, initial_step_rule, thinning
 from ._targets import LinearRegressionTarget, quantile_regression_target
+from .calibration import mechanism_calibration
 from .configs import MAX_SWEEPS, LinearRegressionConfig, QuantileRegressionConfig
 
 PER_REPLICATE = "per replicate"
@@ -64,7 +66,7 @@ class BatchResult:
 
 
 def _calibrate(problem, cfg, d: int, note: str, override: Override) -> Calibration:
-    cal = problem.calibrate(cfg, d).replace(note=f"{note}; {PER_REPLICATE}")
+    cal = mechanism_calibration(cfg, d).replace(note=f"{note}; {PER_REPLICATE}")
     return cal if override is None else override(cal)
 
 

@@ -1,4 +1,5 @@
-"""From a table with declared public bounds to the arguments of :func:`dpcore.kng.sample`.
+"""From a table with declared public bounds to the arguments of :func:`dpcore.kng.sample` (the built-in
+simulated tables: :func:`dpcore.kng.designs.simulated_dataset`).
 
 Used by the KNG explorer page (and usable from scripts): the bounds must be declared (public,
 fixed before looking at the data); they become the mechanisms' public parameters — ``bounds`` for
@@ -15,8 +16,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from .._rng import RNGLike, spawn
-from .._validation import DPValueError, check_int
+from .._validation import DPValueError
 
 
 @dataclass(frozen=True)
@@ -110,37 +110,3 @@ def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str
     lows = np.array([a for a, _ in lims])
     highs = np.array([b for _, b in lims])
     return ProblemData(x, {"bounds": (lows, highs)}, tuple(columns), n, **extra)
-
-
-#: Most columns of the built-in simulation (mean / median / quantile), and coefficients (regressions, with the
-#: intercept); the KNG page's widget takes its limits from here.
-MAX_SIM_D = 10
-MAX_SIM_REGRESSION_D = 20
-#: Most rows of the built-in simulation.
-MAX_SIM_N = 1_000_000
-
-
-def max_simulated_d(problem: str) -> int:
-    """The largest d :func:`simulated_dataset` accepts for ``problem``."""
-    return MAX_SIM_REGRESSION_D if problem in ("linear_regression", "quantile_regression") else MAX_SIM_D
-
-
-def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike):
-    """A built-in synthetic :class:`dpcore.data.Dataset` for ``problem`` (public design bounds).
-
-    Regressions: the paper's Algorithm 1 (x_j ~ U(−1, 1), e ~ N(0, 1); d coefficients including the
-    intercept). Mean/median/quantile: d independent N(0, 1) columns x1…xd with design bounds ±4.
-    """
-    from .. import data as dpdata
-
-    n = check_int(n, "n", lo=2, hi=MAX_SIM_N)
-    if problem in ("linear_regression", "quantile_regression"):
-        return dpdata.simulate_dataset(problem, n, rng=rng, d=check_int(d, "d", lo=2, hi=MAX_SIM_REGRESSION_D))
-    d = check_int(d, "d", lo=1, hi=MAX_SIM_D)
-    gens = spawn(rng, d)
-    names = [f"x{j + 1}" for j in range(d)] if d > 1 else ["x"]
-    cols = {c: dpdata.simulate_univariate("normal", n, rng=g) for c, g in zip(names, gens)}
-    frame = pd.DataFrame(cols, index=pd.RangeIndex(1, n + 1, name="row"))
-    return dpdata.Dataset(frame, tuple(names), {c: (-4.0, 4.0) for c in names},
-                          f"simulated: {d} independent N(0, 1) column(s), n = {n}; declared bounds ±4 from the design.",
-                          name=f"simulated normal (n={n}, d={d})")

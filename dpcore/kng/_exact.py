@@ -157,13 +157,29 @@ def quantile_exponential_pieces(y_sorted: np.ndarray, lo: float, hi: float, tau:
     return Pieces(edges, -c * Ledge, -c * slope)
 
 
+def _draw_in(edges: np.ndarray, logw: np.ndarray, k: int, g: np.random.Generator) -> np.ndarray:
+    """k draws uniform within gaps chosen with log weights ``logw`` (gap j = [edges[j], edges[j+1]])."""
+    j = _categorical(logw, k, g)
+    return edges[j] + g.random(k) * (edges[j + 1] - edges[j])
+
+
+def _partitioned(y: np.ndarray, kth: list[int], in_place: bool) -> np.ndarray:
+    """``y`` partitioned at the ranks ``kth`` (in place when ``in_place``: the caller's own copy)."""
+    if in_place:
+        y.partition(kth)
+        return y
+    return np.partition(y, kth)
+
+
 def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: float, size: int,
-                        g: np.random.Generator, *, window: int | None = None) -> np.ndarray:
+                        g: np.random.Generator, *, window: int | None = None,
+                        overwrite_input: bool = False) -> np.ndarray:
     """Exact draws from ∝ exp(−c·|#{y_i ≤ θ} − τn|) on [lo, hi] (y already clipped to [lo, hi]).
 
     O(n) selection + O(w log w) for a window of w ranks around τn; see the module docstring.
     ``window`` (ranks on each side) is for tests; the default makes the outer regions' mass
-    bound ≤ e^{−40} times a single gap's weight factor.
+    bound ≤ e^{−40} times a single gap's weight factor. ``overwrite_input=True`` partitions ``y`` in place
+    (the caller's own copy: its order changes, never its values; the draws depend on the order statistics only).
     """
     y = np.asarray(y, dtype=float)
     n = y.size
@@ -174,8 +190,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
     if (a == 0 and b == n) or n < 2048 and window is None:
         return quantile_kng_pieces(np.sort(y), lo, hi, tau, c).sample(size, g)
 
-    kth = [i for i in (a - 1, b) if 0 <= i < n]
-    part = np.partition(y, kth)
+    part = _partitioned(y, [i for i in (a - 1, b) if 0 <= i < n], overwrite_input)
     c_lo, c_hi = max(a - 1, 0), min(b, n - 1)
     central = np.sort(part[c_lo:c_hi + 1])  # order statistics z[c_lo..c_hi]
     edges_c = np.concatenate([[lo] if a == 0 else [], central, [hi] if b == n else []])
@@ -208,10 +223,6 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
             exact_cache[name] = (edges, lw, float(logsumexp(lw)))
         return exact_cache[name]
 
-    def draw_in(edges, logw, k):
-        j = _categorical(logw, k, g)
-        return edges[j] + g.random(k) * (edges[j + 1] - edges[j])
-
     out = np.empty(size)
     todo = np.arange(size)
     names = list(regions)
@@ -226,7 +237,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
                 continue
             idx = todo[sel]
             if nm == "c":
-                out[idx] = draw_in(edges_c, logw_c, k)
+                out[idx] = _draw_in(edges_c, logw_c, k, g)
                 continue
             edges, lw_exact, lW = exact_region(nm)
             if bounds_exact[nm]:
@@ -234,7 +245,7 @@ def sample_quantile_kng(y: np.ndarray, lo: float, hi: float, tau: float, c: floa
             else:
                 acc = g.random(k) < math.exp(min(0.0, lW - regions[nm]))
                 regions[nm], bounds_exact[nm] = lW, True  # exact from now on (still a valid bound)
-            out[idx[acc]] = draw_in(edges, lw_exact, int(acc.sum()))
+            out[idx[acc]] = _draw_in(edges, lw_exact, int(acc.sum()), g)
             keep[np.flatnonzero(sel)[~acc]] = True
         todo = todo[keep]
     return out

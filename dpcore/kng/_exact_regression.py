@@ -42,8 +42,8 @@ uniform proposals, which stop by the same rule; then it reports which draws are 
 The caller then fills them by MCMC on the same target (:func:`dpcore.mcmc.preconditioned_metropolis`
 in a release): those draws are only approximately ε-DP. Whether the fallback ran depends on the data,
 so a release never publishes it: with ``sampler="auto"`` its public statement is always the one that
-covers both branches (``dpcore.kng._release.FALLBACK_NOTE``) and the branch goes to the non-private
-diagnostics only (see :mod:`dpcore.kng._release`).
+covers both branches (``dpcore.kng.calibration.FALLBACK_NOTE``) and the branch goes to the non-private
+diagnostics only (see :mod:`dpcore.kng.release._engine`).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ geometric median     ∇ℓ = −Σ (x_i − θ)/‖x_i − θ‖₂            
 quantile             ∇ℓ = #{y_i ≤ θ} − τn                     (ℓ = Σρ_τ(y_i − θ))
 ==================== ===============================================================
 
-Each ``calibrate_<mechanism>`` derives its sensitivity next to the constant.
+The sensitivities are derived in :mod:`dpcore.kng.calibration`.
 """
 from __future__ import annotations
 
@@ -26,14 +26,18 @@ from ..norms import norm
 from ._estimators import geometric_median
 from ._exact import (quantile_exponential_pieces, quantile_kng_pieces, quantile_loss_at, sample_quantile_kng,
                      sample_truncated_normal)
-from ._problem import (K, Prepared, Problem, ball_to_l2, box, chunks, project_to_kball, records,
-                       sphere_to_norm)
+from ._problem import Prepared, Problem, box, chunks, project_to_kball, records
 from ._targets import GeometricMedianTarget
 from .configs import MeanConfig, MedianConfig, QuantileConfig
 
 
 def _clipped_rows(xc: np.ndarray, x: np.ndarray) -> int:
     return int(np.sum(np.any(xc != x, axis=1)))
+
+
+def _outside(x: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> int:
+    """Records of one column outside [lo, hi] (order-free: the exact sampler reorders the clipped copy)."""
+    return int(np.count_nonzero((x[:, 0] < lo[0]) | (x[:, 0] > hi[0])))
 
 
 # ----------------------------------------------------------------------------- mean
@@ -68,29 +72,6 @@ class Mean(Problem):
     def objective(self, P, th):
         diff = th - P.data["xbar"]
         return P.n * np.sum(diff * diff, axis=1)
-
-    def calibrate_kng(self, cfg: MeanConfig, d: int) -> Calibration:
-        # ‖∇ℓ(D) − ∇ℓ(D')‖_K = 2‖x_1 − x_1'‖_K ≤ 4r. Location family on R^d ⇒ Remark 4.1: c = ε/Δ,
-        # i.e. f ∝ exp(−(nε/(2r))‖θ − x̄‖_K), the K-norm mechanism for x̄ (sensitivity 2r/n).
-        radius = self.ball(cfg, d)[1]
-        delta = 4.0 * radius
-        k = K(cfg.norm)
-        return self.calibration(
-            cfg, sensitivity=delta, constant=cfg.epsilon / delta, reference="Thm 3.1 and Remark 4.1 (§4.1)",
-            derivation=(f"‖∇ℓ(θ;D) − ∇ℓ(θ;D′)‖_{k} = 2‖x₁ − x₁′‖_{k} ≤ 4r = {delta:g} (records in the {k}-ball of "
-                        f"radius r = {radius:g}). The density is a location family on all of R^d, so by Remark 4.1 "
-                        "its normaliser is data-free and ε/Δ may replace ε/(2Δ): "
-                        f"f ∝ exp(−(nε/(2r))‖θ − x̄‖_{k}), the K-norm mechanism for x̄."))
-
-    def calibrate_exponential(self, cfg: MeanConfig, d: int) -> Calibration:
-        # Θ = data ball; 0 ≤ ‖x − θ‖₂² ≤ (2r·M)², M = sup{‖u‖₂ : ‖u‖_K ≤ 1}.
-        radius = self.ball(cfg, d)[1]
-        M = ball_to_l2(d, cfg.norm)
-        delta = (2.0 * radius * M) ** 2
-        return self.calibration(
-            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Prop. 2.2 (§4.1)",
-            derivation=(f"ℓ = Σ‖x_i − θ‖₂² on Θ = data {K(cfg.norm)}-ball (radius r = {radius:g}); each term lies "
-                        f"in [0, (2r·{M:.4g})²], so Δ_ℓ = {delta:.4g}; c = ε/(2Δ_ℓ)."))
 
     def exact_sampler(self, cfg, d):
         if cfg.mechanism == "kng":
@@ -136,14 +117,14 @@ class Median(Problem):
         n, d = x.shape
         lo, hi = box(cfg.bounds, d)
         xc = np.clip(x, lo, hi)
-        k = _clipped_rows(xc, x)
         if d == 1:
             y = xc[:, 0]
             # the median's constants refer to Σ|x − θ| and #{<} − #{>} = 2(#{≤} − n/2) a.e.: the 1-D laws are the
             # quantile's (τ = 1/2) with twice the constant
-            return Prepared(n, 1, lambda: np.median(y), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
-                            width=float(hi[0] - lo[0]),
+            return Prepared(n, 1, lambda: np.median(y), lambda: _outside(x, lo, hi), lower=lo, upper=hi,
+                            centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]),
                             data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 2.0})
+        k = _clipped_rows(xc, x)
         return Prepared(n, d, lambda: geometric_median(xc), k, lower=lo, upper=hi, centre=(lo + hi) / 2.0,
                         width=float(np.linalg.norm(hi - lo)), data={"x": xc})
 
@@ -178,33 +159,6 @@ class Median(Problem):
         lo, hi = box(cfg.bounds, d)
         return float(hi[0] - lo[0]) if d == 1 else float(np.linalg.norm(hi - lo))
 
-    def calibrate_kng(self, cfg: MedianConfig, d: int) -> Calibration:
-        eps = cfg.epsilon
-        if d == 1:
-            # #{x<θ} − #{x>θ}: one replaced record moves the count difference by at most 2.
-            return self.calibration(
-                cfg, sensitivity=2.0, constant=eps / 4.0, reference="Thm 3.1 (§4.4)",
-                derivation=("∇ℓ(θ) = #{x_i < θ} − #{x_i > θ}; replacing one record changes it by at most 2, so "
-                            "Δ = 2 and f ∝ exp(−(ε/4)|#{x_i<θ} − #{x_i>θ}|) on the public interval (§4.4)."))
-        delta = 2.0 * sphere_to_norm(d, cfg.norm)
-        k = K(cfg.norm)
-        return self.calibration(
-            cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1 (§4.4)",
-            derivation=(f"∇ℓ(θ) = −Σ u_i(θ) with unit vectors u_i = (x_i − θ)/‖x_i − θ‖₂; ‖u₁ − u₁′‖_{k} ≤ "
-                        f"2·sup{{‖u‖_{k} : ‖u‖₂ = 1}} = {delta:.4g} = Δ (§4.4); no bound on the data is needed, "
-                        "Θ is the public box."))
-
-    def calibrate_exponential(self, cfg: MedianConfig, d: int) -> Calibration:
-        delta = self.width(cfg, d)
-        if d == 1:
-            text = (f"ℓ = Σ|x_i − θ| with data clipped to [lo, hi]; ||x − θ| − |x′ − θ|| ≤ |x − x′| ≤ hi − lo = "
-                    f"{delta:g} = Δ_ℓ; c = ε/(2Δ_ℓ).")
-        else:
-            text = (f"ℓ = Σ‖x_i − θ‖₂ with data clipped to the public box; by the triangle inequality "
-                    f"|‖x − θ‖₂ − ‖x′ − θ‖₂| ≤ ‖x − x′‖₂ ≤ box diagonal = {delta:.4g} = Δ_ℓ.")
-        return self.calibration(cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta),
-                                reference="Prop. 2.2 (§4.4)", derivation=text)
-
     def exact_sampler(self, cfg, d):
         if d != 1:
             return None
@@ -222,7 +176,7 @@ class Median(Problem):
         """The geometric median (d ≥ 2): preconditioned full-vector moves (correlated columns make the
         target's level sets tilted ellipses) when the run fits the work budget (public n, d, size, sweeps),
         else the incremental coordinate-wise target."""
-        from ._release import MAX_WORK, MIN_CHAINS
+        from .release._engine import MAX_WORK, MIN_CHAINS
 
         work = max(cfg.size, MIN_CHAINS) * cfg.sweeps * P.d * P.n * P.d
         return "preconditioned" if P.d > 1 and work <= MAX_WORK else "coordinate"
@@ -248,8 +202,8 @@ class Quantile(Problem):
         xc = np.clip(x, lo, hi)
         y = xc[:, 0]
         tau = cfg.tau
-        return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), _clipped_rows(xc, x), lower=lo,
-                        upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
+        return Prepared(n, 1, lambda: np.quantile(y, tau, method="inverted_cdf"), lambda: _outside(x, lo, hi),
+                        lower=lo, upper=hi, centre=(lo + hi) / 2.0, width=float(hi[0] - lo[0]), tau=tau,
                         data={"y": y, "lo": float(lo[0]), "hi": float(hi[0]), "c_factor": 1.0})
 
     def gradient(self, P, th):
@@ -258,34 +212,6 @@ class Quantile(Problem):
 
     def objective(self, P, th):
         return quantile_loss_at(P.sorted_y(), th[:, 0], P.tau)
-
-    def calibrate_kng(self, cfg: QuantileConfig, d: int) -> Calibration:
-        eps, tau = cfg.epsilon, cfg.tau
-        if cfg.constants == "paper":  # τ > 1/2 is refused by the config
-            delta = 2.0 * (1.0 - tau)
-            how = "equal to the tight Δ = 1" if tau == 0.5 else "more noise than the tight Δ = 1"
-            return self.calibration(
-                cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1, §4.5 eq. (3)",
-                derivation=f"paper's eq. (3): Δ = 2(1−τ) = {delta:g} ≥ 1 for τ ≤ 1/2 (valid, {how}).",
-                loose=tau < 0.5)
-        return self.calibration(
-            cfg, sensitivity=1.0, constant=eps / 2.0, reference="Thm 3.1, §4.5 (Smith 2011)",
-            derivation=("∇ℓ(θ) = Σ(1{y_i ≤ θ} − τ) = #{y_i ≤ θ} − τn; each term is 1−τ or −τ, so replacing one "
-                        "record changes ∇ℓ by at most 1: Δ = 1 and f ∝ exp(−(ε/2)|#{y_i ≤ θ} − τn|) on [lo, hi] — "
-                        "Smith's (2011) private quantile (the paper's eq. (3) uses 2(1−τ), not private for "
-                        "τ > 1/2)."))
-
-    def calibrate_exponential(self, cfg: QuantileConfig, d: int) -> Calibration:
-        paper = cfg.constants == "paper"
-        m = max(cfg.tau, 1.0 - cfg.tau)
-        lo, hi = box(cfg.bounds, 1)
-        delta = (2.0 if paper else 1.0) * m * float(hi[0] - lo[0])
-        return self.calibration(
-            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Prop. 2.2 (§4.5)",
-            derivation=(f"ℓ = Σρ_τ(y_i − θ), data clipped to [lo, hi]; 0 ≤ ρ_τ(y − θ) ≤ max(τ, 1−τ)(hi − lo), so "
-                        f"Δ_ℓ = {'2·' if paper else ''}max(τ,1−τ)(hi − lo) = {delta:.4g}"
-                        f"{' (paper-style factor 2: more noise than needed)' if paper else ''}."),
-            loose=paper)
 
     def exact_sampler(self, cfg, d):
         return _draw_quantile_kng if cfg.mechanism == "kng" else _draw_quantile_exponential
@@ -298,8 +224,9 @@ def _quantile_constant(P: Prepared, cal: Calibration) -> float:
 
 
 def _draw_quantile_kng(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:
+    # y is the release's own clipped copy: partitioned in place (its order changes, not the statistics read from it)
     return sample_quantile_kng(P.data["y"], P.data["lo"], P.data["hi"], P.tau, _quantile_constant(P, cal), size,
-                               g)[:, None]
+                               g, overwrite_input=True)[:, None]
 
 
 def _draw_quantile_exponential(P: Prepared, cal: Calibration, size: int, g, progress=None) -> np.ndarray:

@@ -2,10 +2,9 @@
 
 A problem (mean, median, quantile, linear regression, quantile regression) is one object that
 holds everything specific to it: data preparation (validation, clipping to the public domain,
-counted), the gradient and objective of its loss, the calibration of each mechanism it supports
-(a :class:`dpcore.mechanism.Calibration` with the sensitivity derivation and the paper
-reference), its exact samplers and its MCMC targets. :mod:`dpcore.kng._release` runs any of them
-the same way; nothing else switches on the problem's name.
+counted), the gradient and objective of its loss, its exact samplers and its MCMC targets. The
+calibration of each mechanism it supports (sensitivity derivation, paper reference) is in
+:mod:`dpcore.kng.calibration`; :mod:`dpcore.kng.release._engine` runs any problem the same way.
 
 Mechanisms (Reimherr & Awan 2019; every one pure ε-DP for its exact target law, replace-one
 neighbours, n fixed):
@@ -30,22 +29,16 @@ from ..norms import norm
 from ..viz.style import NORM_LABELS
 from ._objpert import project_l1_ball
 
-REFERENCE = "Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism"
-CONSTANT_NAMES = MappingProxyType({
-    "kng": "c in f(θ) ∝ exp(−c‖∇ℓ(θ)‖_K)",
-    "exponential": "c in f(θ) ∝ exp(−c·ℓ(θ))",
-    "objective_perturbation": "c in the noise density b ∝ exp(−c‖b‖_K)",
-})
-
 
 @dataclass
 class Prepared:
-    """A validated problem instance (internal; arrays are not modified after construction)."""
+    """A validated problem instance (internal; array values are not modified after construction — the 1-D exact
+    sampler reorders its own clipped copy ``data["y"]`` in place, which no order-free statistic sees)."""
 
     n: int
     d: int
     estimator: Callable[[], np.ndarray]     # the non-private estimate, computed on first use
-    clipped: int = 0
+    clipped: int | Callable[[], int] = 0     # or a function counting them when a page shows it
     lower: Optional[np.ndarray] = None      # box domain of θ
     upper: Optional[np.ndarray] = None
     l1_radius: Optional[float] = None       # ℓ1-ball domain of θ (regressions)
@@ -101,8 +94,8 @@ class Problem:
     """One KNG problem: data preparation, loss, per-mechanism calibration, samplers (see module docstring).
 
     Subclasses set ``name``, ``title``, ``config`` and ``section``, and implement
-    :meth:`prepare`, :meth:`gradient`, :meth:`objective` and ``calibrate_<mechanism>`` for each
-    mechanism in ``config.mechanisms``; problems with an exact sampler override
+    :meth:`prepare`, :meth:`gradient` and :meth:`objective` (each mechanism in ``config.mechanisms`` has
+    its calibration in :mod:`dpcore.kng.calibration`); problems with an exact sampler override
     :meth:`exact_sampler`, and problems with a fast incremental MCMC target override
     :meth:`incremental_target`.
     """
@@ -123,20 +116,6 @@ class Problem:
     def objective(self, P: Prepared, th: np.ndarray) -> np.ndarray:
         """ℓ_n at the rows of θ up to a θ-free constant, shape (m,)."""
         raise NotImplementedError
-
-    # -- calibration ---------------------------------------------------------------------
-    def calibrate(self, cfg: Any, d: int) -> Calibration:
-        """The public constants of ``cfg.mechanism`` for this problem in dimension ``d`` (from public inputs only)."""
-        return getattr(self, f"calibrate_{cfg.mechanism}")(cfg, d)
-
-    def calibration(self, cfg: Any, *, sensitivity: float, constant: float, derivation: str, reference: str,
-                    **params: Any) -> Calibration:
-        """Build the :class:`Calibration` of ``cfg.mechanism`` (pure ε-DP per draw)."""
-        return Calibration(mechanism=f"kng/{self.name}-{cfg.mechanism}", notion="pure", epsilon=cfg.epsilon,
-                           sensitivity=float(sensitivity), constant=float(constant),
-                           constant_name=CONSTANT_NAMES[cfg.mechanism], derivation=derivation,
-                           reference=f"{REFERENCE}, {reference}",
-                           params={"kind": cfg.mechanism, "norm": cfg.norm, "loose": False, **params})
 
     # -- sampling ------------------------------------------------------------------------
     def exact_sampler(self, cfg: Any, d: int) -> Optional[Callable[..., np.ndarray]]:

@@ -24,7 +24,7 @@ from ..noise import knorm_noise
 from ._estimators import nonprivate_quantile_regression, ols
 from ._exact_regression import sample_linear_exact
 from ._objpert import l1_constrained_qp
-from ._problem import K, Prepared, Problem, chunks, cube_to_norm, project_to_kball
+from ._problem import Prepared, Problem, chunks, project_to_kball
 from ._targets import BOX_MIN_N, LinearRegressionTarget, quantile_regression_target
 from .configs import LinearRegressionConfig, QuantileRegressionConfig
 
@@ -68,43 +68,6 @@ class LinearRegression(Problem):
 
     def objective(self, P, th):
         return np.einsum("mi,ij,mj->m", th, P.data["A"], th) - 2.0 * th @ P.data["b"]
-
-    def calibrate_kng(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
-        eps, B, k = cfg.epsilon, cfg.B, K(cfg.norm)
-        kap = cube_to_norm(d, cfg.norm)
-        delta = 4.0 * (1.0 + B) * kap
-        if cfg.constants == "paper":  # ℓ∞ only (checked by the config)
-            # eq. (1): ε/(8(1+B)) in front of ‖Σ(y_i − x_iᵀθ)x_i‖∞ = ‖∇ℓ‖∞/2  ⇒  c = ε/(16(1+B)).
-            return self.calibration(
-                cfg, sensitivity=delta, constant=eps / (4.0 * delta), reference="Thm 3.1, §4.3 eq. (1)", loose=True,
-                derivation=("paper's eq. (1): exp(−ε/(8(1+B))·‖Σ(y_i − x_iᵀθ)x_i‖∞), i.e. half the calibrated "
-                            f"constant (Δ = 4(1+B) = {delta:g}; valid, twice the noise needed)."))
-        tail = " = exp(−ε/(4(1+B))‖Σ(y_i − x_iᵀθ)x_i‖∞)." if cfg.norm == "linf" else "."
-        return self.calibration(
-            cfg, sensitivity=delta, constant=eps / (2.0 * delta), reference="Thm 3.1, §4.3",
-            derivation=(f"∇ℓ = −2Σ(y_i − x_iᵀθ)x_i; with |y| ≤ 1, ‖x‖∞ ≤ 1, ‖θ‖₁ ≤ B each residual is at most "
-                        f"1 + B and ‖x‖_{k} ≤ {kap:.4g}, so Δ = 4(1+B)·{kap:.4g} = {delta:.4g}; "
-                        f"f ∝ exp(−ε/(2Δ)‖∇ℓ‖_{k})" + tail))
-
-    def calibrate_exponential(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
-        dl = (1.0 + cfg.B) ** 2
-        return self.calibration(
-            cfg, sensitivity=dl, constant=cfg.epsilon / (2.0 * dl), reference="Prop. 2.2, §7.1",
-            derivation=(f"ℓ = Σ(y_i − x_iᵀθ)²; each term lies in [0, (1+B)²], so Δ_ℓ = (1+B)² = {dl:g} (§7.1); "
-                        "f ∝ exp(−ε/(2(1+B)²)ℓ) on the ℓ1 ball of radius B."))
-
-    def calibrate_objective_perturbation(self, cfg: LinearRegressionConfig, d: int) -> Calibration:
-        eps = cfg.epsilon
-        kap = cube_to_norm(d, cfg.norm)
-        delta = 4.0 * (1.0 + cfg.B) * kap
-        x = eps / 2.0
-        gamma = 2.0 * d / math.expm1(x) if x < 700.0 else 2.0 * d * math.exp(-x)  # no overflow at huge ε
-        return self.calibration(
-            cfg, sensitivity=delta, constant=eps / (2.0 * delta), gamma=gamma,
-            reference="§7.2 (Awan & Slavković's K-norm objective perturbation; Kifer, Smith & Thakurta 2012)",
-            derivation=(f"objective perturbation (§7.2): gradient sensitivity Δ = 4(1+B)·{kap:.4g} = {delta:.4g}, "
-                        f"noise b ∝ exp(−ε/(2Δ)‖b‖_{K(cfg.norm)}), per-record Hessian eigenvalue ≤ 2d, "
-                        f"γ = 2d/(e^(ε/2) − 1) = {gamma:.4g}; the exact constrained minimiser is released."))
 
     def exact_sampler(self, cfg, d):
         """Objective perturbation: the exact QP. KNG and the exponential mechanism: the exact rejection sampler
@@ -206,27 +169,6 @@ class QuantileRegression(Problem):
             out[s] = np.sum(r * (P.tau - (r <= 0)), axis=1)
         return out
 
-    def calibrate_kng(self, cfg: QuantileRegressionConfig, d: int) -> Calibration:
-        tau, k = cfg.tau, K(cfg.norm)
-        C_X = cube_to_norm(d, cfg.norm) if cfg.C_X is None else cfg.C_X
-        m = 1.0 - tau if cfg.constants == "paper" else max(tau, 1.0 - tau)  # paper: τ > 1/2 refused by the config
-        delta = 2.0 * m * C_X
-        return self.calibration(
-            cfg, sensitivity=delta, constant=cfg.epsilon / (2.0 * delta), reference="Thm 3.1, §4.5 eq. (2)",
-            derivation=(f"∇ℓ = Σx_i(1{{y_i ≤ x_iᵀθ}} − τ); each term has {k}-norm ≤ max(τ,1−τ)·C_X, and a replaced "
-                        f"record can flip x(1−τ) to −x′τ etc., so Δ = 2·max(τ,1−τ)·C_X = {delta:.4g} (C_X = {C_X:g} "
-                        f"bounds ‖x‖_{k}; the paper prints 2(1−τ)C_X, equal for τ ≤ 1/2 and not private for "
-                        "τ > 1/2)."))
-
-    def calibrate_exponential(self, cfg: QuantileRegressionConfig, d: int) -> Calibration:
-        paper = cfg.constants == "paper"
-        dl = (2.0 if paper else 1.0) * max(cfg.tau, 1.0 - cfg.tau) * (1.0 + cfg.B)
-        return self.calibration(
-            cfg, sensitivity=dl, constant=cfg.epsilon / (2.0 * dl), reference="Prop. 2.2, §4.5", loose=paper,
-            derivation=(f"ℓ = Σρ_τ(y_i − x_iᵀθ) ≥ 0 with |y − xᵀθ| ≤ 1 + B, so |ρ_τ(r) − ρ_τ(r′)| ≤ "
-                        f"max(τ,1−τ)(1+B); Δ_ℓ = {'2·' if paper else ''}max(τ,1−τ)(1+B) = {dl:.4g}"
-                        f"{' (the paper’s factor 2: more noise than needed)' if paper else ''}."))
-
     def incremental_target(self, P, cal, cfg):
         return quantile_regression_target(P.data["X"][None], P.data["y"][None], P.tau, cfg.mechanism, cal.constant,
                                           cfg.norm)
@@ -254,7 +196,7 @@ class QuantileRegression(Problem):
         diabetes data) while one target evaluation touches at most :data:`PRECOND_MAX_VALUES` values (n·d) and
         the whole run fits the work budget; beyond, the banded coordinate-wise targets (O(√n) per move) keep
         large n and many draws affordable. Decided from public inputs (n, d, size, sweeps) only."""
-        from ._release import MAX_WORK, MIN_CHAINS
+        from .release._engine import MAX_WORK, MIN_CHAINS
 
         work = max(cfg.size, MIN_CHAINS) * cfg.sweeps * P.d * P.n * P.d * len(self.temperatures(P, cfg))
         return "preconditioned" if P.n * P.d <= PRECOND_MAX_VALUES and work <= MAX_WORK else "coordinate"

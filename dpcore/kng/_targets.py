@@ -1,5 +1,9 @@
 """Incremental MCMC targets (``dpcore.mcmc.IncrementalTarget``) for the regressions.
 
+Why this module is long: five targets of one interface, the banded ones subclassing the plain
+quantile-regression target and :func:`quantile_regression_target` choosing among them; each exactness
+argument (why a banded move gives the same density) is written next to the update rule it justifies.
+
 Chains are vectorised: chain c runs on problem ``c`` of a batch (independent replicates) or,
 when the data arrays have a leading axis of length 1, all chains share one dataset (independent
 draws for one release).

@@ -31,10 +31,10 @@ def _scale(factor: float) -> Callable:
 
 
 def _release_sampler(problem: str, **params: Any) -> Callable[..., np.ndarray]:
-    """Outputs of ``kng.release`` (size = n draws; 1-D problems as a vector)."""
+    """Outputs of the release (``kng.release_for(cfg)``) (size = n draws; 1-D problems as a vector)."""
     def sampler(data, n, rng, *, epsilon, delta, override):
         cfg = _api.make(problem, epsilon=epsilon, size=n, **params)
-        out = _api.release(data, cfg, rng=rng, override=override).value
+        out = _api.release_for(cfg)(data, cfg, rng=rng, override=override).value
         return out[:, 0] if out.shape[1] == 1 else out
     return sampler
 

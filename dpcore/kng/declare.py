@@ -16,8 +16,10 @@ from dpcore.mechanism import MechanismSpec
 from dpcore.registry import Style, Topic
 
 from . import figures
-from ._api import PROBLEMS, nonprivate_estimate, release
+from ._api import PROBLEMS, nonprivate_estimate
 from .audits import AUDITS
+from .calibration import calibrate_linear_regression, calibrate_location, calibrate_quantile_regression
+from .release import linear_regression, location, quantile_regression
 
 
 def _tight_median_data() -> np.ndarray:
@@ -79,6 +81,15 @@ def _fallback_pairs(slope: float, shift: float):
     return pairs
 
 
+#: Each problem's release family (:mod:`dpcore.kng.release`) and its calibration (:mod:`dpcore.kng.calibration`).
+FAMILIES = MappingProxyType({
+    "mean": (location.release, calibrate_location), "median": (location.release, calibrate_location),
+    "quantile": (location.release, calibrate_location),
+    "linear_regression": (linear_regression.release, calibrate_linear_regression),
+    "quantile_regression": (quantile_regression.release, calibrate_quantile_regression)})
+
+TITLES = MappingProxyType({"kng": "KNG", "exponential": "exponential mechanism",
+                           "objective_perturbation": "objective perturbation"})
 NEIGHBOURS = MappingProxyType({("linear_regression", "kng"): _fallback_pairs(1.2, 0.5),
                                 ("linear_regression", "exponential"): _fallback_pairs(3.0, 0.0)})
 
@@ -92,11 +103,12 @@ def _spec(problem: str, mechanism: str) -> MechanismSpec:
         return data, {"mechanism": mechanism, "epsilon": 1.0, "size": 4, **params}
 
     eps, atol = HUGE.get((problem, mechanism), (1e9, 1e-3))
-    label = {"kng": "KNG", "exponential": "exponential mechanism",
-             "objective_perturbation": "objective perturbation"}[mechanism]
+    label = TITLES[mechanism]
+    release, calibrate = FAMILIES[problem]
     return MechanismSpec(name=f"kng/{problem}-{mechanism}", title=f"{label}: {prob.title}", config=prob.config,
-                         release=release, nonprivate=nonprivate_estimate, example=example, budget=("epsilon",),
-                         huge={"epsilon": eps}, atol=atol, neighbours=NEIGHBOURS.get((problem, mechanism)))
+                         release=release, calibrate=calibrate, nonprivate=nonprivate_estimate, example=example,
+                         budget=("epsilon",), huge={"epsilon": eps}, atol=atol,
+                         neighbours=NEIGHBOURS.get((problem, mechanism)))
 
 
 TOPIC = Topic(

@@ -3,21 +3,26 @@
 Reimherr & Awan (2019), "KNG: the K-norm gradient mechanism", §5: X[:, 0] = 1, X[:, j] ~ U(−1, 1)
 (j ≥ 1), e ~ N(0, 1), y = Xθ* + e. As arrays (:func:`simulate_regression`), as chunked sufficient
 statistics for n up to 10⁹ (:func:`regression_suffstats_chunked`), and the paper's rescaling of y by
-R = maxᵢ|yᵢ| (:func:`paper_rescale`, not private: figures only). The Data page's regression
-simulators (:func:`dpcore.data.simulate_dataset`) call these.
+R = maxᵢ|yᵢ| (:func:`paper_rescale`, not private: figures only). As datasets with bounds from the
+design: the Data page's regression simulators (:data:`REGRESSION_SIMULATORS`,
+:func:`simulate_regression_dataset`) and the KNG page's built-in simulation (:func:`simulated_dataset`).
 
-This module imports nothing from :mod:`dpcore.kng` or :mod:`dpcore.data` (both re-export it).
+This module imports nothing else from :mod:`dpcore.kng` (its ``__init__`` re-exports it).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .._rng import RNGLike, spawn
 from .._validation import check_finite_array, check_int
+from ..data import MAX_DATASET_ROWS, Dataset, SimulatorInfo, describe_rng, merge_params, simulate_univariate
+from ..data._format import fmt
 from ..errors import DataError, DPValueError
 
 __all__ = [
@@ -26,6 +31,9 @@ __all__ = [
     "MAX_SIM_CELLS",
     "MAX_SUFFSTATS_N",
     "MAX_THETA_D",
+    "MAX_SIM_D",
+    "MAX_SIM_REGRESSION_D",
+    "REGRESSION_SIMULATORS",
     "RegressionSuffStats",
     "algorithm1_theta",
     "figure1_theta",
@@ -33,6 +41,9 @@ __all__ = [
     "paper_rescale",
     "regression_suffstats_chunked",
     "simulate_regression",
+    "simulate_regression_dataset",
+    "simulated_dataset",
+    "max_simulated_d",
 ]
 
 FIGURE1_D = 12
@@ -247,3 +258,87 @@ def correlated_design(n: int, *, rho: float = 0.98, rng: RNGLike, noise: float =
     X = np.column_stack([np.ones(n), x])
     e = np.clip(noise * g.standard_normal(n), -3 * noise, 3 * noise)
     return X, X @ np.asarray(CORRELATED_THETA) + e
+
+# ----------------------------------------------------------------------------- datasets (Data and KNG pages)
+#: The Data page's regression simulators (Algorithm 1), offered next to :data:`dpcore.data.SIMULATORS`.
+REGRESSION_SIMULATORS: Mapping[str, SimulatorInfo] = MappingProxyType({
+    "linear_regression": SimulatorInfo(
+        "linear_regression", "Linear regression (KNG Algorithm 1)",
+        "y = θ₀ + Σ θⱼ xⱼ + e, xⱼ ~ U(−1, 1), e ~ N(0, 1); θ* as in the KNG paper's Figure 1 (d = 12). "
+        "Declared bounds: xⱼ in [−1, 1], y in ±(Σ|θⱼ| + 4).",
+        MappingProxyType({"d": FIGURE1_D, "theta": None})),
+    "quantile_regression": SimulatorInfo(
+        "quantile_regression", "Quantile regression (KNG Algorithm 1)",
+        "Algorithm 1 data as for linear regression, with θ* = (0, −1) as in the KNG paper's Figure 2 (d = 2). "
+        "Declared bounds: xⱼ in [−1, 1], y in ±(Σ|θⱼ| + 4).",
+        MappingProxyType({"d": 2, "theta": None})),
+})
+
+
+def simulate_regression_dataset(kind: str, n: int, *, rng: RNGLike, **params: Any) -> Dataset:
+    """A simulated regression :class:`dpcore.data.Dataset` (Algorithm 1) for the Data page.
+
+    ``kind`` is a key of :data:`REGRESSION_SIMULATORS`; columns ``"x1" … "x{d-1}"`` and ``"y"`` (the intercept
+    column of Algorithm 1 is implicit). Parameters ``d`` and optionally ``theta`` of length d (default
+    θ* = :func:`algorithm1_theta`). Declared public bounds come from the **design**, never from the sample:
+    xⱼ ∈ [−1, 1] (exact) and y ∈ ±(Σ|θⱼ| + 4) (|Xθ| ≤ Σ|θⱼ| plus 4 noise sd; a few records may fall
+    outside and are then clipped, and reported, by the mechanisms).
+    """
+    if kind not in REGRESSION_SIMULATORS:
+        raise DataError(f"kind = {kind!r} is not a regression simulator; choose one of "
+                        f"{', '.join(map(repr, REGRESSION_SIMULATORS))}.")
+    n = check_int(n, "n", lo=1, hi=MAX_DATASET_ROWS)
+    seed_info = describe_rng(rng)
+    p = merge_params(REGRESSION_SIMULATORS[kind], params)
+    d = check_int(p["d"], "d", lo=2, hi=MAX_REGRESSION_D)
+    if p["theta"] is None:
+        theta = algorithm1_theta(d)
+    else:
+        theta = check_theta(p["theta"], "theta")
+        if theta.size != d:
+            raise DataError(f"theta has {theta.size} entries but d = {d}; give d numbers (intercept first).")
+    X, y = simulate_regression(n, theta, rng=rng)
+    cols = {f"x{j}": X[:, j] for j in range(1, d)}
+    cols["y"] = y
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(1, n + 1, name="row"))
+    ybound = float(np.sum(np.abs(theta)) + 4.0)
+    bounds = {f"x{j}": (-1.0, 1.0) for j in range(1, d)}
+    bounds["y"] = (-ybound, ybound)
+    tstr = "(" + ", ".join(fmt(t) for t in theta) + ")"
+    prov = (f"simulated {kind} (KNG paper Algorithm 1): n = {n}, d = {d}, theta* = {tstr}, "
+            f"x_j ~ U(-1, 1), e ~ N(0, 1), intercept column implicit; {seed_info}; declared bounds "
+            f"x_j in [-1, 1], y in [{fmt(-ybound)}, {fmt(ybound)}] from the design.")
+    return Dataset(frame, tuple(cols), bounds, prov, notes=(REGRESSION_SIMULATORS[kind].description,),
+                   name=f"simulated {kind} (n={n}, d={d})", kind="simulated")
+
+
+#: Most columns of the built-in simulation (mean / median / quantile), and coefficients (regressions, with the
+#: intercept); the KNG page's widget takes its limits from here.
+MAX_SIM_D = 10
+MAX_SIM_REGRESSION_D = 20
+#: Most rows of the built-in simulation.
+MAX_SIM_N = 1_000_000
+
+
+def max_simulated_d(problem: str) -> int:
+    """The largest d :func:`simulated_dataset` accepts for ``problem``."""
+    return MAX_SIM_REGRESSION_D if problem in ("linear_regression", "quantile_regression") else MAX_SIM_D
+
+
+def simulated_dataset(problem: str, n: int, d: int, *, rng: RNGLike) -> Dataset:
+    """A built-in synthetic :class:`dpcore.data.Dataset` for ``problem`` (public design bounds).
+
+    Regressions: the paper's Algorithm 1 (x_j ~ U(−1, 1), e ~ N(0, 1); d coefficients including the
+    intercept). Mean/median/quantile: d independent N(0, 1) columns x1…xd with design bounds ±4.
+    """
+    n = check_int(n, "n", lo=2, hi=MAX_SIM_N)
+    if problem in ("linear_regression", "quantile_regression"):
+        return simulate_regression_dataset(problem, n, rng=rng, d=check_int(d, "d", lo=2, hi=MAX_SIM_REGRESSION_D))
+    d = check_int(d, "d", lo=1, hi=MAX_SIM_D)
+    gens = spawn(rng, d)
+    names = [f"x{j + 1}" for j in range(d)] if d > 1 else ["x"]
+    cols = {c: simulate_univariate("normal", n, rng=g) for c, g in zip(names, gens)}
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(1, n + 1, name="row"))
+    return Dataset(frame, tuple(names), {c: (-4.0, 4.0) for c in names},
+                   f"simulated: {d} independent N(0, 1) column(s), n = {n}; declared bounds ±4 from the design.",
+                   name=f"simulated normal (n={n}, d={d})")

@@ -1,5 +1,8 @@
 """Error-vs-n figures of Reimherr & Awan (2019), "KNG: The K-Norm Gradient Mechanism".
 
+Why this module is long: four Experiments, each with its run function, its validation and its measured
+time model (the fitted constants and how they were measured), kept next to the figure they cost.
+
 Declared in :data:`EXPERIMENTS` (read by ``dpcore/kng/declare.py``; run them with
 ``python -m dpcore reproduce ID``):
 

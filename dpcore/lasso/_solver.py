@@ -87,6 +87,33 @@ def clip_design(X: Any, y: Any, dtype: str = "float64") -> tuple[np.ndarray, np.
     return X, y, info
 
 
+def gram_in_domain(X: Any, y: Any, steps: int, path: str = "auto", rows: int = 1024
+                   ) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """(XᵀX, Xᵀy) in ONE pass over X, checking each row block while it is in cache, when X (float64, 2-D) and y
+    (float64) already lie in the public domain [−1, 1] and the release takes the Gram path within the work cap.
+
+    None otherwise — out-of-domain or non-finite entries, another path, another dtype — and the caller takes the
+    general route (:func:`clip_design` reports, clips or refuses; :func:`frank_wolfe` builds the Gram). On data in
+    the domain the checks of :func:`clip_design` find nothing, so the clipping counts are 0."""
+    if not (isinstance(X, np.ndarray) and isinstance(y, np.ndarray) and X.dtype == np.float64
+            and y.dtype == np.float64 and X.ndim == 2 and y.ndim == 1 and X.shape[0] == y.shape[0] >= 1
+            and X.shape[1] >= 1):
+        return None
+    n, p = X.shape
+    if choose_path(n, p, steps, path) != "gram" or _work(n, p, steps, 1, "gram") > MAX_WORK:
+        return None
+    if not (y.min() >= -1.0 and y.max() <= 1.0):          # NaN fails both comparisons
+        return None
+    G, b = np.zeros((p, p)), np.zeros(p)
+    for a in range(0, n, rows):
+        B = X[a:a + rows]
+        if not (B.min() >= -1.0 and B.max() <= 1.0):
+            return None
+        G += B.T @ B
+        b += y[a:a + rows] @ B
+    return G, b
+
+
 def loss(X: np.ndarray, y: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """L(θ; D) = (1/n)‖Xθ − y‖² for θ of shape (p,) or (k, p)."""
     th = np.atleast_2d(theta)

@@ -16,6 +16,7 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_int, check_positive
 from ..errors import DPValueError
+from ._workloads import WorkloadSpec
 
 __all__ = [
     "METRICS",
@@ -277,13 +278,13 @@ def decompose(P: np.ndarray, alpha: float, metric: str = "l2") -> Decomposition:
 
 
 @functools.lru_cache(maxsize=4)
-def decompose_workload(spec, alpha: float, metric: str = "l2") -> Decomposition:
+def decompose_workload(spec: WorkloadSpec, alpha: float, metric: str = "l2") -> Decomposition:
     """:func:`decompose` of a declared workload (cached: a pure function of public inputs)."""
     return decompose(spec.build().points, alpha, metric)
 
 
 @functools.lru_cache(maxsize=16)
-def net_of_workload(spec, t: float, metric: str = "l2") -> Net:
+def net_of_workload(spec: WorkloadSpec, t: float, metric: str = "l2") -> Net:
     """:func:`greedy_net` of a declared workload (cached: a pure function of public inputs)."""
     return greedy_net(spec.build().points, t, metric)
 

@@ -71,17 +71,23 @@ def _kng_release(at: AppTest, eps: float = 1.0, click: bool = True) -> AppTest:
 
 @pytest.fixture
 def counted_release(monkeypatch):
-    """Count calls of kng.release (the page's one dpcore call)."""
-    from dpcore import kng
+    """Count calls of the KNG releases (the page's one dpcore call: the registered mechanism's release)."""
+    import dataclasses
+
+    from dpcore import registry
 
     calls = []
-    real = kng.release
+    real = registry.mechanism
 
-    def release(*a, **k):
-        calls.append(1)
-        return real(*a, **k)
+    def mechanism(name):
+        spec = real(name)
 
-    monkeypatch.setattr(kng, "release", release)
+        def release(*a, **k):
+            calls.append(1)
+            return spec.release(*a, **k)
+        return dataclasses.replace(spec, release=release) if name.startswith("kng/") else spec
+
+    monkeypatch.setattr(registry, "mechanism", mechanism)
     return calls
 
 
@@ -115,7 +121,7 @@ def test_a_release_beyond_the_budget_is_refused_with_nothing_computed_and_reload
         counted_release):
     """Before: no budget (a 2nd release at ε = 1 on data allotted 1.5 was computed); unloading and loading
     the file again started from nothing. After: the click is refused naming its cost and what remains,
-    kng.release is never called; after unload + reload the spending (ε = 1) is still there."""
+    the KNG release is never called; after unload + reload the spending (ε = 1) is still there."""
     at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     _set_budget(at, 1.5)
     fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)

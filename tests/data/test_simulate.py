@@ -44,7 +44,7 @@ def test_univariate_defaults_and_validation():
 
 
 def test_simulators_catalogue():
-    assert set(D.SIMULATORS) == set(D.UNIVARIATE_KINDS) | {"linear_regression", "quantile_regression"}
+    assert set(D.SIMULATORS) == set(D.UNIVARIATE_KINDS)   # the KNG regression designs: dpcore.kng.designs
     for name, info in D.SIMULATORS.items():
         assert info.name == name and info.label and info.description
 
@@ -66,24 +66,7 @@ def test_simulate_dataset_columns_and_values():
     assert "low=-2" in u.provenance and "high=7" in u.provenance
     nrm = D.simulate_dataset("normal", 50, rng=3, loc=10, scale=2)
     assert nrm.bounds["x"] == (2.0, 18.0)
-    lin = D.simulate_dataset("linear_regression", 400, rng=4)
-    assert list(lin.frame.columns) == [f"x{j}" for j in range(1, 12)] + ["y"]
-    X, y = D.simulate_regression(400, D.figure1_theta(), rng=4)
-    np.testing.assert_array_equal(lin.frame[[f"x{j}" for j in range(1, 12)]].to_numpy(), X[:, 1:])
-    np.testing.assert_array_equal(lin.frame["y"].to_numpy(), y)
-    assert lin.bounds["x5"] == (-1.0, 1.0)
-    assert lin.bounds["y"][1] == pytest.approx(np.abs(D.figure1_theta()).sum() + 4)
-    q = D.simulate_dataset("quantile_regression", 100, rng=4)
-    assert list(q.frame.columns) == ["x1", "y"] and "theta* = (0, -1)" in q.provenance
-    q3 = D.simulate_dataset("quantile_regression", 100, rng=4, d=3, theta=[1.0, 2.0, 3.0])
-    assert list(q3.frame.columns) == ["x1", "x2", "y"] and q3.bounds["y"] == (-10.0, 10.0)
-    with pytest.raises(DataError, match="theta has 2 entries but d = 3"):
-        D.simulate_dataset("linear_regression", 10, rng=0, d=3, theta=[0, 1])
+    with pytest.raises(DataError, match="is not a simulator"):
+        D.simulate_dataset("linear_regression", 10, rng=0)   # a KNG design: dpcore.kng.simulate_regression_dataset
     g = np.random.default_rng(123)
     assert "entropy 123" in D.simulate_dataset("normal", 10, rng=g).provenance
-
-
-def test_regression_simulators_default_to_the_papers_designs():
-    from dpcore.kng import designs
-    assert D.SIMULATORS["linear_regression"].defaults["d"] == designs.FIGURE1_D
-    assert D.SIMULATORS["quantile_regression"].defaults["d"] == len(designs.figure2_theta())

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore import kng
-from dpcore.kng import _release
+from dpcore.kng.calibration import mechanism_calibration
+from dpcore.kng.release import _engine as _release
 
 NORMS = ("l1", "l2", "linf")
 #: Public parameters a problem needs when a test does not care about them.
@@ -18,7 +19,7 @@ def config(problem: str, mechanism: str = "kng", epsilon: float = 1.0, **kw):
 
 def calibrate(problem: str, mechanism: str, epsilon: float, *, d: int, **kw):
     """The calibration of (problem, mechanism) in dimension d (public inputs only)."""
-    return kng.problem(problem).calibrate(config(problem, mechanism, epsilon, **kw), d)
+    return mechanism_calibration(config(problem, mechanism, epsilon, **kw), d)
 
 
 def prep(problem: str, data, mechanism: str = "kng", epsilon: float = 1.0, **kw):

@@ -8,13 +8,14 @@ import pytest
 from dpcore import kng, registry
 from dpcore.audit import Audit, Mutant, run_audit
 from dpcore.kng.audits import AUDITS
+from dpcore.kng.calibration import mechanism_calibration
 from dpcore.mechanism import Calibration
 
 
 def test_every_kng_mechanism_has_a_declared_audit_with_an_override_mutant():
     names = {m.name for m in registry.mechanisms().values() if m.topic == "kng"}
     assert len(names) == 11 and names == {a.mechanism for a in AUDITS}
-    cal = kng.problem("median").calibrate(kng.make("median", mechanism="kng", epsilon=1.0, bounds=(0, 1)), 1)
+    cal = mechanism_calibration(kng.make("median", mechanism="kng", epsilon=1.0, bounds=(0, 1)), 1)
     for a in AUDITS:
         assert isinstance(a, Audit) and isinstance(a.mutant, Mutant) and a.id.startswith("kng/")
         broken = a.mutant.override(cal)

@@ -8,7 +8,7 @@ import pytest
 from dpcore import kng
 from dpcore._rng import as_generator
 from dpcore._validation import DPValueError
-from dpcore.kng import _release
+from dpcore.kng.release import _engine as _release
 from dpcore.mechanism import Diagnostics, Release
 from dpcore.noise import knorm_noise
 from dpcore.privacy import PrivacyCost
@@ -116,18 +116,18 @@ def test_same_seed_same_release_and_chain_independence():
 def test_release_of_a_config_equals_the_facade():
     y = np.random.default_rng(16).normal(size=50)
     cfg = kng.QuantileConfig(mechanism="exponential", epsilon=1.0, bounds=(-4, 4), tau=0.3, size=4)
-    np.testing.assert_array_equal(kng.release(y, cfg, rng=5).value,
+    np.testing.assert_array_equal(kng.release_for(cfg)(y, cfg, rng=5).value,
                                   kng.sample("quantile", y, mechanism="exponential", epsilon=1.0, bounds=(-4, 4),
                                              tau=0.3, size=4, rng=5).value)
     assert kng.nonprivate_estimate(y, cfg)[0] == pytest.approx(np.quantile(y, 0.3, method="inverted_cdf"))
     with pytest.raises(TypeError, match="KNG configs"):
-        kng.release(y, {"epsilon": 1.0}, rng=1)
+        kng.release_for({"epsilon": 1.0})
 
 
 def test_override_replaces_the_calibration():
     y = np.random.default_rng(1).normal(size=40)
-    r = kng.release(y, kng.make("median", mechanism="kng", epsilon=1.0, bounds=(-3, 3), size=2), rng=1,
-                    override=lambda c: c.replace(constant=c.constant * 2))
+    cfg = kng.make("median", mechanism="kng", epsilon=1.0, bounds=(-3, 3), size=2)
+    r = kng.release_for(cfg)(y, cfg, rng=1, override=lambda c: c.replace(constant=c.constant * 2))
     assert r.calibration.constant == pytest.approx(0.5) and r.cost == r.calibration.cost(2)
 
 
@@ -369,6 +369,6 @@ def test_problem_data_keeps_n_and_imputes_the_public_value():
 
 def test_calibration_and_cost_are_known_before_the_release():
     cfg = kng.make("linear_regression", mechanism="kng", epsilon=0.5, size=3, n_sweeps=50)
-    cal = kng.calibrate(cfg, 2)
-    r = kng.release(reg_data(60, d=2), cfg, rng=1)
+    cal = kng.calibrate_for(cfg)(cfg, (60, 2))
+    r = kng.release_for(cfg)(reg_data(60, d=2), cfg, rng=1)
     assert cal == r.calibration.replace(note=cal.note) and r.cost.total_epsilon == cal.cost(3).total_epsilon

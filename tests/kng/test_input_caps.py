@@ -21,7 +21,7 @@ def test_B_over_the_cap_is_refused_naming_B_and_the_cap(problem, B):
 @pytest.mark.parametrize("mechanism", ["kng", "exponential", "objective_perturbation"])
 def test_B_at_the_cap_calibrates_to_finite_constants(mechanism):
     cfg = kng.make("linear_regression", mechanism=mechanism, epsilon=1.0, B=MAX_B)
-    cal = kng.calibrate(cfg, 2)
+    cal = kng.calibrate_linear_regression(cfg, (10, 2))
     assert math.isfinite(cal.sensitivity) and math.isfinite(cal.constant)
 
 

@@ -6,7 +6,7 @@ import pytest
 from dpcore import kng
 from dpcore._validation import DPValueError
 from dpcore.errors import Cancelled
-from dpcore.kng import _release
+from dpcore.kng.release import _engine as _release
 from tests.kng._helpers import reg2
 
 

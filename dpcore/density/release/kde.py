@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...mechanism import Calibration, Diagnostics, Note, Release
-from .._kde import _use_binning, check_data, kde_on_grid, sample_gp
+from ...mechanism import Calibration, Diagnostics, Note, Release, lazy
+from .._kde import _use_binning, check_data, clipped_records, kde_on_grid, sample_gp, split_data
 from ..calibration import calibrate_gp
 from ..configs import GPKDEConfig
 
@@ -29,7 +29,7 @@ def _gp_draws(x: np.ndarray, config: GPKDEConfig, cal: Calibration, size: int, r
 
 def release(data, config: GPKDEConfig, *, rng=None) -> Release:
     """Release ``size`` GP-KDE draws on the grid: value of shape (size,) + (grid,)*d (unit-cube density)."""
-    x, clipped = check_data(data, config.d)
+    x_in, x = split_data(data, config.d)
     n = len(x)
     cal = calibrate_gp(config, x.shape)
     binned = _use_binning(n, config)
@@ -39,5 +39,6 @@ def release(data, config: GPKDEConfig, *, rng=None) -> Release:
                           f"E∫(f̃ − f_D)² = σ² = {sigma ** 2:.4g} over [0, 1]^{config.d}.")]
     if binned:
         notes.append(Note("info", f"f_D computed by linear binning on {config.bins} cells per axis (same Δ)."))
-    diag = Diagnostics(values={"non-private KDE on the grid": f, "records clipped into [0, 1]^d": clipped})
+    diag = Diagnostics(values={"non-private KDE on the grid": f,       # the clipping count when a page reads it
+                               "records clipped into [0, 1]^d": lazy(lambda: clipped_records(x_in))})
     return Release("density/gp-kde", value, cal.cost(config.size), cal, True, tuple(notes), diag, config)

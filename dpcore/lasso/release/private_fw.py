@@ -16,7 +16,7 @@ import numpy as np
 
 from ..._rng import RNGLike, as_generator
 from ...mechanism import Calibration, Diagnostics, Note, Release
-from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, loss, sklearn_equivalent
+from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, gram_in_domain, loss, sklearn_equivalent
 from ..calibration import calibrate
 from ..configs import LassoConfig
 
@@ -101,6 +101,20 @@ def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = No
             "signs agree": int(sum(np.sign(theta[j]) == np.sign(truth[j]) for j in hit))}
 
 
+def _gram_in_domain(data: Any, cfg: LassoConfig
+                    ) -> tuple[Optional[tuple[np.ndarray, np.ndarray]], Optional[Calibration]]:
+    """(:func:`~dpcore.lasso.solver.gram_in_domain`, the calibration it needed) for a release without intercept in
+    float64; (None, None) when it does not apply."""
+    if cfg.intercept or cfg.dtype != "float64" or not (isinstance(data, tuple) and len(data) == 2):
+        return None, None
+    X = data[0]
+    if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[0] >= 1 and X.shape[1] >= 1):
+        return None, None
+    cal = calibrate(cfg, X.shape)
+    pre = gram_in_domain(X, data[1], int(cal.params["steps"]), cfg.path)
+    return (pre, cal) if pre is not None else (None, None)
+
+
 def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Callable[[int, int], Any] | None = None,
             diagnostics: bool = True) -> Release:
     """θ_priv by private Frank–Wolfe, (ε, δ)-DP (replace-one; n and p public).
@@ -117,16 +131,23 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
         Also compute the NON-PRIVATE comparison (non-private Frank–Wolfe, the constrained optimum θ*,
         losses, excess empirical risk, clipping counts) into ``Release.diagnostics``.
     """
-    X, y, clip_info = clip_data(data, dtype=cfg.dtype)
-    n, p = X.shape
-    cal = calibrate(cfg, (n, p))
+    pre, cal = _gram_in_domain(data, cfg)
+    if pre is not None:           # X, y already in the domain: XᵀX, Xᵀy and the checks in one pass over X
+        (X, y), (n, p) = data, data[0].shape
+        clip_info: dict[str, Any] = {"clipped covariate entries": 0, "clipped responses": 0,
+                                     "records touched by clipping": 0, "n": int(n)}
+    else:
+        X, y, clip_info = clip_data(data, dtype=cfg.dtype)
+        n, p = X.shape
+    cal = cal if cal is not None else calibrate(cfg, (n, p))
     g = as_generator(rng)
     means = None
     if cfg.intercept:  # stage 1: released means (ε_m); stage 2 runs on the records centred at them
         means = noisy_means(X, y, cal, g)[0]
         X, y = centre(X, y, means)
     run = frank_wolfe(X, y, radius=cfg.radius, steps=int(cal.params["steps"]), constraint=cfg.constraint,
-                      chooser=make_chooser(cal, g), reps=1, path=cfg.path, dtype=cfg.dtype, progress=progress)
+                      chooser=make_chooser(cal, g), reps=1, path=cfg.path, dtype=cfg.dtype, progress=progress,
+                      gram=pre)
     theta = run.theta[0]
     notes = [Note("info", f"T = {cal.params['steps']} Frank–Wolfe steps ({cal.params['steps_source']}), each "
                           f"ε₀ = {cal.params['eps0']:.4g}-DP; {cal.params['route']}."),

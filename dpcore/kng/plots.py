@@ -4,7 +4,7 @@
 :class:`dpcore.kng.KNGRelease`. Every figure builder returns ``(figure, frame)``: the frame holds
 the numbers drawn, for a CSV download. Densities are computed from the data with
 :func:`dpcore.kng.log_density` — they are for teaching (what the mechanism samples from), not part
-of any release. Labels and colours come from :mod:`dpcore.viz.style`.
+of any release. Labels and colours come from :mod:`dpcore.viz.style` (the topic's declared styles).
 """
 from __future__ import annotations
 
@@ -16,13 +16,19 @@ import plotly.graph_objects as go
 
 from dpcore import kng
 from dpcore.data.export import plotly_literal
-from dpcore.viz.style import DASHES, LAYOUT, SYMBOLS, colour, label
+from dpcore.viz import style
+from dpcore.viz.style import DASHES, LAYOUT, SYMBOLS, colour
 
 _LAYOUT = dict(LAYOUT)
 NONPRIVATE_COLOUR = colour("nonprivate")
 
 __all__ = ["label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
            "density_2d", "figure_1d", "figure_2d", "pairs_figure"]
+
+
+def label(method: str) -> str:
+    """Plain-words label of a KNG method ("kng", "exponential", "objective_perturbation"), as the topic declares it."""
+    return style.label(method, topic="kng")
 
 
 def _released(results: Mapping[str, "kng.KNGRelease"]) -> dict:

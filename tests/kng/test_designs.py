@@ -10,9 +10,40 @@ from dpcore.errors import DataError, DPValueError
 from dpcore.kng import designs as D
 
 
-def test_designs_are_still_importable_from_dpcore_data():
+def test_designs_are_the_kng_public_api_and_not_dpcore_data():
+    from dpcore import kng
     for name in D.__all__:
-        assert getattr(dpdata, name) is getattr(D, name), name
+        assert getattr(kng, name) is getattr(D, name), name
+        assert not hasattr(dpdata, name), f"dpcore.data (shared) re-exports the KNG design {name}"
+
+
+def test_regression_simulators_catalogue_and_datasets():
+    assert set(D.REGRESSION_SIMULATORS) == {"linear_regression", "quantile_regression"}
+    assert D.REGRESSION_SIMULATORS["linear_regression"].defaults["d"] == D.FIGURE1_D
+    assert D.REGRESSION_SIMULATORS["quantile_regression"].defaults["d"] == len(D.figure2_theta())
+    for kind in D.REGRESSION_SIMULATORS:
+        a = D.simulate_regression_dataset(kind, 300, rng=1)
+        b = D.simulate_regression_dataset(kind, 300, rng=2)
+        assert dict(a.bounds) == dict(b.bounds) and not a.frame.equals(b.frame)   # bounds from the design
+        assert set(a.bounds) == set(a.numeric_columns) == set(a.frame.columns)
+        assert "seed = 1" in a.provenance and a.n_rows == 300 and a.frame.index[0] == 1
+    lin = D.simulate_regression_dataset("linear_regression", 400, rng=4)
+    assert list(lin.frame.columns) == [f"x{j}" for j in range(1, 12)] + ["y"]
+    X, y = D.simulate_regression(400, D.figure1_theta(), rng=4)
+    np.testing.assert_array_equal(lin.frame[[f"x{j}" for j in range(1, 12)]].to_numpy(), X[:, 1:])
+    np.testing.assert_array_equal(lin.frame["y"].to_numpy(), y)
+    assert lin.bounds["x5"] == (-1.0, 1.0)
+    assert lin.bounds["y"][1] == pytest.approx(np.abs(D.figure1_theta()).sum() + 4)
+    q = D.simulate_regression_dataset("quantile_regression", 100, rng=4)
+    assert list(q.frame.columns) == ["x1", "y"] and "theta* = (0, -1)" in q.provenance
+    q3 = D.simulate_regression_dataset("quantile_regression", 100, rng=4, d=3, theta=[1.0, 2.0, 3.0])
+    assert list(q3.frame.columns) == ["x1", "x2", "y"] and q3.bounds["y"] == (-10.0, 10.0)
+    with pytest.raises(DataError, match="theta has 2 entries but d = 3"):
+        D.simulate_regression_dataset("linear_regression", 10, rng=0, d=3, theta=[0, 1])
+    with pytest.raises(DataError, match="has no parameter"):
+        D.simulate_regression_dataset("linear_regression", 10, rng=0, loc=1)
+    with pytest.raises(DataError, match="not a regression simulator"):
+        D.simulate_regression_dataset("normal", 10, rng=0)
 
 
 # ------------------------------------------------------------------------------------------------

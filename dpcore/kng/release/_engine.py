@@ -1,4 +1,4 @@
-"""``release(data, config, *, rng)``: one private release of any KNG problem and mechanism.
+"""The release engine every family's ``release(data, config, *, rng)`` runs (:mod:`dpcore.kng.release`).
 
 Privacy statement (every private mechanism here; Reimherr & Awan 2019):
 
@@ -30,7 +30,8 @@ Privacy statement (every private mechanism here; Reimherr & Awan 2019):
   :data:`MAX_CHAINS` chains; it is charged and said in the docstring, not hidden.
 * Neighbouring relation: replace one record; n is fixed and public.
 * Sensitivities: next to each problem's ``calibrate_<mechanism>`` (:mod:`dpcore.kng._location`,
-  :mod:`dpcore.kng._regression`).
+  :mod:`dpcore.kng._regression`); the public calibration of a release is its family's
+  ``calibrate_<family>(config, data_shape)`` (:mod:`dpcore.kng.calibration`).
 * Cost: ``size`` independent draws at ε each: ``Release.cost == calibration.cost(size)``.
 
 MCMC rules: each released draw is the last state of its own chain; chains start at the centre
@@ -61,12 +62,12 @@ from typing import Any, Callable, cast, Optional
 
 import numpy as np
 
-from .._rng import RNGLike, as_generator, spawn
-from .._validation import DPValueError
-from ..mcmc import MCMCDiagnostics, metropolis_within_gibbs, preconditioned_metropolis
-from ..mechanism import Calibration, Diagnostics, Note, Release
-from ._exact_regression import ExactDraws
-from ._problem import Prepared, Problem
+from ..._rng import RNGLike, as_generator, spawn
+from ..._validation import DPValueError
+from ...mcmc import MCMCDiagnostics, metropolis_within_gibbs, preconditioned_metropolis
+from ...mechanism import Calibration, Diagnostics, Note, Release, lazy
+from .._exact_regression import ExactDraws
+from .._problem import Prepared, Problem
 
 #: Largest number of MCMC chains per call (one per released draw).
 MAX_CHAINS = 5_000
@@ -91,6 +92,7 @@ FALLBACK_NOTE = ("ε-DP for the exact target; drawn by an exact rejection sample
                  "is too low (which one ran depends on the data and is not published): approximately private")
 
 Override = Optional[Callable[[Calibration], Calibration]]
+Calibrate = Callable[[Any, tuple], Calibration]
 #: Marker: an exact sampler stopped and no MCMC ran (the release is withheld).
 _NOT_RUN = object()
 Progress = Optional[Callable[[int, int], Any]]
@@ -116,33 +118,33 @@ class Plan:
     exact: Optional[Callable[..., np.ndarray]]
 
 
-def plan(problem: Problem, data: Any, cfg: Any, override: Override = None) -> Plan:
-    """Prepare the data, choose the sampler and calibrate (``override`` replaces the calibration, for audits)."""
+def plan(problem: Problem, data: Any, cfg: Any, override: Override = None,
+         calibrate: Optional[Calibrate] = None) -> Plan:
+    """Prepare the data, choose the sampler and calibrate with the family's ``calibrate(cfg, (n, d))`` of
+    :mod:`dpcore.kng.calibration` (``override`` replaces the calibration, for audits)."""
     P = problem.prepare(data, cfg)
     draw = problem.exact_sampler(cfg, P.d)
-    if cfg.sampler == "exact" and draw is None:
-        raise DPValueError(f"no exact sampler for problem={problem.name!r} with mechanism={cfg.mechanism!r} "
-                           f"(d = {P.d}); use sampler='auto' or 'mcmc'.")
     if cfg.sampler == "mcmc":
         draw = None
-    note = EXACT_NOTE if draw is not None else MCMC_NOTE
-    if draw is not None and cfg.sampler == "auto" and problem.exact_may_stop(cfg):
-        note = FALLBACK_NOTE
-    if cfg.mechanism == "objective_perturbation":
-        note += " (exact constrained minimiser)"
-    cal = problem.calibrate(cfg, P.d).replace(note=note)
+    if calibrate is None:
+        from ..calibration import calibrate_for
+        calibrate = calibrate_for(cfg)
+    cal = calibrate(cfg, (P.n, P.d))
     if override is not None:
         cal = override(cal)
     return Plan(problem, P, cal, draw)
 
 
-def release(problem: Problem, data: Any, cfg: Any, *, rng: RNGLike = None, override: Override = None,
-            progress: Progress = None) -> KNGRelease:
-    """Draw ``cfg.size`` private estimates of ``problem`` on ``data`` (see the module docstring)."""
-    pl = plan(problem, data, cfg, override)
+def release(problem: Problem, data: Any, cfg: Any, *, calibrate: Calibrate, rng: RNGLike = None,
+            override: Override = None, progress: Progress = None) -> KNGRelease:
+    """Draw ``cfg.size`` private estimates of ``problem`` on ``data`` (see the module docstring); the
+    calibration is ``calibrate(cfg, (n, d))``, the family's function of :mod:`dpcore.kng.calibration`."""
+    pl = plan(problem, data, cfg, override, calibrate)
     P, cal = pl.prepared, pl.calibration
     check_work(problem, P, cfg, pl.exact is not None)
-    values = {"non-private estimate": P.nonprivate * P.scale, "clipped records": P.clipped}
+    # non-private by-products, computed when a page reads them (the median's estimate is a second O(n) pass)
+    values: dict[str, Any] = {"non-private estimate": lazy(lambda: P.nonprivate * P.scale),
+                              "clipped records": lazy(P.clipped) if callable(P.clipped) else P.clipped}
     g = as_generator(rng)
     if cal.note.startswith(FALLBACK_NOTE):
         notes = [Note("approximate", FALLBACK_NOTE)]

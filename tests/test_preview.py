@@ -1,0 +1,202 @@
+"""Accuracy before the click (dpcore.preview): per mechanism family, the previewed error law against the
+empirical error of 1 000 real releases on a simulation (fixed seeds), and that the preview takes no data.
+
+Tolerance (no fudge): the Kolmogorov distance between the empirical CDF of N releases and the preview's CDF,
+evaluated at every simulated error, must be below the DKW bound √(ln(2/α)/(2N)) (α = 1e-6) plus the
+preview's own DKW bound when it is itself simulated. Each test also checks that a wrong law — the same one
+with its scale × 1.5 or ÷ 1.5 — is rejected by the same check on the same errors (a test that can fail).
+"""
+import dataclasses
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+from dpcore import histograms as H
+from dpcore import kng
+from dpcore import preview as PV
+from dpcore import query_release as Q
+from dpcore import registry
+
+ALPHA = 1e-6
+N = 1000
+
+
+def _kolmogorov(law: PV.ErrorLaw, errors: np.ndarray) -> float:
+    e = np.sort(np.asarray(errors, float))
+    v = np.unique(e)                        # atoms (a discrete law, ties) compared on both sides of each value
+    right = np.searchsorted(e, v, side="right") / len(e)
+    left = np.searchsorted(e, v, side="left") / len(e)
+    return float(max(np.max(np.abs(right - law.cdf(v))), np.max(np.abs(left - law.cdf(np.nextafter(v, -np.inf))))))
+
+
+def _tolerance(law: PV.ErrorLaw, n: int) -> float:
+    return math.sqrt(math.log(2 / ALPHA) / (2 * n)) + law.mc_tolerance(ALPHA)
+
+
+def _scaled(law: PV.ErrorLaw, s: float) -> PV.ErrorLaw:
+    return PV.ErrorLaw(law.method, law.label + " ×", law.measure, "mutant", False,
+                       cdf_fn=lambda t: law.cdf(np.asarray(t) / s))
+
+
+def _check(law: PV.ErrorLaw, errors: np.ndarray) -> None:
+    assert law.available, law.reason
+    assert len(errors) >= 300
+    tol = _tolerance(law, len(errors))
+    d = _kolmogorov(law, errors)
+    assert d <= tol, f"{law.label}: Kolmogorov distance {d:.4f} > DKW tolerance {tol:.4f}"
+    q50, q90 = law.quantile([0.5, 0.9])
+    emp = np.mean(errors <= q50), np.mean(errors <= q90)
+    assert abs(emp[0] - 0.5) <= tol and abs(emp[1] - 0.9) <= tol, (emp, tol)
+    for s in (1.5, 1 / 1.5):
+        assert _kolmogorov(_scaled(law, s), errors) > tol, f"the scale ×{s} mutant of {law.label} was not rejected"
+
+
+def test_preview_takes_no_data_argument():
+    """The public-surface contract by construction: no function of dpcore.preview takes the data."""
+    for name, fn in inspect.getmembers(PV, inspect.isfunction):
+        if fn.__module__ != PV.__name__ or name.startswith("_") and name != "_simulate":
+            continue
+        params = set(inspect.signature(fn).parameters)
+        if name == "_simulate":      # the simulation's data argument is the PUBLIC design built by the dispatch
+            continue
+        assert not params & {"data", "x", "X", "y", "frame", "dataset", "ds", "table", "counts"}, (name, params)
+
+
+def test_preview_is_deterministic():
+    cfg = {"epsilon": 1.0, "p": 2 ** 12}
+    a = PV.preview("histograms/threshold", cfg, n=10)
+    b = PV.preview("histograms/threshold", cfg, n=10)
+    assert np.array_equal(a.samples, b.samples) and a.describe() == b.describe()
+
+
+def test_preview_narrows_as_epsilon_grows():
+    q = [PV.preview("kng/mean-kng", {"epsilon": e, "bounds": (0.0, 1.0)}, n=100).intervals()[0.9] for e in (0.1, 1, 10)]
+    assert q[0] > q[1] > q[2] > 0
+    huge = PV.preview("kng/median-kng", {"epsilon": 1e6, "bounds": (0.0, 1.0)}, n=100).intervals()[0.9]
+    assert huge < 0.01          # within the design's spacing 1/n
+
+
+@pytest.mark.stat
+@pytest.mark.parametrize("d, norm", [(1, "linf"), (3, "linf"), (2, "l2")])
+def test_knorm_mean_matches_releases(d, norm):
+    """K-norm family: KNG for the mean; ‖θ − x̄‖_K ~ Gamma(d, 2r/(nε)) exactly."""
+    n = 200
+    ds = kng.simulated_dataset("mean", n, d, rng=3)
+    x = ds.frame.to_numpy()
+    cfg = kng.make("mean", mechanism="kng", epsilon=0.7, norm=norm, size=N, bounds=(-4.0, 4.0))
+    rel = kng.release(x, cfg, rng=11)
+    centre = kng.nonprivate_estimate(x, cfg)
+    errs = PV._norm_of(rel.value - centre, norm)
+    law = PV.preview("kng/mean-kng", dataclasses.replace(cfg, size=1), n=n, d=d)
+    _check(law, errs)
+
+
+@pytest.mark.stat
+def test_gaussian_mean_exponential_matches_releases():
+    """Gaussian family: the exponential mechanism for the mean is N(x̄, Δ/(nε)) truncated to the box; the x̄
+    of a centred design lies deep inside, so the truncation is negligible."""
+    n = 1000
+    x = kng.simulated_dataset("mean", n, 1, rng=4).frame.to_numpy()
+    cfg = kng.make("mean", mechanism="exponential", epsilon=1.0, size=N, bounds=(-4.0, 4.0))
+    errs = np.abs(kng.release(x, cfg, rng=12).value - kng.nonprivate_estimate(x, cfg))[:, 0]
+    _check(PV.preview("kng/mean-exponential", dataclasses.replace(cfg, size=1), n=n), errs)
+
+
+@pytest.mark.stat
+def test_gaussian_query_release_matches_releases():
+    """Gaussian family, k queries: RMS error ~ σ√(χ²_k/k) (300 releases: each call builds its workload)."""
+    spec = Q.Marginals(3, 1)
+    n = 300
+    idx = np.random.default_rng(5).integers(0, spec.build().size, n)
+    cfg = Q.GaussianConfig(spec, 0.05)
+    truth = Q.nonprivate_answers(idx, cfg)
+    release = registry.mechanism("query_release/gaussian").release
+    errs = np.array([np.sqrt(np.mean((release(idx, cfg, rng=s).value - truth) ** 2))
+                     for s in np.random.default_rng(13).spawn(300)])
+    _check(PV.preview("query_release/gaussian", cfg, n=n), errs)
+
+
+@pytest.mark.stat
+@pytest.mark.parametrize("noise", ["laplace", "geometric"])
+def test_laplace_histogram_matches_releases(noise):
+    """Laplace family (and the two-sided geometric): ℓ1 over p cells ~ Gamma(p, 2/ε)."""
+    p = 64
+    table = H.SparseCounts.from_records(np.arange(40) % 7, p)
+    cfg = H.HistogramConfig(0.8, p, noise=noise)
+    out = H.sample_histogram(table, H.calibrate_histogram(cfg, (40,)), N, 14)   # the release's sampler (audited)
+    errs = np.abs(out - table.to_dense()).sum(axis=1)
+    law = PV.preview("histograms/laplace", cfg, n=40)
+    if noise == "geometric":   # integer-valued: the Kolmogorov check holds at the atoms, the ×s mutants too
+        assert law.mc_tolerance() > 0
+    _check(law, errs)
+
+
+@pytest.mark.stat
+def test_threshold_on_empty_cells_matches_releases():
+    """Thresholding, its data-free part: the ℓ1 error on empty cells (all p empty here)."""
+    p = 2 ** 12
+    cfg = H.ThresholdConfig(0.5, p, sampler="dense")
+    empty = H.SparseCounts.from_records(np.array([], dtype=int), p)
+    g = np.random.default_rng(15)
+    errs = np.array([H.laplace_and_threshold_release(empty, cfg, rng=s).value.threshold.values.sum()
+                     for s in g.spawn(N)])
+    law = PV.preview("histograms/threshold", cfg, n=1)
+    assert law.mc_tolerance() > 0
+    tol = _tolerance(law, N)
+    assert _kolmogorov(law, errs) <= tol
+    # the law is mostly an atom at 0: the mutant is a law with a doubled false-positive rate
+    wrong = PV.threshold_l1(2 * p, 2 / 0.5, (2 / 0.5) * math.log(p), rng=1)
+    assert _kolmogorov(wrong, errs) > tol
+
+
+@pytest.mark.stat
+@pytest.mark.parametrize("mechanism, tau", [("exponential", 0.5), ("kng", 0.5), ("exponential", 0.2)])
+def test_exponential_pieces_match_releases(mechanism, tau):
+    """The exponential mechanism (and KNG) over the pieces of a public design: the exact 1-D law."""
+    n = 300
+    x = PV.evenly_spread(n, 0.0, 10.0)
+    problem = "median" if tau == 0.5 else "quantile"
+    kw = {} if problem == "median" else {"tau": tau}
+    cfg = kng.make(problem, mechanism=mechanism, epsilon=0.5, size=N, bounds=(0.0, 10.0), **kw)
+    errs = np.abs(kng.release(x, cfg, rng=16).value[:, 0] - kng.nonprivate_estimate(x, cfg)[0])
+    _check(PV.preview(f"kng/{problem}-{mechanism}", dataclasses.replace(cfg, size=1), n=n), errs)
+
+
+@pytest.mark.stat
+@pytest.mark.parametrize("mechanism", ["kng", "exponential"])
+def test_simulated_regression_matches_releases(mechanism):
+    """A simulated preview (linear regression on the preview's public design) against 1 000 releases on
+    another draw of that design (another seed): the tolerance adds the preview's own DKW bound."""
+    n, d = 500, 2
+    cfg = kng.make("linear_regression", mechanism=mechanism, epsilon=1.0, x_bound=[1.0, 4.0], y_bound=10.0, B=1.0)
+    law = PV.preview(f"kng/linear_regression-{mechanism}", cfg, n=n, d=d, reps=2000, rng=7)
+    assert not law.exact and law.mc_tolerance() > 0
+    g = np.random.default_rng(99)                # the same public design (as dpcore.preview builds it), new draw
+    X = np.column_stack([np.ones(n), g.uniform(-4, 4, n)])
+    y = np.clip(10.0 * (0.5 * X[:, 1] / 4 + 0.2 * g.standard_normal(n)), -10, 10)
+    rel = kng.release((X, y), dataclasses.replace(cfg, size=N), rng=17)
+    errs = np.abs(rel.value - kng.nonprivate_estimate((X, y), cfg)).max(axis=1)
+    _check(law, errs)
+
+
+def test_linear_regression_preview_is_simulated_on_a_public_design():
+    for m in ("kng", "exponential", "objective_perturbation"):
+        cfg = kng.make("linear_regression", mechanism=m, epsilon=1.0, x_bound=[1.0, 4.0], y_bound=10.0, B=1.0)
+        law = PV.preview(f"kng/linear_regression-{m}", cfg, n=500, d=2, intercept=True, reps=100)
+        assert law.available and not law.exact and "public design" in law.basis
+        assert 0 < law.intervals()[0.5] < law.intervals()[0.9]
+
+
+def test_every_page_mechanism_has_a_preview_or_a_reason():
+    """Each branch of the dispatch returns a law or says why not (never raises on a valid config)."""
+    cases = {
+        "kng/quantile_regression-kng": kng.make("quantile_regression", mechanism="kng", epsilon=1.0, B=1.0,
+                                                y_bound=1.0),
+    }
+    for name, cfg in cases.items():
+        law = PV.preview(name, cfg, n=100, d=2)
+        assert not law.available and law.reason
+    assert "no preview" in PV.unavailable("x", "X", "why").describe()
+    assert set(registry.mechanisms())  # the registry is reachable from here
