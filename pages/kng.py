@@ -158,7 +158,8 @@ if out is not None:
 if not results:
     st.stop()
 ui.export_code(lambda: X.kng_script(
-    src if source == SIM else X.from_dataset(ds, used), problem_data=kng.problem_data, release=kng.release,
+    src if source == SIM else X.from_dataset(ds, used), problem_data=kng.problem_data,
+    release={m: spec(m).release for m in results},
     problem=problem, columns=used, xs=xs, y_column=y_col, intercept=intercept,
     configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
     labels={m: plots.label(m) for m in results}), "kng")

@@ -51,8 +51,8 @@ def _release_section(heading: str, *, config: Any, stream: Stream, func: Any, da
 def kng_script(source: DataSource, *, problem_data: Any, release: Any, problem: str, columns: Sequence[str], xs: Sequence[str], y_column: str | None,
                intercept: bool, configs: Mapping[str, Any], streams: Mapping[str, Stream],
                labels: Mapping[str, str]) -> Script:
-    """The KNG explorer: ``problem_data`` on the public columns, then ``release`` per mechanism (the page's
-    functions, ``kng.problem_data`` and ``kng.release``)."""
+    """The KNG explorer: ``problem_data`` on the public columns, then each mechanism's release (``release``: a
+    function, or one per mechanism — the page's registered specs' ``release``)."""
     from dpcore import data as dpdata
 
     prep = (Call("cols", dpdata.public_columns, (Ref("ds"), list(columns)),
@@ -66,7 +66,7 @@ def kng_script(source: DataSource, *, problem_data: Any, release: Any, problem: 
     for m, cfg in configs.items():
         target = f"release_{_name(m)}"
         outputs.append(target)
-        sections.append(_release_section(labels.get(m, m), config=cfg, stream=streams[m], func=release,
+        sections.append(_release_section(labels.get(m, m), config=cfg, stream=streams[m], func=release[m] if isinstance(release, Mapping) else release,
                                          data=Ref("pdata.data"), target=target, cfg_name=f"config_{_name(m)}"))
     return Script(f"KNG explorer: {problem.replace('_', ' ')}",
                   _intro("Reimherr & Awan (2019), the K-norm gradient mechanism and its comparisons, exported from "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from dpcore import density, histograms, kng, lasso, query_release, single_parameter
+from dpcore import density, histograms, kng, lasso, query_release, registry, single_parameter
 from dpcore import export as X
 from dpcore import privacy as P
 from dpcore.data import builtin_dataset
@@ -22,7 +22,8 @@ def _kng():
     ds = src.load()
     pdata = kng.problem_data(pd.DataFrame(ds.frame), ds.bounds, "median", ["x"])
     cfg = kng.make("median", mechanism="exponential", epsilon=1.0, size=2, n_sweeps=200, **pdata.params)
-    return X.kng_script(src, problem_data=kng.problem_data, release=kng.release, problem="median", columns=["x"], xs=["x"], y_column=None, intercept=True,
+    release = registry.mechanism("kng/median-exponential").release
+    return X.kng_script(src, problem_data=kng.problem_data, release=release, problem="median", columns=["x"], xs=["x"], y_column=None, intercept=True,
                         configs={"exponential": cfg}, streams={"exponential": STREAM}, labels={})
 
 

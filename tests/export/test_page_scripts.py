@@ -26,7 +26,7 @@ def _page(name: str, click: str | None = None, **state) -> AppTest:
 
 
 def test_kng_script_reproduces_the_page(tmp_path):
-    at = _page("kng", kng_sim_n=100, kng_draws_t=5, kng_sweeps=200)
+    at = _page("kng", click="kng_go", kng_sim_n=100, kng_draws_t=5, kng_sweeps=200)
     script = exported(at, "kng")
     outs, stdout = run_script(script.to_python(), script.outputs, tmp_path)
     page = cached_results(at)
