@@ -138,7 +138,7 @@ if not mechs:
     st.info("Choose at least one mechanism.")
 if not reqs:
     st.stop()
-ui.accuracy_preview({viz.label(m): (f"kng/{problem}-{m}", cfgs[m]) for m in reqs}, key="kng", n=ds.n_rows, d=d,
+ui.accuracy_preview({plots.label(m): (f"kng/{problem}-{m}", cfgs[m]) for m in reqs}, key="kng", n=ds.n_rows, d=d,
                     intercept=intercept)
 button = "Show the teaching view" if teaching and not demo else "Release"
 clicked, slot = ui.release_button(button, key="kng_go", requests=list(reqs.values()))
