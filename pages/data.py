@@ -51,9 +51,9 @@ def _simulate() -> None:
         if name == "n":
             n = col.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
         elif isinstance(default, int):
-            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=f"data_sim_{kind}_{name}")
+            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=ui.kept(f"data_sim_{kind}_{name}"))
         else:
-            params[name] = col.number_input(name, value=float(default), format="%g", key=f"data_sim_{kind}_{name}")
+            params[name] = col.number_input(name, value=float(default), format="%g", key=ui.kept(f"data_sim_{kind}_{name}"))
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:

@@ -42,7 +42,7 @@ with tab_est:
     else:
         ds = builtin_dataset("wine") if source == SOURCES[1] else ui.require_dataset()
         cand = ui.bounded_columns(ds)
-        key = f"dn_cols_{source}"
+        key = ui.kept(f"dn_cols_{source}")
         cols = st.multiselect("Column(s): 1 or 2", ui.offered(key, cand, cand[:1]), max_selections=2, key=key)
         d = len(cols)
     h = c3.number_input("bandwidth h (public, on [0, 1])", key="dn_h", format="%g", step=0.01)

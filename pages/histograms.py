@@ -69,9 +69,9 @@ else:
             m1, m2 = st.columns(2)
             num = c in ds.bounds
             modes[c] = m1.radio(f"{literal(c)} as", ("bins", "categories") if num else ("categories",), horizontal=True,
-                                key=f"h_mode_{c}")
+                                key=ui.kept(f"h_mode_{c}"))
             if modes[c] == "bins":
-                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=f"h_bins_{c}")
+                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=ui.kept(f"h_bins_{c}"))
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
     try:
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)

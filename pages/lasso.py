@@ -46,9 +46,9 @@ with tab_rel:
         else:
             ds = Dg.diabetes_dataset() if source == SOURCES[1] else ui.require_dataset()
             cols = ui.bounded_columns(ds)
-            y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=f"lasso_y_{source}")
+            y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"lasso_y_{source}"))
             rest = [c for c in cols if c != y_col]
-            x_cols = c2.multiselect("Covariates x", ui.offered(f"lasso_x_{source}_{y_col}", rest, rest),
+            x_cols = c2.multiselect("Covariates x", ui.offered(ui.kept(f"lasso_x_{source}_{y_col}"), rest, rest),
                                     key=f"lasso_x_{source}_{y_col}")
         st.caption(literal(ds.provenance))
         design = Dg.prepare_design(ds, y_col, x_cols)
