@@ -85,7 +85,7 @@ with tab_est:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:
         comp = out.result
-        lab = [f"{c} rescaled from [{lo:g}, {hi:g}]" for c, (lo, hi) in zip(cols, bounds)]
+        lab = [f"{c} (public bounds [{lo:g}, {hi:g}])" for c, (lo, hi) in zip(cols, bounds)]   # the column's units
         public = P.data_kind(ds) != "user"
         ref = {}
         if source == SOURCES[0] and cfg.d == 1:
@@ -93,10 +93,15 @@ with tab_est:
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
             ref["nonprivate"] = C.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
-            ui.plot(*V.estimates_figure(comp, reference=ref, axis_label=lab[0]), "density_estimates")
+            ui.plot(*V.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]), "density_estimates")
         else:
             ui.plot(*V.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
-                                       axis_labels=tuple(lab)), "density_estimates_2d")
+                                       axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
+        hh = comp.h if comp.h is not None else float(h)        # the private bandwidth, or the public one
+        st.caption("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its "
+                   "public bounds) and drawn back in the columns' units, density per unit of the column; h = "
+                   f"{hh:.4g} on [0, 1] is " + ", ".join(f"{hh * (hi - lo):.4g} in {literal(c)}"
+                                                          for c, (lo, hi) in zip(cols, bounds)) + ".")
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
@@ -106,8 +111,9 @@ with tab_est:
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
                 ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},
-                                            axis_label=lab[0]) if cfg.d == 1 else
-                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)}),
+                                            axis_label=lab[0], bounds=bounds[0]) if cfg.d == 1 else
+                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},
+                                          axis_labels=tuple(lab), bounds=tuple(bounds)),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 
