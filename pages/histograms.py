@@ -73,7 +73,11 @@ else:
             opts = ((("integers",) if bins_rules.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
                     "categories")) if c in ds.bounds else ("categories",)
             modes[c] = m1.radio(f"{literal(c)} as", ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
-                                horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get)
+                                horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get, help=(
+                                    "Default: one cell per integer when the column's public bounds are whole "
+                                    f"numbers at most {bins_rules.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
+                                    "never on the data: survey codes, counts); choose equal bins for a "
+                                    "continuous column."))
             if modes[c] == "bins":
                 bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=ui.kept(f"h_bins_{c}"))
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
