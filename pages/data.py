@@ -150,13 +150,15 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
                          submitted=clicked)
     mean = None
     if out is not None:
-        ui.show_outcome(out, button=button)
+        if ss.pop("data_imp_just", None) != req.key:     # (just released: the rerun below shows it as released)
+            ui.show_outcome(out, button=button)
         if out.ready:
             mean = float(out.result.value)
             st.success(f"**Released** private mean of {esc(col)}: {mean:.6g} (within its bounds [{lo:g}, {hi:g}]).")
             st.caption(esc(out.result.calibration.statement() + " " + " ".join(out.result.notes_of("info"))))
             if out.status == "released" and ds.impute_value(col) != mean:
                 ss[IMPUTE_PENDING] = (col, mean)    # the column's imputation field takes it on the next run
+                ss["data_imp_just"] = req.key
                 st.rerun()
     current = ds.impute_value(col)
     st.caption(f"{esc(col)}: missing cells are filled with {current:.6g}"

@@ -45,12 +45,9 @@ def reference_fits(design: Design, radius: float, *, released: np.ndarray | None
     ols = LinearRegression(fit_intercept=True).fit(X, y)
     fits["scikit-learn OLS, intercept (non-private)"] = np.r_[ols.intercept_, ols.coef_]
     units = _UNITS.format(design.response)
-    out = None
+    out = pd.DataFrame({"term": ["intercept", *design.covariates]})
     if released is not None:
-        out = design.user_units(np.asarray(released, float), intercept)[["term", units]].rename(
-            columns={units: "released (private)"})
+        out["released (private)"] = design.user_units(np.asarray(released, float), intercept)[units].to_numpy()
     for name, value in fits.items():
-        col = design.user_units(value, True)[["term", units]].rename(columns={units: name})
-        out = col if out is None else out.assign(**{name: col[name].to_numpy()})
-    out["term"] = ["intercept", *design.covariates]
+        out[name] = design.user_units(value, True)[units].to_numpy()
     return out

@@ -291,6 +291,7 @@ def test_missing_cells_midpoint_or_a_charged_private_mean_and_their_effect(app):
     button.click().run()
     assert not at.exception
     assert ledger(at).totals().n_releases == 1 and ledger(at).totals().basic_epsilon == 1.0
+    assert not any("not charged again" in c.value for c in at.caption)         # shown as released, not "cached"
     ds = at.session_state["dp_dataset"]
     filled = ds.impute_value("income")
     assert filled != 2500.0 and 0.0 <= filled <= 5000.0
