@@ -2,7 +2,7 @@
 
 GP-KDE on a 512-point grid at n = 10⁶, d = 1, against the project's own non-private KDE on the same grid
 (linear binning on 2048 cells, then exact kernel sums over the cells: the same RKHS sensitivity, see
-dpcore.density.kde) and scikit-learn's KernelDensity (Gaussian kernel, score_samples on the grid).
+dpcore.density.release.kde) and scikit-learn's KernelDensity (Gaussian kernel, score_samples on the grid).
 Targets: GP within 2× of the own KDE; the own KDE faster than scikit-learn. Also prints the largest gap
 between the binned KDE and the exact kernel sums, and between the own KDE and scikit-learn's.
 
@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from dpcore.density import kde as K
+from dpcore import density
+from dpcore.density import _kde as K
 
 
 def best_of(fn, repeat: int = 5) -> tuple[float, object]:
@@ -33,10 +34,10 @@ def best_of(fn, repeat: int = 5) -> tuple[float, object]:
 def main(quick: bool = False) -> None:
     n = 100_000 if quick else 1_000_000
     x = np.random.default_rng(0).beta(2, 5, n)
-    cfg = K.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.02, grid=512)
+    cfg = density.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.02, grid=512)
     print(f"== KDE on a 512-point grid, n = {n:,}, d = 1, h = {cfg.bandwidth} ==")
     t_own, f_own = best_of(lambda: K.nonprivate_kde(x, cfg))
-    t_gp, _ = best_of(lambda: K.gp_release(x, cfg, rng=1))
+    t_gp, _ = best_of(lambda: density.release.kde.release(x, cfg, rng=1))
     print(f"own non-private KDE (linear binning, 2048 cells): {t_own:.3f} s")
     print(f"GP-KDE release (KDE + GP path on the grid):        {t_gp:.3f} s   ratio GP/own = {t_gp / t_own:.2f}"
           f"  (target ≤ 2)")

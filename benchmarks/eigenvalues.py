@@ -24,9 +24,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpcore.experiments import run_experiment  # noqa: E402
-from dpcore.single_parameter import algorithms as A  # noqa: E402
+from dpcore.single_parameter import FunctionalConfig, LambdaMinConfig, functional, lambda_min  # noqa: E402
+from dpcore.single_parameter._fit import extreme_eigenvalues, fit  # noqa: E402
 from dpcore.single_parameter.designs import robust_regression  # noqa: E402
-from dpcore.single_parameter.fit import extreme_eigenvalues, fit  # noqa: E402
 
 
 def _median_time(fn, repeat: int):
@@ -51,8 +51,8 @@ def part1(repeat: int) -> None:
     times = {"fit": [], "a2": [], "a5": []}
     for _ in range(repeat):
         for key, fn in (("fit", nonprivate),
-                        ("a2", lambda: A.release_lambda_min(data, A.LambdaMinConfig(), rng=2)),
-                        ("a5", lambda: A.release_functional(data, A.FunctionalConfig(), rng=3))):
+                        ("a2", lambda: lambda_min.release(data, LambdaMinConfig(), rng=2)),
+                        ("a5", lambda: functional.release(data, FunctionalConfig(), rng=3))):
             t, out = _median_time(fn, 1)
             times[key].append(t)
             if key == "fit":

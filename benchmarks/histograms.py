@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dpcore import histograms as H  # noqa: E402
+from dpcore import histograms  # noqa: E402
 
 
 def _median_time(fn, repeat: int):
@@ -39,17 +39,17 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     q, n = 10_000, 100_000
-    big = H.sparse_table(2**30, q, n, rng=1)
-    mid = H.sparse_table(2**20, q, n, rng=2)
+    big = histograms.sparse_table(2**30, q, n, rng=1)
+    mid = histograms.sparse_table(2**20, q, n, rng=2)
     rows = []
     for label, table, cfg in (
-        ("threshold, sparse sampler, p = 2^30", big, H.ThresholdConfig(1.0, 2**30)),
-        ("threshold, sparse sampler, p = 2^20", mid, H.ThresholdConfig(1.0, 2**20)),
-        ("threshold, dense (naive) path, p = 2^20", mid, H.ThresholdConfig(1.0, 2**20, sampler="dense")),
+        ("threshold, sparse sampler, p = 2^30", big, histograms.ThresholdConfig(1.0, 2**30)),
+        ("threshold, sparse sampler, p = 2^20", mid, histograms.ThresholdConfig(1.0, 2**20)),
+        ("threshold, dense (naive) path, p = 2^20", mid, histograms.ThresholdConfig(1.0, 2**20, sampler="dense")),
     ):
-        t, rel = _median_time(lambda t=table, c=cfg: H.threshold_release(t, c, rng=3), args.repeat)
+        t, rel = _median_time(lambda t=table, c=cfg: histograms.release.threshold.release(t, c, rng=3), args.repeat)
         rows.append((label, t, rel.value.nnz))
-    t, rel = _median_time(lambda: H.histogram_release(mid, H.HistogramConfig(1.0, 2**20), rng=4), args.repeat)
+    t, rel = _median_time(lambda: histograms.release.laplace.release(mid, histograms.HistogramConfig(1.0, 2**20), rng=4), args.repeat)
     rows.append(("Laplace in every cell, p = 2^20", t, int((rel.value != 0).sum())))
     print(f"q = {q:,} occupied cells, n = {n:,} records, ε = 1, replace-one; median of {args.repeat} releases")
     print(f"{'release':<42} {'time':>10} {'cells released':>16}")

@@ -31,8 +31,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpcore.lasso import LassoConfig, calibrate, release  # noqa: E402
-from dpcore.lasso.private_fw import make_chooser  # noqa: E402
-from dpcore.lasso.solver import frank_wolfe  # noqa: E402
+from dpcore.lasso._solver import frank_wolfe  # noqa: E402
+from dpcore.lasso.release.private_fw import make_chooser  # noqa: E402
 
 
 def _design(n: int, p: int, dtype, seed: int = 1):
@@ -88,7 +88,7 @@ def part2(n: int, p: int, T: int) -> None:
     gram = (X.T @ X, X.T @ y)
     setup = time.perf_counter() - t
     cfg = LassoConfig(epsilon=1.0, delta=1e-6, steps=T, path="gram")
-    cal = calibrate(cfg, n, p)
+    cal = calibrate(cfg, (n, p))
     t = time.perf_counter()
     run = frank_wolfe(None, None, radius=1.0, steps=T, chooser=make_chooser(cal, 0), gram=gram, n=n)
     after = time.perf_counter() - t

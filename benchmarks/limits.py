@@ -40,7 +40,7 @@ def _user_frame(n: int, d: int = 2):
 
 
 def case_histograms_cross_10000x10000():
-    from dpcore.histograms.columns import column_histogram
+    from dpcore.histograms import column_histogram
     ds = _user_frame(100_000)
     column_histogram(ds, ["c1", "c2"], modes={"c1": "bins", "c2": "bins"}, bins={"c1": 10_000, "c2": 10_000})
 
@@ -49,38 +49,38 @@ def case_histograms_cross_4096x4096_release():
     """The largest crossed table the cap lets through (2^24 cells), released (dense Laplace) and drawn."""
     import numpy as np
 
-    from dpcore import histograms as H
-    from dpcore.histograms.columns import column_histogram
-    from dpcore.viz import histograms as viz
+    from dpcore import histograms
+    from dpcore.histograms import column_histogram
+    from dpcore.histograms import plots
     ds = _user_frame(100_000)
     ct = column_histogram(ds, ["c1", "c2"], modes={"c1": "bins", "c2": "bins"}, bins={"c1": 4096, "c2": 4096})
-    cfg = H.ThresholdConfig(1.0, ct.counts.p, sampler="dense")
-    rel = H.laplace_and_threshold_release(ct.counts, cfg, rng=0)
-    cf = viz.cells_frame(ct.labels, None, rel.value.laplace, np.asarray(rel.value.threshold))
-    viz.cells_figure(cf)
+    cfg = histograms.ThresholdConfig(1.0, ct.counts.p, sampler="dense")
+    rel = histograms.laplace_and_threshold_release(ct.counts, cfg, rng=0)
+    cf = plots.cells_frame(ct.labels, None, rel.value.laplace, np.asarray(rel.value.threshold))
+    plots.cells_figure(cf)
 
 
 def case_density_1e6_grid512_draws100_d1():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=1, k=200, knorm_k=2, draws=100)
-    C.compare_release(x, cfg, rng=0)
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=1, k=200, knorm_k=2, draws=100)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_1e6_grid512_draws100_d2():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=200, draws=100,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=200, draws=100,
                           methods=("gp", "fourier-laplace"))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_knorm_k4_draws100():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=100,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=100,
                           methods=("knorm",))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def _error_vs_n_at_limits(exp_id: str):
@@ -102,19 +102,19 @@ def case_error_vs_n_lasso():
 
 def case_density_d2_grid512_draws32():
     """The largest d = 2 release the caps allow at a 512² grid: 32 draws, n = 10⁶, k = 34."""
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (1_000_000, 2))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=512, d=2, k=34, draws=32,
                           methods=("gp", "fourier-laplace"))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_density_knorm_k4_draws38():
-    from dpcore.density import compare as C
+    from dpcore import density
     x = __import__("numpy").random.default_rng(0).beta(2, 5, (2000, 1))
-    cfg = C.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
+    cfg = density.CompareConfig(epsilon=1.0, delta=1e-3, bandwidth=0.05, grid=128, d=1, knorm_k=4, draws=38,
                           methods=("knorm",))
-    C.compare_release(x, cfg, rng=0)
+    density.compare_release(x, cfg, rng=0)
 
 
 def case_kng_mean_d10_draws2000_sweeps10000():
@@ -147,10 +147,10 @@ def case_kng_linreg_d12_draws2000():
 
 def case_histograms_demo_p2e30():
     """The synthetic table at p = 2^30, q = 10⁵, n = 10⁷ (widget maxima): sparse release + trials (50 reps)."""
-    from dpcore import histograms as H
+    from dpcore import histograms
     from dpcore.histograms.figures import trials_frame
-    table = H.sparse_table(2**30, 100_000, 10_000_000, rng=0)
-    H.threshold_release(table, H.ThresholdConfig(1.0, table.p), rng=0)
+    table = histograms.sparse_table(2**30, 100_000, 10_000_000, rng=0)
+    histograms.release.threshold.release(table, histograms.ThresholdConfig(1.0, table.p), rng=0)
     trials_frame(table, 1.0, 50, rng=0)
 
 

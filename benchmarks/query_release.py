@@ -16,9 +16,9 @@ import time
 import numpy as np
 from scipy.optimize import minimize
 
-from dpcore.query_release.bounds import METHODS, empirical_sample_complexity
-from dpcore.query_release.projection import pairwise_frank_wolfe, plain_frank_wolfe
-from dpcore.query_release.workloads import Marginals, Thresholds
+from dpcore.query_release._bounds import METHODS, empirical_sample_complexity
+from dpcore.query_release._projection import pairwise_frank_wolfe, plain_frank_wolfe
+from dpcore.query_release._workloads import Marginals, Thresholds
 
 
 def slsqp_projection(P: np.ndarray, y: np.ndarray) -> np.ndarray:

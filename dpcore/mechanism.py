@@ -37,7 +37,7 @@ from .errors import DPValueError
 from .privacy import NOTIONS, PrivacyCost
 
 __all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "make_config", "frozen_mapping",
-           "NOTE_KINDS"]
+           "NOTE_KINDS", "data_shape"]
 
 #: Kinds of structured notes a release carries (pages choose the widget from the kind).
 #: ``"output"`` notes restate noised statistics released with the value (e.g. the private bounds λ̂, Λ̂ of
@@ -256,6 +256,15 @@ class MechanismSpec:
         ``neighbours() -> [(D, D′), ...]``: datasets (same n, same public parameters as the example's) on
         which the public surface is compared; default: pairs derived from the example by moving its first
         record far out (so it is clipped) in each array (:func:`dpcore.testing.neighbour_pairs`).
+    calibrate : callable
+        ``calibrate(config, data_shape) -> Calibration``: the public constants of a release on data of
+        shape ``data_shape`` (see :func:`data_shape`), computed WITHOUT the data — a page shows them (and
+        the cost) before the click, and the contract test requires them to equal ``release(...).calibration``.
+        The function is named ``calibrate`` and lives in the topic's ``calibration`` module (or a submodule of
+        its ``calibration`` package): ``docs/architecture.md``, "Layout".
+    shape : callable
+        ``shape(data) -> tuple of int``: the public sizes of a dataset in this mechanism's input format;
+        default :func:`data_shape`.
     """
 
     name: str
@@ -270,6 +279,8 @@ class MechanismSpec:
     compare: Optional[Callable[[Any], np.ndarray]] = None
     private_fields: tuple[str, ...] = ()
     neighbours: Optional[Callable[[], Any]] = None
+    calibrate: Optional[Callable[[Any, tuple[int, ...]], Calibration]] = None
+    shape: Optional[Callable[[Any], tuple[int, ...]]] = None
 
     def __post_init__(self):
         object.__setattr__(self, "private_fields", tuple(self.private_fields))
@@ -283,9 +294,33 @@ class MechanismSpec:
     def topic(self) -> str:
         return self.name.split("/", 1)[0]
 
+    def data_shape(self, data: Any) -> tuple[int, ...]:
+        """The public sizes of ``data`` passed to :attr:`calibrate` (the spec's ``shape`` or :func:`data_shape`)."""
+        return (self.shape or data_shape)(data)
+
     def make(self, **kwargs: Any) -> Any:
         """Build this mechanism's config from keyword arguments (see :func:`make_config`)."""
         return make_config(self.config, self.title, **kwargs)
+
+
+def data_shape(data: Any) -> tuple[int, ...]:
+    """Public sizes of a mechanism's input: ``(n, d)`` of its first array (``(n,)`` for a vector).
+
+    A tuple ``(X, y)`` gives the shape of ``X``; an object with ``.shape`` its shape; a ``Dataset`` (an
+    object with ``n`` and ``columns``) ``(n, number of columns)``. The number of records n is public under
+    replace-one neighbours, and so is d.
+
+    >>> import numpy as np
+    >>> data_shape((np.zeros((5, 3)), np.zeros(5))), data_shape(np.zeros(7))
+    ((5, 3), (7,))
+    """
+    if isinstance(data, tuple) and data:
+        return data_shape(data[0])
+    if hasattr(data, "shape"):
+        return tuple(int(s) for s in data.shape)
+    if hasattr(data, "n") and hasattr(data, "columns"):
+        return (int(data.n), len(data.columns))
+    return (len(data),)
 
 
 def make_config(cls: type, what: str, **kwargs: Any) -> Any:

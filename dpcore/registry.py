@@ -15,14 +15,26 @@ from __future__ import annotations
 import functools
 import importlib.util
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-__all__ = ["Topic", "topics", "mechanisms", "audits", "experiments", "mechanism", "DECLARE_MODULE"]
+__all__ = ["Style", "Topic", "topics", "styles", "mechanisms", "audits", "experiments", "mechanism", "DECLARE_MODULE"]
 
 #: Name of the module a topic package declares itself in.
 DECLARE_MODULE = "declare"
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a method of a topic is drawn: its plain-words label and its colour.
+
+    ``colour`` names a colour of :data:`dpcore.viz.style.COLOUR_NAMES` (the Okabe–Ito palette, plus two
+    greys), never a hex code: the palette is defined once.
+    """
+
+    label: str
+    colour: str
 
 
 @dataclass(frozen=True)
@@ -39,6 +51,14 @@ class Topic:
         The paper(s), as cited on the topic's page.
     mechanisms, audits, experiments : tuples
         The topic's declarations (see module docstring).
+    paper : str
+        The full citation shown on the home page (empty for a topic without a paper).
+    url : str
+        A link to the paper.
+    styles : Mapping[str, Style]
+        Label and colour of each method name used in the topic's frames and figures (read by
+        :mod:`dpcore.viz.style`; names are looked up within the topic first, so two topics may both
+        have a ``"laplace"``).
     """
 
     name: str
@@ -47,10 +67,17 @@ class Topic:
     mechanisms: tuple = ()
     audits: tuple = ()
     experiments: tuple = ()
+    paper: str = ""
+    url: str = ""
+    styles: Mapping[str, Style] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         for kind in ("mechanisms", "audits", "experiments"):
             object.__setattr__(self, kind, tuple(getattr(self, kind)))
+        object.__setattr__(self, "styles", MappingProxyType(dict(self.styles)))
+        for key, st in self.styles.items():
+            if not isinstance(st, Style):
+                raise TypeError(f"style {key!r} of topic {self.name!r} must be a registry.Style.")
         for m in self.mechanisms:
             if m.topic != self.name:
                 raise ValueError(f"mechanism {m.name!r} of topic {self.name!r} must be named '{self.name}/...'.")
@@ -108,6 +135,12 @@ def audits() -> Mapping[str, Any]:
 def experiments() -> Mapping[str, Any]:
     """Read-only mapping id → Experiment over every topic."""
     return _unique((e for t in topics() for e in t.experiments), "id", "experiments")
+
+
+@functools.cache
+def styles() -> Mapping[str, Mapping[str, Style]]:
+    """Read-only mapping topic name → its method styles (see :attr:`Topic.styles`)."""
+    return MappingProxyType({t.name: t.styles for t in topics()})
 
 
 def mechanism(name: str) -> Any:

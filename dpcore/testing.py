@@ -1,5 +1,8 @@
 """The mechanism contract as a library: :func:`check_mechanism` runs every check on one registered mechanism.
 
+Why this module is long: the whole contract is one importable module (one check per function), so a
+developer runs all of it on a new mechanism with one call.
+
 In the spirit of scikit-learn's ``check_estimator`` / ``parametrize_with_checks``: a developer writing a
 mechanism runs, from a shell,
 
@@ -18,6 +21,8 @@ The checks (:func:`checks` lists them for one spec):
 * ``same_seed_same_output``, ``different_seeds_different_outputs``, ``rng_none_works``;
 * ``inputs_not_mutated`` — neither the data's arrays nor the config change;
 * ``cost_is_calibration_cost`` — ``Release.cost == calibration.cost(size)``, with a derivation and reference;
+* ``calibration_without_data`` — ``spec.calibrate(config, spec.data_shape(data))`` equals the release's
+  calibration: the public constants follow from the config and the public sizes alone;
 * ``huge_budget_nonprivate`` — at the spec's ``huge`` budget the release equals the non-private answer;
 * ``public_surface`` — :func:`check_public_surface` on every neighbouring pair of the spec;
 * ``audit[<id>]`` (statistical, marked ``stat`` by :func:`parametrize_with_checks`) — each audit declared
@@ -304,6 +309,19 @@ def check_cost_is_calibration_cost(spec: MechanismSpec) -> None:
         f"{spec.name}: the calibration must state its derivation and reference"
 
 
+def check_calibration_without_data(spec: MechanismSpec) -> None:
+    """``spec.calibrate(config, shape)`` — computed from the config and the data's public sizes only — equals
+    the calibration the release carries (so a page can show it, and the cost, before the click)."""
+    data, _, cfg = _example(spec)
+    assert spec.calibrate is not None, f"{spec.name}: MechanismSpec.calibrate is not declared"
+    shape = spec.data_shape(data)
+    before = spec.calibrate(cfg, shape)
+    assert isinstance(before, Calibration), f"{spec.name}: calibrate returned {type(before).__name__}"
+    rel = spec.release(data, cfg, rng=4)
+    assert before == rel.calibration, (f"{spec.name}: calibrate(config, {shape}) = {before} differs from the "
+                                       f"release's calibration {rel.calibration}")
+
+
 def check_huge_budget_nonprivate(spec: MechanismSpec) -> None:
     data, kwargs, _ = _example(spec)
     cfg = spec.make(**{**kwargs, **dict(spec.huge)})
@@ -347,6 +365,7 @@ _FAST = (("config_frozen", check_config_frozen), ("irrelevant_knobs_refused", ch
          ("different_seeds_different_outputs", check_different_seeds_different_outputs),
          ("rng_none_works", check_rng_none_works), ("inputs_not_mutated", check_inputs_not_mutated),
          ("cost_is_calibration_cost", check_cost_is_calibration_cost),
+         ("calibration_without_data", check_calibration_without_data),
          ("huge_budget_nonprivate", check_huge_budget_nonprivate), ("public_surface", check_public_surface_default),
          ("has_audit", check_has_audit))
 

@@ -23,7 +23,6 @@ from dpcore import data as dpdata
 from dpcore import privacy as P
 from dpcore.privacy import tradeoff
 from dpcore.viz.audit import cost_tradeoff_figure
-from dpcore._validation import epsilon_warning
 from dpcore.errors import Cancelled
 from pages._streamlit_compat import leave_legacy_pages_mode
 
@@ -505,7 +504,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
                          help=tip)
         eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
                               on_change=retyped, help="Type any ε > 0.")
-    warning = epsilon_warning(float(eps))
+    warning = P.epsilon_warning(float(eps))
     if warning:
         st.warning(greek(warning))
     return float(eps)

@@ -7,7 +7,7 @@ Synthetic neighbouring datasets only (never the session's upload); not a release
 # nav: title="Privacy audit" icon=":material/fact_check:" order=210
 import streamlit as st
 
-from dpcore.audit import explore as X
+from dpcore.audit import explore
 from dpcore.registry import audits
 from dpcore.privacy import PrivacyCost
 from dpcore.privacy.tradeoff import reading
@@ -42,11 +42,11 @@ if mutant:
                icon=":material/bug_report:")
 
 st.subheader("Neighbouring datasets")
-presets = X.presets(A)
+presets = explore.presets(A)
 preset = st.radio("Pair", list(presets), key=ui.kept(f"audit_preset::{aid}"), horizontal=True)
 st.caption(f"Declared: {A.neighbours}. Only the records where D and D′ differ are shown; edit them (the "
            "others stay equal, so the pair stays neighbouring under replace-one).")
-table = st.data_editor(X.pair_table(A, presets[preset]), key=f"audit_pair::{aid}::{preset}", hide_index=True,
+table = st.data_editor(explore.pair_table(A, presets[preset]), key=f"audit_pair::{aid}::{preset}", hide_index=True,
                        disabled=["dataset", "record"], num_rows="fixed", width="stretch")
 
 st.subheader("Claim and sample size")
@@ -60,21 +60,21 @@ else:
     delta = 0.0
     c2.caption("Pure ε-DP claim: δ = 0.")
 n = c3.number_input("samples per dataset", min_value=1, value=A.n_samples, step=10_000, key=ui.kept(f"audit_n::{aid}"),
-                    help=f"At most {X.sample_cap(A):,} here ({X.PAGE_SAMPLE_FACTOR} × the test suite's "
+                    help=f"At most {explore.sample_cap(A):,} here ({explore.PAGE_SAMPLE_FACTOR} × the test suite's "
                          f"{A.n_samples:,}). More samples: a tighter bound, a longer run.")
 
 seed = ui.current_seed("audit", aid)
 b, slot = st.columns([1, 3], vertical_alignment="center")
 clicked = b.button("Run the audit", key="audit_go", type="primary", icon=":material/play_arrow:")
 try:
-    pair = X.apply_table(A, table)
-    settings = (aid, bool(mutant), preset, X.pair_table(A, pair).to_json(), float(eps), float(delta), int(n), seed)
+    pair = explore.apply_table(A, table)
+    settings = (aid, bool(mutant), preset, explore.pair_table(A, pair).to_json(), float(eps), float(delta), int(n), seed)
     if clicked:
         bar = slot.empty()
-        run = X.run(A, n=n, mutant=mutant, epsilon=eps, delta=delta, datasets=pair, rng=seed, chunks=10,
-                    progress=ui.progress(bar, "samples drawn per dataset"))
+        run = explore.run(A, n=n, mutant=mutant, epsilon=eps, delta=delta, datasets=pair, rng=seed, chunks=10,
+                          progress=ui.progress(bar, "samples drawn per dataset"))
         bar.empty()
-        st.session_state[RESULT_KEY] = (settings, X.summarize(run, datasets=pair))  # one assignment: old or new
+        st.session_state[RESULT_KEY] = (settings, explore.summarize(run, datasets=pair))  # one assignment: old or new
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()

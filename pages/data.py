@@ -137,10 +137,10 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
     lo, hi = ds.bounds[col]
     raw = ds.frame[col].to_numpy(dtype=float)
     try:
-        cfg = impute.mean_imputation_config(eps)
+        cal = impute.mean_imputation_config(eps)
         req = ui.request((ds.fingerprint(include_bounds=False), "data/impute-mean", col, (lo, hi), float(eps)),
                          P.release_label("Private mean to fill missing cells", data=ds.name, columns=[col],
-                                         epsilon=eps), ds, [col], cost=cfg.calibration().cost(1))
+                                         epsilon=eps), ds, [col], cost=cal.cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         return

@@ -1,25 +1,22 @@
 """Private density estimation (Hall 2012 thesis; Hall, Rinaldo & Wasserman 2013).
 
 Thin page: widgets → a validated dpcore.density.CompareConfig → the release rules → ONE call to
-dpcore.density.compare.compare_release; the other tabs are simulations on synthetic data (the declared
-figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data. Plots: dpcore.viz.density.
+dpcore.density.compare_release; the other tabs are simulations on synthetic data (the declared
+figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data. Plots: dpcore.density.plots.
 """
 # nav: title="Private density estimation" icon=":material/area_chart:" order=151 paper="https://jmlr.org/papers/v14/hall13a.html" topic="Hall (2012), Hall, Rinaldo & Wasserman (2013): a private KDE by adding a Gaussian-process path (RKHS sensitivity), Fourier coefficients with Laplace or K-norm noise, and a private kernel SVM."
 import streamlit as st
 
-from dpcore import privacy as P
+from dpcore import density, privacy
 from dpcore.data import builtin_dataset, literal
-from dpcore.density import compare as C
-from dpcore.density import figures as Fg
-from dpcore.density import svm as S
+from dpcore.density import figures, plots
 from dpcore.experiments import run_experiment
-from dpcore.viz import density as V
 from dpcore.viz.experiments import error_vs_x_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
 ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
-           dn_knorm_k=2, dn_methods=list(C.METHODS), dn_methods_user=["fourier-laplace"], dn_eps_h=0.0)
+           dn_knorm_k=2, dn_methods=list(density.METHODS), dn_methods_user=["fourier-laplace"], dn_eps_h=0.0)
 st.title("Private density estimation")
 st.markdown("A kernel density estimate (KDE) released three ways: **GP** — add a Gaussian-process path whose "
             "covariance is the kernel itself, calibrated to the KDE's RKHS sensitivity √2/(n(2πh²)^(d/2)) "
@@ -36,7 +33,7 @@ with tab_est:
     if source == SOURCES[0]:
         n = c1.select_slider("n (records)", [200, 500, 2000, 10_000, 100_000], key="dn_n")
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
-        ds = C.mixture_dataset(int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
+        ds = density.mixture_dataset(int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
         cols = list(ds.numeric_columns)
         st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
@@ -54,11 +51,11 @@ with tab_est:
     draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="With several draws the band shows "
                             "10–90 % over them; each draw is a release (charged on your data).")
     k = f4.number_input("Fourier truncation k", 1, 200, key="dn_k")
-    opts = list(C.METHODS) if d == 1 else ["gp", "fourier-laplace"]      # K-norm: d = 1 only
+    opts = list(density.METHODS) if d == 1 else ["gp", "fourier-laplace"]      # K-norm: d = 1 only
     mine = source != SOURCES[0]   # real data (charged): one method by default, so a click costs ε
     mkey = "dn_methods_user" if mine else "dn_methods"
     methods = st.multiselect("Methods", ui.offered(mkey, opts, ["fourier-laplace"] if mine else opts), key=mkey,
-                             format_func=V._name)
+                             format_func=plots.method_label)
     st.caption("Each method and each draw is a release at the ε above (GP also uses δ): a click costs "
                "ε × methods × draws, shown on its button. On real data the page starts with one method and one draw.")
     b1, b2 = st.columns(2)
@@ -66,37 +63,39 @@ with tab_est:
     eps_h = b2.number_input("ε for a private bandwidth (0 = use the public h above)", 0.0, 10.0, key="dn_eps_h",
                             format="%g", help="h from the rule of thumb on private quartiles; charged in addition.")
     try:
-        cfg = C.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1), k=int(k),
-                              knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
-                              bandwidth_epsilon=float(eps_h))
-        x, clipped, bounds = C.unit_cube_columns(ds, cols)
-        costs = C.comparison_costs(cfg, len(x))
+        cfg = density.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1),
+                                    k=int(k), knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
+                                    bandwidth_epsilon=float(eps_h))
+        x, clipped, bounds = density.unit_cube_columns(ds, cols)
+        costs = density.comparison_costs(cfg, len(x))
         req = ui.request((ds.fingerprint(), "density/compare", tuple(cols), cfg),
-                         P.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
-                                         draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
+                         privacy.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
+                                               draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
                          ds, cols, cost=costs)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: C.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
+    out = ui.run_release(req, lambda rng: density.compare_release(x, cfg, rng=rng,
+                                                                  progress=ui.progress(slot, "methods")),
                          submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release estimates")
     if out is not None and out.ready:
         comp = out.result
         lab = [f"{c} (public bounds [{lo:g}, {hi:g}])" for c, (lo, hi) in zip(cols, bounds)]   # the column's units
-        public = P.data_kind(ds) != "user"
+        public = privacy.data_kind(ds) != "user"
         ref = {}
         if source == SOURCES[0] and cfg.d == 1:
-            ref["truth"] = Fg.mixture(1).pdf(comp.grid[:, None])
+            ref["truth"] = density.mixture(1).pdf(comp.grid[:, None])
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
-            ref["nonprivate"] = C.nonprivate_reference(x, cfg, comp.h)
+            ref["nonprivate"] = density.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
-            ui.plot(*V.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]), "density_estimates")
+            ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
+                    "density_estimates")
         else:
-            ui.plot(*V.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
-                                       axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
+            ui.plot(*plots.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
+                                           axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
         hh = comp.h if comp.h is not None else float(h)        # the private bandwidth, or the public one
         st.caption("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its "
                    "public bounds) and drawn back in the columns' units, density per unit of the column; h = "
@@ -105,15 +104,15 @@ with tab_est:
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
-            st.caption(f"**{V._name(m)}** — " + literal(r.calibration.statement() + " " + " ".join(r.notes_of("info"))))
+            st.caption(f"**{plots.method_label(m)}** — " + literal(r.calibration.statement() + " " + " ".join(r.notes_of("info"))))
             for t in r.notes_of("approximate"):
                 st.warning(literal(t))
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
-                ui.plot(*V.estimates_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},
-                                            axis_label=lab[0], bounds=bounds[0]) if cfg.d == 1 else
-                        V.heatmaps_figure(comp, reference={"nonprivate": C.nonprivate_reference(x, cfg, comp.h)},
-                                          axis_labels=tuple(lab), bounds=tuple(bounds)),
+                reference = {"nonprivate": density.nonprivate_reference(x, cfg, comp.h)}
+                ui.plot(*plots.estimates_figure(comp, reference=reference, axis_label=lab[0], bounds=bounds[0])
+                        if cfg.d == 1 else
+                        plots.heatmaps_figure(comp, reference=reference, axis_labels=tuple(lab), bounds=tuple(bounds)),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 
@@ -128,8 +127,8 @@ with tab_mise:
             ui.plot(error_vs_x_figure(frame), frame, "hall_kde")
         except ValueError as exc:
             ui.show_error(exc)
-    ex = Fg.exponents_by_dimension(epsilon=eps, delta=delta)
-    ui.plot(*V.exponents_figure(ex), "hall_kde_exponents")
+    ex = figures.exponents_by_dimension(epsilon=eps, delta=delta)
+    ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
                "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")
 
@@ -142,12 +141,12 @@ with tab_svm:
     lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, value=0.01, format="%g", key="dn_svm_lam")
     sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, value=0.15, format="%g", key="dn_svm_h")
     try:
-        demo = S.svm_demo(int(sn), lam=lam, bandwidth=sh, epsilon=eps, delta=delta, rng=ui.current_seed("svm", sn))
-        ui.plot(*V.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
+        demo = density.svm_demo(int(sn), lam=lam, bandwidth=sh, epsilon=eps, delta=delta, rng=ui.current_seed("svm", sn))
+        ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
         st.caption(demo["statement"])
         if st.button("Accuracy vs ε", key="dn_svm_acc"):
-            acc = S.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
-                                        rng=ui.current_seed("svm-acc", sn))
-            ui.plot(*V.accuracy_figure(acc), "svm_accuracy")
+            acc = density.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
+                                              rng=ui.current_seed("svm-acc", sn))
+            ui.plot(*plots.accuracy_figure(acc), "svm_accuracy")
     except ValueError as exc:
         ui.show_error(exc)

@@ -1,21 +1,22 @@
 """Certified eigenvalue bounds and single-parameter release (Asi, Duchi & Talwar 2025).
 
 Thin page: widgets → a validated FunctionalConfig → the release rules → ONE call to
-dpcore.single_parameter.release_functional (Algorithm 5); the other tabs are simulations on synthetic
-data (explore.eigen_bounds_vs_n, the declared figures), never releases. Plots: dpcore.viz.single_parameter.
+dpcore.single_parameter.functional.release (Algorithm 5); the other tabs are simulations on synthetic
+data (single_parameter.eigen_bounds_vs_n, the declared figures), never releases. Plots: dpcore.single_parameter.plots.
 """
 # nav: title="Certified eigenvalue bounds" icon=":material/verified:" order=130 paper="https://arxiv.org/abs/2503.17252" topic="Asi, Duchi & Talwar (2025): privately certified bounds on the Hessian's extreme eigenvalues, then one coefficient released with noise at its local sensitivity (propose-test-release)."
 import numpy as np
 import streamlit as st
 
-from dpcore import privacy as P
+from dpcore import privacy
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
-from dpcore.single_parameter import algorithms as A
-from dpcore.single_parameter import certify as C
-from dpcore.single_parameter import explore as E
+from dpcore.single_parameter import (BUDGET_SPLITS, FunctionalConfig, breast_cancer_dataset, calibrate_functional,
+                                     certified_floor, check_functional_data, coefficient_units, diabetes_dataset,
+                                     eigen_bounds_vs_n, functional, min_lambda_to_certify, n_to_certify, prepare_xy,
+                                     public_cap, simulated_dataset)
+from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
 from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.single_parameter import bounds_vs_n_figure, release_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated robust regression", "Breast cancer (built-in, logistic)", "Diabetes (built-in, robust regression)",
@@ -41,7 +42,7 @@ def what_would_certify(cfg, n: int, d: int) -> None:
     with st.container(border=True):
         st.markdown("**What would certify** (public: computed from ε, δ, the split, d, n and the domain, and the "
                     "values you assume — never from the data)")
-        cap = C.public_cap(cfg, d)
+        cap = public_cap(cfg, d)
         for key in ("sp_assume_lam", "sp_assume_Lam"):       # the cap moves with d and the domain: keep inside it
             if key in ss and ss[key] > cap:
                 ss[key] = float(cap)
@@ -55,9 +56,9 @@ def what_would_certify(cfg, n: int, d: int) -> None:
         if lam_max < lam:
             st.info("The assumed λ_max must be at least the assumed λ_min.")
             return
-        need = C.n_to_certify(cfg, d, lam, lam_max)
-        bound = C.n_to_certify(cfg, d, lam, lam_max, what="bound")
-        lam_star = C.min_lambda_to_certify(cfg, n, d, lam_max)
+        need = n_to_certify(cfg, d, lam, lam_max)
+        bound = n_to_certify(cfg, d, lam, lam_max, what="bound")
+        lam_star = min_lambda_to_certify(cfg, n, d, lam_max)
         st.markdown(f"- with λ_min = {lam:g} and λ_max = {lam_max:g}, Algorithm 5 passes (with probability ≥ 0.9) "
                     f"from **n = {need:,}** rows" if need else "- no n up to 10¹² passes for these values")
         if bound:
@@ -66,7 +67,7 @@ def what_would_certify(cfg, n: int, d: int) -> None:
         st.markdown(f"- at this n = {n:,}, it passes only if λ_min ≥ **{lam_star:.4g}** (with λ_max = {lam_max:g})"
                     if lam_star else f"- at this n = {n:,}, no λ_min ≤ λ_max = {lam_max:g} passes: more rows are "
                                      "needed whatever the design")
-        st.caption(f"Certified region (C1) at this n: λ̂ ≥ λ_c = {C.certified_floor(cfg, n, d):.4g}. The prediction "
+        st.caption(f"Certified region (C1) at this n: λ̂ ≥ λ_c = {certified_floor(cfg, n, d):.4g}. The prediction "
                    "runs the release's own formulas — the recursion (10) from λ_min, the upward recursion (12) to "
                    "the cap, the test (14) — with both Laplace draws at the quantile they exceed with probability "
                    "√0.9.")
@@ -81,12 +82,12 @@ with tab_rel:
     if source == SOURCES[0]:
         n = c1.select_slider("n (rows)", [500, 2000, 5000, 20_000, 100_000], key="sp_n")
         d = c2.number_input("d (covariates)", 1, 20, key="sp_d")
-        ds = E.simulated_dataset(int(n), int(d), rng=ui.current_seed("sp-sim", n, d))
+        ds = simulated_dataset(int(n), int(d), rng=ui.current_seed("sp-sim", n, d))
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
         st.caption(literal(ds.provenance) + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
     else:
-        ds = (E.breast_cancer_dataset() if source == SOURCES[1] else E.diabetes_dataset() if source == SOURCES[2]
+        ds = (breast_cancer_dataset() if source == SOURCES[1] else diabetes_dataset() if source == SOURCES[2]
               else ui.require_dataset())
         cols = [c for c in ds.numeric_columns if c in ds.bounds]
         if len(cols) < 2:
@@ -126,29 +127,29 @@ with tab_rel:
                           help="The rest goes to the Gaussian step and the variance-change test (half each).")
         split = (share / 2, share / 2, (1 - share) / 2, (1 - share) / 2)
     else:
-        split = C.BUDGET_SPLITS[split_name]
+        split = BUDGET_SPLITS[split_name]
     names = (["intercept"] if intercept and source != SOURCES[0] else []) + list(x_cols)
     coord = st.selectbox("Target coordinate v = e_j", range(len(names)), format_func=lambda j: names[j],
                          key=ui.kept(f"sp_coord_{source}_{len(names)}"))
     try:
         use_int = intercept and source != SOURCES[0]
         scale_y = loss == "robust" and source != SOURCES[0]
-        X, y = E.prepare_xy(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
-        units = (E.coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
+        X, y = prepare_xy(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
+        units = (coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
                  if source != SOURCES[0] else None)
-        cfg = A.FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
-                                 loss=loss, radius=radius, geometry=geometry, rho=rho)
-        A.check_functional_data((X, y), cfg)
+        cfg = FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
+                               loss=loss, radius=radius, geometry=geometry, rho=rho)
+        check_functional_data((X, y), cfg)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, scale_y,
                           cfg),
-                         P.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
-                                         epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
-                         cost=A.calibrate_functional(cfg).cost(1))
+                         privacy.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
+                                               epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
+                         cost=calibrate_functional(cfg, X.shape).cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
     clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
-    out = ui.run_release(req, lambda rng: A.release_functional((X, y), cfg, rng=rng), submitted=clicked)
+    out = ui.run_release(req, lambda rng: functional.release((X, y), cfg, rng=rng), submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release ⟨v, θ⟩")
     if out is not None and out.ready:
@@ -196,8 +197,8 @@ with tab_cov:
     ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
                         default=[1000, 5000, 20_000, 100_000], key="sp_cov_ns")
     try:
-        study = E.eigen_bounds_vs_n(ns, int(cd), epsilon=eps, delta=delta, share=0.5, reps=int(reps), draws=200,
-                                    rng=ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
+        study = eigen_bounds_vs_n(ns, int(cd), epsilon=eps, delta=delta, share=0.5, reps=int(reps), draws=200,
+                                  rng=ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
         ui.plot(*bounds_vs_n_figure(study, delta=delta), "certified_eigenvalue_bounds")
         st.caption(f"Empirical coverage: P(λ̂ ≤ λ_min) = {study['coverage_min'].min():.4f} and P(Λ̂ ≥ λ_max) = "
                    f"{study['coverage_max'].min():.4f} at worst (each guaranteed ≥ 1 − {delta / 2:g}).")

@@ -2,26 +2,23 @@
 
 Thin page: widgets → a ThresholdConfig → the release rules → ONE dpcore call
 (histograms.laplace_and_threshold_release: one noisy draw, released as is and thresholded) → figures
-from dpcore.viz.histograms; repeated trials and error vs p are simulations on public tables.
+from dpcore.histograms.plots; repeated trials and error vs p are simulations on public tables.
 """
 # nav: title="Sparse histograms" icon=":material/bar_chart:" order=150 paper="http://reports-archive.adm.cs.cmu.edu/anon/ml2011/abstracts/12-113.html" topic="Hall (2012): Laplace noise in every cell spoils a sparse histogram (error ∝ p); hard thresholding at (2/ε) log p brings it to ∝ q log p, with a sampler that never touches the empty cells."
 import numpy as np
 import streamlit as st
 
-from dpcore import histograms as H
-from dpcore import privacy as P
+from dpcore import histograms, privacy
 from dpcore.data import builtin_dataset, literal
 from dpcore.experiments import run_experiment
-from dpcore.histograms import bins as bins_rules
-from dpcore.histograms.columns import column_histogram
+from dpcore.histograms import RDP_GUARANTEE, column_histogram, rdp_demo
+from dpcore.histograms import plots
 from dpcore.histograms.figures import bound_shapes, trials_frame
-from dpcore.histograms.random_dp import GUARANTEE, rdp_demo
-from dpcore.viz import histograms as viz
 from dpcore.viz.experiments import error_vs_x_figure
 from pages import _components as ui
 
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
-ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=H.tables.NLCS_Q, h_n=H.tables.NLCS_N, h_reps=20, h_cols=None,
+ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
            h_p=0, h_noise="laplace")
 ss = st.session_state
 MODE_NAMES = {"integers": "one cell per integer", "bins": "equal bins", "categories": "categories (from the data)"}
@@ -37,7 +34,7 @@ source = st.radio("Data", SOURCES, horizontal=True, key="h_source")
 c1, c2, c3 = st.columns(3)
 with c1:
     eps = ui.epsilon_input(key="h_eps", typed=True)
-noise = c2.radio("Noise", H.NOISES, horizontal=True, key="h_noise",
+noise = c2.radio("Noise", histograms.NOISES, horizontal=True, key="h_noise",
                  format_func={"laplace": "Laplace", "geometric": "two-sided geometric (integer)"}.get)
 labels, ds = None, None
 if source == SOURCES[0]:
@@ -46,7 +43,8 @@ if source == SOURCES[0]:
     q = k1.number_input("q (occupied cells)", 1, 100_000, key="h_q")
     n = k2.number_input("n (records)", 1, 10_000_000, key="h_n")
     try:
-        table = H.sparse_table(2**log2p, min(q, 2**log2p), max(n, q), rng=ui.current_seed("h-table", log2p, q, n))
+        table = histograms.sparse_table(2**log2p, min(q, 2**log2p), max(n, q),
+                                        rng=ui.current_seed("h-table", log2p, q, n))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -70,12 +68,12 @@ else:
         for c in cols:
             m1, m2 = st.columns(2)
             # bounded columns: one cell per integer when the PUBLIC bounds are whole numbers ≤ 50 apart, else bins
-            opts = ((("integers",) if bins_rules.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
+            opts = ((("integers",) if histograms.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
                     "categories")) if c in ds.bounds else ("categories",)
             modes[c] = m1.radio(f"{literal(c)} as", ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
                                 horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get, help=(
                                     "Default: one cell per integer when the column's public bounds are whole "
-                                    f"numbers at most {bins_rules.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
+                                    f"numbers at most {histograms.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
                                     "never on the data: survey codes, counts); choose equal bins for a "
                                     "continuous column."))
             if modes[c] == "bins":
@@ -84,13 +82,13 @@ else:
     try:
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
         table, labels = ct.counts, ct.labels
-        cfg = H.ThresholdConfig(eps, table.p, noise=noise, sampler="dense")
+        cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, sampler="dense")
         req = ui.request((ds.fingerprint(), "histograms/pair", tuple(cols), tuple(modes.items()), tuple(bins.items()),
-                          cfg), P.release_label("Histogram (Laplace + thresholded)", data=ds.name, columns=cols,
-                                                epsilon=eps), ds, cols,
+                          cfg), privacy.release_label("Histogram (Laplace + thresholded)", data=ds.name, columns=cols,
+                                                      epsilon=eps), ds, cols,
                          bounded=[c for c in cols if modes[c] == "bins"],
                          not_dp=[f"{c}: categories read from the data" for c in ct.from_data],
-                         cost=H.calibrate_threshold(cfg).cost(1))
+                         cost=histograms.calibrate_threshold(cfg, histograms.data_shape(table)).cost(1))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -99,18 +97,20 @@ else:
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
 if ds is None:
-    if table.p <= H.MAX_DENSE_CELLS // 4:
-        rel = H.laplace_and_threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise, sampler="dense"),
-                                              rng=ui.current_seed("h-draw", table.p, eps, noise))
+    if table.p <= histograms.MAX_DENSE_CELLS // 4:
+        rel = histograms.laplace_and_threshold_release(
+            table, histograms.ThresholdConfig(eps, table.p, noise=noise, sampler="dense"),
+            rng=ui.current_seed("h-draw", table.p, eps, noise))
     else:
         rel = None
         st.caption(f"p = {table.p:,} is too large to draw p Laplace values here; the thresholded release below uses "
                    "the sparse sampler (cost O(q + F)), and the Laplace error appears in the trials from its exact law.")
-        thr = H.threshold_release(table, H.ThresholdConfig(eps, table.p, noise=noise),
-                                  rng=ui.current_seed("h-draw", table.p, eps, noise))
+        thr = histograms.release.threshold.release(table, histograms.ThresholdConfig(eps, table.p, noise=noise),
+                                                   rng=ui.current_seed("h-draw", table.p, eps, noise))
 else:
     clicked, slot = ui.release_button("Release", key="h_go", requests=req)
-    out = ui.run_release(req, lambda rng: H.laplace_and_threshold_release(table, cfg, rng=rng), submitted=clicked)
+    out = ui.run_release(req, lambda rng: histograms.laplace_and_threshold_release(table, cfg, rng=rng),
+                         submitted=clicked)
     if out is None:
         st.stop()
     ui.show_outcome(out, button="Release")
@@ -118,11 +118,11 @@ else:
 if rel is not None:
     st.caption("  \n".join(map(literal, [rel.calibration.statement(), *rel.notes_of("info")])))
     truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None
-    cf = viz.cells_frame(labels, truth, rel.value.laplace, np.asarray(rel.value.threshold))
+    cf = plots.cells_frame(labels, truth, rel.value.laplace, np.asarray(rel.value.threshold))
     names = [str(c) for c in cols] if ds is not None else []
-    ui.plot(viz.cells_figure(cf, axis_title=" × ".join(names) or "cell"), cf, "histogram_release")
+    ui.plot(plots.cells_figure(cf, axis_title=" × ".join(names) or "cell"), cf, "histogram_release")
     if ds is not None:       # the released counts as a table, by level of each column (true counts: demo data only)
-        counts = viz.counts_table(cf, names, getattr(labels, "levels", None))
+        counts = plots.counts_table(cf, names, getattr(labels, "levels", None))
         st.dataframe(counts, hide_index=True, width="stretch")
         ui.download_csv(counts, "histogram_released_counts.csv", "Download the released counts (CSV)",
                         key="h_counts_csv")
@@ -142,12 +142,12 @@ st.subheader("Error over repeated releases (simulation on this public table)")
 reps = st.slider("replicates", 5, 50, key="h_reps")
 frame = trials_frame(table, eps, reps, rng=ui.current_seed("h-trials", table.p, eps, reps))
 shapes = bound_shapes(table.p, table.q, eps)
-ui.plot(viz.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
+ui.plot(plots.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
 st.caption("Laplace + clip/round is simulated while replicates × p ≤ 2^23; beyond, Laplace's ℓ1 error comes from "
            "its exact law Gamma(p, 2/ε). Dotted lines: the slides' minimax rates with the unknown constant set to 1 — shapes, up to a constant. "
            "The oracle threshold τ = (2/ε) log(p/q) uses the data's own q: NOT private, a comparison only.")
 fp_exp = (table.p - table.q) / (2 * table.p)
-ui.plot(viz.false_positive_figure(frame, expected=fp_exp), frame[["method", "rep", "false_positives"]],
+ui.plot(plots.false_positive_figure(frame, expected=fp_exp), frame[["method", "rep", "false_positives"]],
         "histogram_false_positives")
 
 if ds is None:
@@ -167,5 +167,5 @@ if ds is None:
     r1.metric("γ bound from the simulated population P", f"{d.gamma:.3g}")
     r2.metric("singleton cells (each one exposes a person)", f"{d.singleton_cells:,} of {d.occupied_cells:,}")
     st.dataframe({"ℓ1 error": d.errors}, width="content")
-    st.caption(GUARANTEE + " Population: the q cells with Dirichlet(0.3) probabilities, all other cells structural "
+    st.caption(RDP_GUARANTEE + " Population: the q cells with Dirichlet(0.3) probabilities, all other cells structural "
                "zeroes; an iid sample of n. γ uses the true P: an illustration, never a release.")

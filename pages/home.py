@@ -2,20 +2,10 @@
 # nav: title="Home" icon=":material/home:" order=0 default=true
 import streamlit as st
 
+from dpcore import registry
+
 from pages import _components as ui
 from pages import _nav
-
-#: The papers behind the explorer's topics (as cited in the project's sources).
-PAPERS = (
-    ("Reimherr & Awan, “KNG: The K-Norm Gradient Mechanism”, NeurIPS 2019", "https://arxiv.org/abs/1905.09436"),
-    ("Hall, Rinaldo & Wasserman, “Differential privacy for functions and functional data”, JMLR 2013 "
-     "(sparse histograms, private density estimation)", "https://arxiv.org/abs/1203.2570"),
-    ("Blasiok, Bun, Nikolov & Steinke, “Towards Instance-Optimal Private Query Release”, SODA 2019",
-     "https://arxiv.org/abs/1811.03763"),
-    ("Talwar, Thakurta & Zhang, “Nearly Optimal Private LASSO”, NeurIPS 2015",
-     "https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html"),
-    ("Asi, Duchi & Talwar, “On Privately Estimating a Single Parameter”, 2025", "https://arxiv.org/abs/2503.17252"),
-)
 
 st.title("DP Mechanism Explorer")
 st.markdown(
@@ -72,6 +62,6 @@ st.markdown(
     "afterwards to keep counting against the same budget."
 )
 st.header("Papers")
-st.markdown("\n".join(f"- [{title}]({url})" for title, url in PAPERS))
+st.markdown("\n".join(f"- [{t.paper}]({t.url})" for t in registry.topics() if t.paper))
 st.caption("Each session has its own data, releases and ledger; nothing is shared between browser sessions "
            "and nothing you upload is stored on disk by the app. Refreshing the page ends the session.")

@@ -8,14 +8,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dpcore import lasso as L
-from dpcore import privacy as P
+from dpcore import lasso, privacy
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
-from dpcore.lasso import designs as Dg
-from dpcore.lasso.compare import reference_fits
+from dpcore.lasso.plots import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from dpcore.viz.experiments import error_vs_x_figure
-from dpcore.viz.lasso import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
@@ -41,19 +38,20 @@ with tab_rel:
     try:
         if source == SOURCES[0]:
             n = c1.select_slider("n (rows)", [200, 1000, 5000, 20_000, 50_000], key="lasso_n")
-            p = c2.number_input("p (covariates; p ≫ n allowed)", 1, L.MAX_P, key="lasso_p")
+            p = c2.number_input("p (covariates; p ≫ n allowed)", 1, lasso.MAX_P, key="lasso_p")
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
-            ds, truth = Dg.simulated_dataset(int(n), int(p), int(min(s, p)), rng=ui.current_seed("lasso-sim", n, p, s))
+            ds, truth = lasso.simulated_dataset(int(n), int(p), int(min(s, p)),
+                                                rng=ui.current_seed("lasso-sim", n, p, s))
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])
         else:
-            ds = Dg.diabetes_dataset() if source == SOURCES[1] else ui.require_dataset()
+            ds = lasso.diabetes_dataset() if source == SOURCES[1] else ui.require_dataset()
             cols = ui.bounded_columns(ds)
             y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"lasso_y_{source}"))
             rest = [c for c in cols if c != y_col]
             x_cols = c2.multiselect("Covariates x", ui.offered(ui.kept(f"lasso_x_{source}_{y_col}"), rest, rest),
                                     key=f"lasso_x_{source}_{y_col}")
         st.caption(literal(ds.provenance))
-        design = Dg.prepare_design(ds, y_col, x_cols)
+        design = lasso.prepare_design(ds, y_col, x_cols)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -79,32 +77,34 @@ with tab_rel:
         "are released first (Laplace, 10 % of ε, shown in the accounting), the data centred at them, and "
         "Frank–Wolfe gets the other 90 %."))
     g1, g2 = st.columns(2)
-    sel = g1.radio("Per-step mechanism", L.SELECTIONS, key="lasso_sel", horizontal=True,
+    sel = g1.radio("Per-step mechanism", lasso.SELECTIONS, key="lasso_sel", horizontal=True,
                    format_func={"exponential": "exponential (Gumbel)", "laplace": "Laplace noisy-min"}.get)
-    comp = g2.radio("Composition over the T steps", L.COMPOSITIONS, key="lasso_comp", horizontal=True,
+    comp = g2.radio("Composition over the T steps", lasso.COMPOSITIONS, key="lasso_comp", horizontal=True,
                     format_func={"zcdp": "zCDP", "advanced": "advanced composition"}.get)
-    user = P.data_kind(ds) == P.USER
+    user = privacy.data_kind(ds) == privacy.USER
     teaching = user and st.radio("View", VIEWS, horizontal=True, key="lasso_view", help=(
         "Release: only the released coefficients and the public calibration. Teaching view: the same release "
         "beside the non-private constrained fit and scikit-learn's Lasso and OLS with an intercept, computed "
         "from your data — NOT private, recorded in the ledger as not DP.")) == VIEWS[1]
     try:
-        cfg = L.LassoConfig(epsilon=eps, delta=delta, radius=radius, steps=int(steps) or None, selection=sel,
+        cfg = lasso.LassoConfig(epsilon=eps, delta=delta, radius=radius, steps=int(steps) or None, selection=sel,
                             composition=comp, intercept=bool(intercept), step_scale=c_scale)
-        cal = L.calibrate(cfg, *design.X.shape)
+        cal = lasso.calibrate(cfg, design.X.shape)
         req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg, teaching),
-                         P.release_label("Private LASSO θ" + " (teaching view)" * teaching, data=ds.name,
-                                         columns=[y_col, *x_cols][:6], epsilon=eps,
-                                         details={"δ": delta, "T": cal.params["steps"]}), ds, [y_col, *x_cols],
-                         cost=cal.cost(1), teaching=teaching)
+                         privacy.release_label("Private LASSO θ" + " (teaching view)" * teaching, data=ds.name,
+                                               columns=[y_col, *x_cols][:6], epsilon=eps,
+                                               details={"δ": delta, "T": cal.params["steps"]}),
+                         ds, [y_col, *x_cols], cost=cal.cost(1), teaching=teaching)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    st.table(pd.DataFrame(L.accounting(cal), columns=["accounting (public)", "value"]).set_index("accounting (public)"))
+    st.table(pd.DataFrame(lasso.accounting(cal), columns=["accounting (public)", "value"])
+             .set_index("accounting (public)"))
     button = "Show the teaching view" if teaching else "Release θ"
     clicked, slot = ui.release_button(button, key="lasso_go", requests=req)
-    out = ui.run_release(req, lambda rng: L.release((design.X, design.y), cfg, rng=rng, diagnostics=not user or teaching,
-                                                    progress=ui.progress(slot, "Frank–Wolfe steps")),
+    out = ui.run_release(req, lambda rng: lasso.release((design.X, design.y), cfg, rng=rng,
+                                                        diagnostics=not user or teaching,
+                                                        progress=ui.progress(slot, "Frank–Wolfe steps")),
                          submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button=button)
@@ -112,7 +112,7 @@ with tab_rel:
         r, dv = out.result, out.result.diagnostics.values
         theta = r.value[1:] if cfg.intercept else r.value
         names = (["intercept"] if cfg.intercept else []) + list(x_cols)
-        st.success(f"**Released** θ_priv: {len(L.support(theta))} non-zero coefficients of {len(x_cols)}, "
+        st.success(f"**Released** θ_priv: {len(lasso.support(theta))} non-zero coefficients of {len(x_cols)}, "
                    f"‖θ‖₁ = {np.abs(theta).sum():.4g} ≤ r = {radius:g}" + (f"; intercept {r.value[0]:.4g} (scaled)."
                                                                            if cfg.intercept else "."))
         units = design.user_units(r.value, cfg.intercept)
@@ -124,7 +124,7 @@ with tab_rel:
         for t in r.notes_of("info"):
             st.caption(literal(t))
         if truth is not None:
-            rec = L.support_recovery(theta, truth)
+            rec = lasso.support_recovery(theta, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "
                        f"true non-zeros among the {rec['k']} largest |θ_j| (signs agree on {rec['signs agree']}).")
         if user and not teaching:   # your data, release view: the release only (the comparison would reveal the data)
@@ -144,18 +144,18 @@ with tab_rel:
                 m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
                 m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
                 opt_theta = dv["constrained optimum θ*"][1:] if cfg.intercept else dv["constrained optimum θ*"]
-                k = max(1, len(L.support(opt_theta)))
-                rec = L.support_recovery(theta, opt_theta, k)
+                k = max(1, len(lasso.support(opt_theta)))
+                rec = lasso.support_recovery(theta, opt_theta, k)
                 st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
                            f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
                            f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
-                           f"{L.corollary27_rate(*design.X.shape, eps, delta):.3g}." + (
+                           f"{lasso.corollary27_rate(*design.X.shape, eps, delta):.3g}." + (
                                f" scikit-learn's Lasso with the equivalent penalty α = "
                                f"{dv['scikit-learn Lasso α (equivalent penalty)']:.4g} gives θ* within "
                                f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
                 if design.clip_warning:
                     st.warning(design.clip_warning)
-                refs = reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
+                refs = lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
                 st.dataframe(refs, hide_index=True, width="stretch")
                 ui.download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
                 st.caption(f"In the columns' own units ({literal(y_col)} per unit of each covariate). The constrained "

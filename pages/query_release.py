@@ -1,24 +1,23 @@
 """Query release lab: projection, coarse projection, chaining, PMW and local protocols on a public universe.
 
-Thin page: widgets → a workload declaration and a LabConfig → dpcore.query_release.lab.run_lab (public
-synthetic data, not charged) → dpcore.viz.query_release figures; and one release of w-way marginals on
-the Data page's columns through a declared public schema (dpcore.query_release.lab.release_marginals,
+Thin page: widgets → a workload declaration and a LabConfig → dpcore.query_release.run_lab (public
+synthetic data, not charged) → dpcore.query_release.plots figures; and one release of w-way marginals on
+the Data page's columns through a declared public schema (dpcore.query_release.release_marginals,
 through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 """
 # nav: title="Query release" icon=":material/query_stats:" order=120 paper="https://arxiv.org/abs/1811.03763" topic="Answer many linear queries under zCDP or local DP: projection, coarse projection and chaining adapt to the workload's geometry."
 import pandas as pd
 import streamlit as st
 
-from dpcore import privacy as P
+from dpcore import privacy, query_release
 from dpcore.data import literal
-from dpcore.query_release import central, lab, workloads
-from dpcore.viz import query_release as viz
+from dpcore.query_release import plots
 from pages import _components as ui
 
 ss = st.session_state
 KINDS = {"marginals": "w-way marginals over {0,1}^d", "thresholds": "thresholds over [N]",
          "signs": "random ±1 queries (public seed)", "cone": "the cone (coarse projection's example)"}
-METHODS = lab.LAB_METHODS
+METHODS = query_release.LAB_METHODS
 
 st.title("Query release lab")
 st.markdown("A workload of k linear queries over a **public** universe X ⊂ ℝᵏ; the answers on a dataset are its "
@@ -32,16 +31,16 @@ c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
 try:
     if kind == "marginals":
-        spec = workloads.Marginals(c2.number_input("d (attributes)", 2, 14, 6, key=ui.kept("qr_d")),
-                                   c3.number_input("w (order)", 1, 3, 2, key=ui.kept("qr_w")))
+        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 14, 6, key=ui.kept("qr_d")),
+                                       c3.number_input("w (order)", 1, 3, 2, key=ui.kept("qr_w")))
     elif kind == "thresholds":
-        spec = workloads.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key=ui.kept("qr_N")))
+        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key=ui.kept("qr_N")))
     elif kind == "signs":
-        spec = workloads.RandomSigns(c2.number_input("k (queries)", 2, 512, 64, key=ui.kept("qr_k")),
-                                     c3.number_input("|U|", 2, 4096, 256, key=ui.kept("qr_U")))
+        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, 64, key=ui.kept("qr_k")),
+                                         c3.number_input("|U|", 2, 4096, 256, key=ui.kept("qr_U")))
     else:
-        spec = workloads.Cone(c2.number_input("k (dimension)", 10, 2000, 500, key=ui.kept("qr_ck")),
-                              r=c3.number_input("r (cone radius)", 0.01, 1.0, 0.05, key=ui.kept("qr_r")))
+        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, 500, key=ui.kept("qr_ck")),
+                                  r=c3.number_input("r (cone radius)", 0.01, 1.0, 0.05, key=ui.kept("qr_r")))
     wl = spec.build()
 except ValueError as exc:
     ui.show_error(exc)
@@ -50,24 +49,25 @@ st.caption(f"{wl.name}: |X| = {wl.size:,} points, k = {wl.k:,} queries, exact di
 
 with st.form("qr_form"):
     f1, f2, f3, f4 = st.columns(4)
-    dataset = f1.selectbox("Dataset (synthetic)", lab.DATASETS, index=2, key="qr_data")
+    dataset = f1.selectbox("Dataset (synthetic)", query_release.DATASETS, index=2, key="qr_data")
     rho = f2.number_input("ρ (zCDP, central)", 0.001, 100.0, format="%.3f", key="qr_rho")
     eps = f3.number_input("ε (local, ε-LDP)", 0.01, 20.0, key="qr_eps")
     alpha = f4.number_input("target α (RMS)", 0.005, 1.0, format="%.3f", key="qr_alpha")
-    methods = st.multiselect("Methods", METHODS, format_func=viz.label, key="qr_methods")
+    methods = st.multiselect("Methods", METHODS, format_func=plots.method_label, key="qr_methods")
     g1, g2 = st.columns(2)
     n_max = g1.select_slider("largest n", [100, 1000, 10_000, 100_000], value=1000, key="qr_nmax")
     reps = g2.slider("replicates per n", 2, 30, 4, key="qr_reps")
     run = st.form_submit_button("Run simulation", type="primary")
-conv = central.approx_guarantee(rho, 1e-6)
+conv = query_release.approx_guarantee(rho, 1e-6)
 st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsilon_tight']:.3g} (tight conversion) or "
            f"{conv['epsilon_simple']:.3g} (simple ρ + 2√(ρ ln 1/δ)). Simulations on public synthetic data with the "
            "sidebar's seed: not releases, not charged.")
 
 ns = tuple(n for n in (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000) if n <= n_max)
 try:
-    cfg = lab.LabConfig(spec, dataset=dataset, rho=rho, epsilon=eps, alpha=alpha, methods=tuple(methods), ns=ns,
-                        reps=reps, alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2) or (alpha,))
+    cfg = query_release.LabConfig(spec, dataset=dataset, rho=rho, epsilon=eps, alpha=alpha, methods=tuple(methods),
+                                  ns=ns, reps=reps,
+                                  alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2) or (alpha,))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
@@ -75,7 +75,7 @@ key = (cfg, ui.current_seed("query_release"))
 if run or ss.get("qr_result", (None,))[0] != key:
     bar = st.empty()
     try:
-        ss["qr_result"] = (key, lab.run_lab(cfg, rng=key[1], progress=ui.progress(bar, "lab")))
+        ss["qr_result"] = (key, query_release.run_lab(cfg, rng=key[1], progress=ui.progress(bar, "lab")))
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -85,22 +85,22 @@ res = ss["qr_result"][1]
 t1, t2, t3, t4, t5 = st.tabs(["RMS error vs n", "Worst-case error vs n", "Packing profile", "Sample complexity",
                               "Answers"])
 with t1:
-    ui.plot(viz.error_vs_n_figure(res.errors, alpha=alpha, floor=res.floor), res.errors, "query_release_errors")
+    ui.plot(plots.error_vs_n_figure(res.errors, alpha=alpha, floor=res.floor), res.errors, "query_release_errors")
     st.caption("Expected: Gaussian ∝ n⁻¹; projection ∝ n^−1/2 while the noise leaves the hull; coarse and chaining "
                "flatten at ≤ α/2; local projection's bound ∝ n^−1/4, the local raw average ∝ n^−1/2.")
 with t2:
-    ui.plot(viz.error_vs_n_figure(res.errors, metric="max", alpha=alpha), res.errors, "query_release_max_errors")
+    ui.plot(plots.error_vs_n_figure(res.errors, metric="max", alpha=alpha), res.errors, "query_release_max_errors")
 with t3:
-    ui.plot(viz.packing_profile_figure(res.profile, res.geometry["w(X)"] / wl.k ** 0.5), res.profile,
+    ui.plot(plots.packing_profile_figure(res.profile, res.geometry["w(X)"] / wl.k ** 0.5), res.profile,
             "query_release_profile")
     st.caption(f"w(X) ≈ {res.geometry['w(X)']:.4g} ± {res.geometry['w(X) s.e.']:.2g} (Monte Carlo). The greedy "
                "size s(t) satisfies sep(X, 2t) ≤ s(t) ≤ sep(X, t): within a factor 2 in scale of the paper's sep₂.")
 with t4:
-    ui.plot(viz.sample_complexity_figure(res.complexity), res.complexity, "query_release_sample_complexity")
+    ui.plot(plots.sample_complexity_figure(res.complexity), res.complexity, "query_release_sample_complexity")
     st.caption("Empirical n*(α): bisection on n with all records at one extreme point. The explicit bounds carry "
                "our constants (the paper states them up to absolute constants).")
 with t5:
-    ui.plot(viz.answers_figure(res.answers), res.answers, "query_release_answers")
+    ui.plot(plots.answers_figure(res.answers), res.answers, "query_release_answers")
 
 st.subheader("Release marginals of your data")
 ds = ui.get_dataset()
@@ -114,18 +114,19 @@ cols = st.multiselect("Columns (at most 12)", list(ds.frame.columns), max_select
 rules = []
 for c in cols:
     if c in ds.numeric_columns:
-        rules.append(lab.ColumnRule(c, threshold=st.number_input(f"threshold for {literal(c)}", value=0.0, key=f"qr_t_{c}")))
+        rules.append(query_release.ColumnRule(c, threshold=st.number_input(f"threshold for {literal(c)}", value=0.0,
+                                                                           key=f"qr_t_{c}")))
     else:
         cats = tuple(x.strip() for x in st.text_input(f"categories of {literal(c)} mapped to 1 (comma-separated)",
                                                       key=f"qr_c_{c}").split(",") if x.strip())
         if not cats:
             st.info(f"Type the public categories of {literal(c)} that map to 1.")
             st.stop()
-        rules.append(lab.ColumnRule(c, categories=cats))
+        rules.append(query_release.ColumnRule(c, categories=cats))
 r1, r2, r3 = st.columns(3)
 w = r1.number_input("marginal order w", 1, 3, 2, key="qr_rw")
-method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"), format_func=viz.label,
-                      key="qr_rm")
+method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"),
+                      format_func=plots.method_label, key="qr_rm")
 rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.1, format="%.3f", key="qr_rrho",
                         help="ρ-zCDP; the budget counts it as (ε, δ) at δ = 1e-6 (ρ = 0.1 ⇒ ε ≈ 2.1), as the "
                              "button shows.")
@@ -134,20 +135,20 @@ if not rules:
 try:
     numeric = [r.column for r in rules if r.threshold is not None]
     req = ui.request((ds.fingerprint(), "query_release/marginals", tuple(rules), w, method, rho_r, alpha),
-                     P.release_label(f"{w}-way marginals ({viz.label(method)})", data=ds.name, columns=cols,
-                                     details={"ρ": rho_r}), ds, numeric, cost=P.PrivacyCost.zcdp(rho_r))
+                     privacy.release_label(f"{w}-way marginals ({plots.method_label(method)})", data=ds.name,
+                                           columns=cols, details={"ρ": rho_r}), ds, numeric, cost=privacy.PrivacyCost.zcdp(rho_r))
 except ValueError as exc:
     ui.show_error(exc)
     st.stop()
 clicked, slot = ui.release_button("Release", key="qr_go", requests=req)
-out = ui.run_release(req, lambda rng: lab.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
-                                                            alpha=alpha, rng=rng), submitted=clicked)
+out = ui.run_release(req, lambda rng: query_release.release_marginals(ds.frame, tuple(rules), w, method, rho=rho_r,
+                                                                      alpha=alpha, rng=rng), submitted=clicked)
 if out is None:
     st.stop()
 ui.show_outcome(out, button="Release")
 if out.ready and out.result.released:
     rel = out.result
-    frame = pd.DataFrame({"query": lab.marginal_labels(cols, w), "released answer": rel.value})
+    frame = pd.DataFrame({"query": query_release.marginal_labels(cols, w), "released answer": rel.value})
     st.dataframe(frame, hide_index=True)
     ui.download_csv(frame, "query_release_marginals.csv")
     st.caption(rel.calibration.statement())

@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from dpcore import registry
 from dpcore.viz import style
 from dpcore.viz.describe import describe
 
@@ -47,8 +48,17 @@ def _contrast_on_white(hex_colour: str) -> float:
     return 1.05 / (y + 0.05)
 
 
+def _declared_colours() -> set:
+    """Hex colours of every method style the topics declare (and the shared ones)."""
+    names = {c for _, c in style.SHARED.values()}
+    names |= {st.colour for styles in registry.styles().values() for st in styles.values()}
+    unknown = names - set(style.COLOUR_NAMES)
+    assert not unknown, f"styles name colours outside dpcore.viz.style.COLOUR_NAMES: {unknown}"
+    return {style.COLOUR_NAMES[n] for n in names}
+
+
 def test_the_palette_is_told_apart_under_protanopia_deuteranopia_and_tritanopia():
-    colours = set(style.COLOURS.values()) | set(style.PALETTE)
+    colours = _declared_colours() | set(style.PALETTE)
     d, a, b, vision = _closest_pair(colours)
     assert d >= MIN_DELTA_E, f"{a} and {b} look alike under {vision} (ΔE {d:.1f})"
     # the same check rejects plotly's default red/green and orange/green pairs (ΔE 7 and 5)
@@ -58,7 +68,7 @@ def test_the_palette_is_told_apart_under_protanopia_deuteranopia_and_tritanopia(
 
 def test_palette_colours_are_okabe_ito_or_the_greys_and_lines_have_contrast_on_white():
     allowed = set(style.OKABE_ITO.values()) - {style.OKABE_ITO["yellow"]} | {style.GREY, style.DARK_GREY}
-    used = set(style.COLOURS.values()) | set(style.PALETTE)
+    used = _declared_colours() | set(style.PALETTE)
     assert used <= allowed, used - allowed
     assert _contrast_on_white(style.GREY) >= 4.5 and _contrast_on_white(style.DARK_GREY) >= 4.5
     assert _contrast_on_white(style.OKABE_ITO["yellow"]) < 1.5  # why yellow is left out
@@ -80,7 +90,7 @@ def _shapes(fig: go.Figure) -> list[tuple]:
                                      ["gaussian", "projection", "local-projection", "local-coarse", "chaining"]])
 def test_methods_compared_in_a_line_chart_differ_by_dash_and_marker(methods):
     from dpcore.viz.experiments import error_vs_x_figure
-    from dpcore.viz.query_release import error_vs_n_figure
+    from dpcore.query_release.plots import error_vs_n_figure
 
     fig = error_vs_x_figure(_sweep(methods))
     shapes = _shapes(fig)

@@ -12,7 +12,8 @@ With public bounds [lo, hi], m = (lo + hi)/2 and w = hi − lo, release f(D) = (
 
 Replacing one record moves (C, T) by (±1, ≤ ½) (a missing cell ↔ an observed one at a bound) or by
 (0, ≤ 1) (an observed value moved from lo to hi): the ℓ1-sensitivity is Δ₁ = 3/2, attained. The Laplace
-mechanism adds Laplace(Δ₁/ε) to each coordinate (:func:`dpcore.noise.laplace_release`, audited): ε-DP.
+mechanism adds Laplace(Δ₁/ε) to each coordinate: ε-DP (audited with a half-scale mutant in
+tests/data/test_impute.py).
 The value m + w·T̃/max(C̃, 1), clipped to [lo, hi], is post-processing (Dwork, McSherry, Nissim & Smith 2006;
 the noisy-sum/noisy-count mean of Dwork & Roth 2014, §3.3).
 
@@ -28,20 +29,35 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._rng import as_generator
 from .._validation import check_epsilon
-from ..mechanism import Note, Release
+from ..mechanism import Calibration, Note, Release
 
-__all__ = ["MEAN_SENSITIVITY", "mean_imputation_config", "release_mean_imputation", "imputation_effect"]
+__all__ = ["MEAN_SENSITIVITY", "mean_imputation_config", "laplace_statistics", "release_mean_imputation",
+           "imputation_effect"]
 
 #: ℓ1-sensitivity of (observed count, Σ centred and scaled observed values) under replace-one.
 MEAN_SENSITIVITY = 1.5
 
 
-def mean_imputation_config(epsilon: float):
-    """The Laplace configuration of the private mean (Δ₁ = 3/2): its calibration gives the cost before any draw."""
-    from ..noise import LaplaceConfig
+def mean_imputation_config(epsilon: float) -> Calibration:
+    """The public calibration of the private mean at ε (Laplace, Δ₁ = 3/2): its cost is known before any draw
+    (``mean_imputation_config(ε).cost(1)``)."""
+    eps = check_epsilon(epsilon)
+    return Calibration(
+        mechanism="data/impute-mean", notion="pure", epsilon=eps, sensitivity=MEAN_SENSITIVITY,
+        constant=MEAN_SENSITIVITY / eps, constant_name="Laplace scale b = Δ₁/ε",
+        derivation=("(observed count, Σ observed (x − m)/w) moves by ℓ1 ≤ 3/2 when one record is replaced "
+                    "(missing ↔ a bound: (1, ½); lo ↔ hi: (0, 1)); Laplace(Δ₁/ε) on each coordinate is ε-DP by "
+                    "the triangle inequality."),
+        reference="Dwork, McSherry, Nissim & Smith (2006); the noisy-sum/noisy-count mean, Dwork & Roth (2014) §3.3",
+        neighbours="replace-one")
 
-    return LaplaceConfig(check_epsilon(epsilon), MEAN_SENSITIVITY)
+
+def laplace_statistics(stats: np.ndarray, cal: Calibration, rng=None) -> np.ndarray:
+    """``stats`` (…, 2) + Laplace(``cal.constant``) per coordinate (the mechanism's one random step)."""
+    stats = np.asarray(stats, dtype=float)
+    return stats + as_generator(rng).laplace(0.0, cal.constant, size=stats.shape)
 
 
 def _statistics(values: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:
@@ -63,19 +79,19 @@ def release_mean_imputation(values: Any, bounds: tuple[float, float], epsilon: f
     """An ε-DP mean of a column's observed cells (NaN = missing), clipped to its public ``bounds``, to fill
     its missing cells. ``values``: all n cells of the column as read (before imputation and clipping).
     ``override`` (audits only): replaces the Laplace calibration (a mutant)."""
-    from ..noise import laplace_release
-
     lo, hi = map(float, bounds)
     if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
         raise ValueError(f"the private mean needs finite public bounds lower < upper (got [{lo:g}, {hi:g}]).")
-    cfg = mean_imputation_config(epsilon)
-    noisy = laplace_release(_statistics(values, (lo, hi)), cfg, rng=rng, override=override)
-    value = float(_mean_from_noisy(noisy.value, (lo, hi)))
+    cal = mean_imputation_config(epsilon)
+    if override is not None:
+        cal = override(cal)
+    noisy = laplace_statistics(_statistics(values, (lo, hi)), cal, rng)
+    value = float(_mean_from_noisy(noisy, (lo, hi)))
     notes = (Note("info", "Private mean of the observed cells: Laplace noise on (observed count, sum of the "
                           "observed values centred at the midpoint of the bounds and divided by their width), "
                           f"ℓ1-sensitivity {MEAN_SENSITIVITY:g}; the ratio clipped to the bounds "
                           f"[{lo:g}, {hi:g}] is post-processing."),)
-    return Release("data/impute-mean", value, noisy.cost, noisy.calibration, True, notes, config=cfg)
+    return Release("data/impute-mean", value, cal.cost(1), cal, True, notes, config=(lo, hi, float(epsilon)))
 
 
 def imputation_effect(values: Any, bounds: tuple[float, float], fills: dict[str, float]) -> pd.DataFrame:

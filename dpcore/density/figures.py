@@ -29,9 +29,13 @@ from dpcore._validation import check_choice, check_delta, check_int, check_posit
 from dpcore.errors import DPValueError
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs
 
-from . import fourier as F
-from . import kde as K
-from . import knorm as Kn
+from . import _fourier as F
+from . import _kde as K
+from . import _knorm as Kn
+from .configs import FourierConfig, GPKDEConfig, KNormConfig
+from .release.fourier import fourier_sample_coefficients
+from .release.kde import gp_sample
+from .release.knorm import knorm_sample
 from .designs import MAX_D, mixture
 
 __all__ = ["EXPERIMENTS", "HALL_KDE", "HALL_KNORM", "HALL_KDE_DIMS", "bandwidth_rule", "truncation_rule", "exact_mise_rows",
@@ -77,19 +81,19 @@ def simulate_kde_unit(n: int, *, epsilon: float, delta: float, bw_scale: float, 
     cfg: Any
     for m in methods:
         if m in ("nonprivate", "gp"):
-            cfg = K.GPKDEConfig(epsilon=epsilon, delta=delta, bandwidth=h, grid=SIM_GRID)
-            est = K.nonprivate_kde(x, cfg) if m == "nonprivate" else K.gp_sample(x, cfg, 1, rngs[m])[0]
+            cfg = GPKDEConfig(epsilon=epsilon, delta=delta, bandwidth=h, grid=SIM_GRID)
+            est = K.nonprivate_kde(x, cfg) if m == "nonprivate" else gp_sample(x, cfg, 1, rngs[m])[0]
             extra = {"bandwidth": h}
         elif m in ("fourier-laplace", KCAP):
             kf = k if m == "fourier-laplace" else min(k, knorm_max_k)
-            cfg = F.FourierConfig(epsilon=epsilon, k=kf, bandwidth=h, grid=SIM_GRID)
-            z = F.fourier_sample_coefficients(x, cfg, 1, rngs[m])
+            cfg = FourierConfig(epsilon=epsilon, k=kf, bandwidth=h, grid=SIM_GRID)
+            z = fourier_sample_coefficients(x, cfg, 1, rngs[m])
             est = F.evaluate(z, kf, h, SIM_GRID, cfg.weights)[0]
             extra = {"bandwidth": h, "k": kf}
         elif m == "knorm":
             kk = min(k, knorm_max_k)
-            cfg = Kn.KNormConfig(epsilon=epsilon, k=kk, bandwidth=h, grid=SIM_GRID)
-            z, _ = Kn.knorm_sample(x, cfg, 1, rngs[m])
+            cfg = KNormConfig(epsilon=epsilon, k=kk, bandwidth=h, grid=SIM_GRID)
+            z, _ = knorm_sample(x, cfg, 1, rngs[m])
             est = Kn._evaluate(z, cfg)[0]
             extra = {"bandwidth": h, "k": kk}
         else:
@@ -226,8 +230,8 @@ def run_knorm_task(config: RunConfig, units) -> list[dict]:
                 err = float((g[m].laplace(0.0, b, 2 * k) ** 2).sum())
                 theory = Kn.laplace_noise_mse(k, n, eps)
             else:
-                cfg = Kn.KNormConfig(epsilon=eps, k=k)
-                z, _ = Kn.knorm_sample(x, cfg, 1, g[m])
+                cfg = KNormConfig(epsilon=eps, k=k)
+                z, _ = knorm_sample(x, cfg, 1, g[m])
                 err = float(((z[0] - Kn._centre(x, cfg)) ** 2).sum())
                 theory = float("nan")
             s = (eps * n) ** 2

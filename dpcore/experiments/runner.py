@@ -1,5 +1,9 @@
 """The sweep runner: experiment id → tidy pandas frame, in parallel, depending only on the seed.
 
+Why this module is long: one run path (settings → run-time check → plan → tasks on loky, threads or Dask
+→ progress and cancellation → the tidy frame) is kept in one place so that every backend provably runs the
+same tasks with the same seeds; the declarations it runs live in :mod:`.spec`.
+
 Parallelism (design.md): joblib with the loky backend; each task is a fixed group of units
 ``(x, rep)`` planned by the experiment (never by the number of workers), and every random number
 of a unit comes from ``seed_sequence_for(seed, key(x), rep)`` — so ``jobs=1`` and ``jobs=8`` give the
@@ -292,9 +296,7 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     if max_seconds is not None:
         check_run_time(exp, config.xs, config.reps, {**config.params, "epsilon": config.epsilon}, config.methods,
                        max_seconds)
-    jobs = int(jobs)
-    if jobs == 0 or jobs < -1:
-        raise DPValueError(f"jobs = {jobs} is invalid; use -1 (all cores), 1 (in-process) or a positive count.")
+    jobs = _checked_jobs(jobs)
     # Largest tasks first (by total x, e.g. total n): better load balance; never changes results.
     tasks = sorted(plan_tasks(exp, config), key=lambda t: -sum(float(x) for x, _ in t))
     total = len(tasks)
@@ -324,6 +326,14 @@ def run_experiment(experiment: str | Experiment, *, xs: Sequence[Any] | None = N
     frame.attrs["elapsed_s"] = time.perf_counter() - t0
     frame.attrs["jobs"] = n_workers if backend != "dask" else "dask"
     return frame
+
+
+def _checked_jobs(jobs: Any) -> int:
+    """``jobs`` as an int: -1 (all cores), 1 (in-process) or a positive count; anything else is refused."""
+    jobs = int(jobs)
+    if jobs == 0 or jobs < -1:
+        raise DPValueError(f"jobs = {jobs} is invalid; use -1 (all cores), 1 (in-process) or a positive count.")
+    return jobs
 
 
 def _task_source(exp: Experiment, config: RunConfig, tasks: list, *, jobs: int, backend: str,

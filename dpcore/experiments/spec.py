@@ -1,5 +1,9 @@
 """What a figure declares: its swept x axis (:class:`Axis`), its options, and how it runs.
 
+Why this module is long: the declaration (:class:`Experiment`), the settings it validates (axis values,
+options typed from their defaults, the run-time model) and the per-unit seeding are one contract that every
+topic's figures rely on; splitting them would scatter the rules a figure must obey.
+
 An *experiment* is a Monte-Carlo sweep over the values ``x`` of one named axis (sample size n,
 privacy parameter ε, dimension p, 1/α, …) and replicates ``rep``: every unit ``(x, rep)`` draws
 its own data and fits every method on it; the result is one row per (method, x, rep) with the

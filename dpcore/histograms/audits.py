@@ -1,7 +1,7 @@
 """Privacy audits of the histogram mechanisms (declared in :mod:`dpcore.histograms.declare`).
 
 Every sampler below calls the same vectorised samplers the releases use
-(:func:`~dpcore.histograms.mechanisms.sample_histogram`, :func:`~dpcore.histograms.mechanisms.sample_threshold`),
+(``sample_histogram``, ``sample_threshold`` of ``dpcore.histograms._sampling``),
 with the audit's calibration override applied; outputs are dense (N, p) arrays over a tiny domain.
 
 Events (fixed before sampling):
@@ -26,8 +26,10 @@ import numpy as np
 
 from dpcore.audit import halfline_events, llr_events, singleton_events
 
-from . import mechanisms as M
-from .tables import SparseCounts
+from ._sampling import sample_histogram, sample_threshold
+from ._tables import SparseCounts
+from .calibration import calibrate_histogram, calibrate_threshold, sensitivity
+from .configs import HistogramConfig, ThresholdConfig
 
 __all__ = ["histogram_sampler", "threshold_sampler", "llr_events_for", "pattern_events", "empty_count_events",
            "half_sensitivity", "with_replacement", "exact_q"]
@@ -36,27 +38,29 @@ __all__ = ["histogram_sampler", "threshold_sampler", "llr_events_for", "pattern_
 def histogram_sampler(p: int, **kw):
     """Audit sampler of the per-cell mechanism over ``p`` cells (config fields in ``kw``)."""
     def sampler(data, n, rng, *, epsilon, delta, override):
-        cfg = M.HistogramConfig(epsilon, p, **kw)
-        cal = M.calibrate_histogram(cfg)
+        cfg = HistogramConfig(epsilon, p, **kw)
+        counts = SparseCounts.from_records(data, p)
+        cal = calibrate_histogram(cfg, (counts.n,))
         cal = override(cal) if override else cal
-        return M.sample_histogram(SparseCounts.from_records(data, p), cal, n, rng)
+        return sample_histogram(counts, cal, n, rng)
     return sampler
 
 
 def threshold_sampler(p: int, **kw):
     """Audit sampler of the thresholded mechanism over ``p`` cells: dense (N, p) outputs."""
     def sampler(data, n, rng, *, epsilon, delta, override):
-        cfg = M.ThresholdConfig(epsilon, p, **kw)
-        cal = M.calibrate_threshold(cfg)
+        cfg = ThresholdConfig(epsilon, p, **kw)
+        counts = SparseCounts.from_records(data, p)
+        cal = calibrate_threshold(cfg, (counts.n,))
         cal = override(cal) if override else cal
-        return M.sample_threshold(SparseCounts.from_records(data, p), cal, n, rng).to_dense()
+        return sample_threshold(counts, cal, n, rng).to_dense()
     return sampler
 
 
 def llr_events_for(p: int, neighbours: str = "replace-one", share: float = 0.0):
     """Events {Σ_i (|x_i − c′_i| − |x_i − c_i|)/b > t}: the exact log-likelihood ratio of per-cell noise."""
     def events(d_a, d_b, epsilon, delta):
-        b = M.sensitivity(neighbours) / (epsilon * (1 - share))
+        b = sensitivity(neighbours) / (epsilon * (1 - share))
         ca = SparseCounts.from_records(d_a, p).to_dense().astype(float)
         cb = SparseCounts.from_records(d_b, p).to_dense().astype(float)
 

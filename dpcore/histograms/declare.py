@@ -11,11 +11,14 @@ import numpy as np
 
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
-from . import audits as U
-from . import mechanisms as M
+from . import audits
+from ._sampling import true_counts
+from .calibration import REFERENCE, calibrate_histogram, calibrate_threshold, data_shape
+from .configs import HistogramConfig, ThresholdConfig
 from .figures import EXPERIMENTS
+from .release import laplace, threshold
 
 
 def _ex_histogram():
@@ -27,15 +30,15 @@ def _ex_threshold():
 
 
 MECHANISMS = (
-    MechanismSpec("histograms/laplace", "Laplace (or geometric) noise in every cell", M.HistogramConfig,
-                  M.histogram_release, M.true_counts, _ex_histogram),
+    MechanismSpec("histograms/laplace", "Laplace (or geometric) noise in every cell", HistogramConfig,
+                  laplace.release, true_counts, _ex_histogram, calibrate=calibrate_histogram, shape=data_shape),
     MechanismSpec("histograms/threshold", "Hard-thresholded histogram (τ = b·log p; sparse sampler)",
-                  M.ThresholdConfig, M.threshold_release, M.true_counts, _ex_threshold,
-                  private_fields=("notes:output",)),   # τ and q̂ of the noisy-q rule restate the noised q̂
+                  ThresholdConfig, threshold.release, true_counts, _ex_threshold,
+                  private_fields=("notes:output",), calibrate=calibrate_threshold, shape=data_shape),   # τ and q̂ of the noisy-q rule restate the noised q̂
 )
 
 _HALF = Mutant("sensitivity 1 where 2 is needed", "b = 1/ε under replace-one neighbours (one record moved changes "
-               "two cells)", U.half_sensitivity)
+               "two cells)", audits.half_sensitivity)
 _MOVE = (np.array([0, 2]), np.array([1, 2]))            # one record moved from cell 0 to cell 1
 _NB = "one record moved from cell 0 to cell 1 (replace-one: two cells change, ℓ1 = 2)"
 
@@ -44,41 +47,51 @@ _NB = "one record moved from cell 0 to cell 1 (replace-one: two cells change, �
 ADD_REMOVE_AUDIT = Audit(
     "histograms/laplace-add-remove", "histograms/laplace", "Laplace per cell, add/remove-one neighbours, p = 3",
     (np.array([0, 2]), np.array([2])), "one record (in cell 0) removed (add/remove-one: one cell changes by 1)",
-    U.histogram_sampler(3, neighbours="add/remove-one"), U.llr_events_for(3, "add/remove-one"), epsilon=1.0,
+    audits.histogram_sampler(3, neighbours="add/remove-one"), audits.llr_events_for(3, "add/remove-one"), epsilon=1.0,
     mutant=Mutant("sensitivity 1/2 where 1 is needed", "b = 1/(2ε) under add/remove-one neighbours",
-                  U.half_sensitivity),
+                  audits.half_sensitivity),
     n_samples=200_000, seed=17, output_label="released count of cell 0")
 
 AUDITS = (
     Audit("histograms/laplace", "histograms/laplace", "Laplace per cell, p = 3", _MOVE, _NB,
-          U.histogram_sampler(3), U.llr_events_for(3), epsilon=1.0, mutant=_HALF, n_samples=200_000, seed=11,
+          audits.histogram_sampler(3), audits.llr_events_for(3), epsilon=1.0, mutant=_HALF, n_samples=200_000, seed=11,
           output_label="released count of cell 0"),
     Audit("histograms/laplace-geometric", "histograms/laplace", "Two-sided geometric per cell (integer), p = 3",
-          _MOVE, _NB, U.histogram_sampler(3, noise="geometric"), U.llr_events_for(3), epsilon=1.0, mutant=_HALF,
+          _MOVE, _NB, audits.histogram_sampler(3, noise="geometric"), audits.llr_events_for(3), epsilon=1.0, mutant=_HALF,
           n_samples=200_000, seed=12, output_label="released count of cell 0"),
     Audit("histograms/threshold-dense", "histograms/threshold", "Thresholded (naive sampler), p = 3, τ = 0 "
-          "(public q bound = p)", _MOVE, _NB, U.threshold_sampler(3, sampler="dense", tau_rule="public q bound",
+          "(public q bound = p)", _MOVE, _NB, audits.threshold_sampler(3, sampler="dense", tau_rule="public q bound",
                                                                  q_bound=3),
-          U.llr_events_for(3), epsilon=1.0, mutant=_HALF, n_samples=200_000, seed=13,
+          audits.llr_events_for(3), epsilon=1.0, mutant=_HALF, n_samples=200_000, seed=13,
           output_label="released count of cell 0"),
     Audit("histograms/threshold-sparse", "histograms/threshold", "Thresholded by the sparse sampler, p = 3, τ = 0",
-          _MOVE, _NB, U.threshold_sampler(3, tau_rule="public q bound", q_bound=3), U.llr_events_for(3),
+          _MOVE, _NB, audits.threshold_sampler(3, tau_rule="public q bound", q_bound=3), audits.llr_events_for(3),
           epsilon=1.0, mutant=_HALF, n_samples=200_000, seed=14, output_label="released count of cell 0"),
     Audit("histograms/threshold-sparse-locations", "histograms/threshold",
           "Sparse sampler's locations: support patterns, p = 4, τ = 0, ε = 0.5",
           (np.array([0, 0]), np.array([0, 1])), "one record moved from cell 0 to cell 1: D has 3 empty cells, D′ 2",
-          U.threshold_sampler(4, tau_rule="public q bound", q_bound=4), U.pattern_events(4), epsilon=0.5,
+          audits.threshold_sampler(4, tau_rule="public q bound", q_bound=4), audits.pattern_events(4), epsilon=0.5,
           mutant=Mutant("locations WITH replacement", "the surviving empty cells' locations drawn with replacement "
-                        "(collisions collapse): the law is no longer the naive mechanism's", U.with_replacement),
+                        "(collisions collapse): the law is no longer the naive mechanism's", audits.with_replacement),
           n_samples=200_000, seed=15, output_label="released count of cell 0"),
     Audit("histograms/threshold-noisy-q", "histograms/threshold",
           "Threshold τ = b·log(p/q̂) with a noisy q̂ (half of ε), p = 8",
           (np.array([0, 0]), np.array([0, 1])), "one record moved from cell 0 to cell 1: q goes from 1 to 2",
-          U.threshold_sampler(8, tau_rule="noisy q", q_share=0.5), U.empty_count_events(8), epsilon=1.0,
+          audits.threshold_sampler(8, tau_rule="noisy q", q_share=0.5), audits.empty_count_events(8), epsilon=1.0,
           mutant=Mutant("exact q (non-private oracle)", "τ = b·log(p/q) from the data's own q: an empty cell's "
-                        "survival probability doubles when q doubles", U.exact_q),
+                        "survival probability doubles when q doubles", audits.exact_q),
           n_samples=200_000, seed=16, output_label="released count of cell 0"),
 )
 
 TOPIC = Topic(name="histograms", title="Sparse private histograms (Laplace vs hard thresholding)",
-              reference=M.REFERENCE, mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS)
+              reference=REFERENCE, mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS,
+    paper="Hall (2012), “New Statistical Applications for Differential Privacy”, PhD thesis, Part 1 (sparse private histograms)",
+    url="http://reports-archive.adm.cs.cmu.edu/anon/ml2011/abstracts/12-113.html",
+    styles={
+        "laplace": Style("Laplace", "vermillion"),
+        "laplace-clip-round": Style("Laplace + clip/round", "orange"),
+        "threshold": Style("Thresholded (τ = (2/ε) log p)", "blue"),
+        "oracle-threshold": Style("Threshold, oracle q (NOT private)", "grey"),
+        "all-zeros": Style("All-zeros output", "black"),
+    },
+)

@@ -20,8 +20,12 @@ import pandas as pd
 
 from .._validation import check_int, check_positive
 from ..experiments import Axis, Experiment, blocks_by_x, unit_rngs
-from . import mechanisms as M
-from . import tables as T
+from ._sampling import sample_histogram, sample_threshold
+from ._tables import SparseCounts, all_zeros_errors, batch_errors, dense_errors
+from .calibration import calibrate_histogram, calibrate_threshold, data_shape
+from .configs import HistogramConfig, ThresholdConfig
+from .designs import NLCS_N, NLCS_P, NLCS_Q, sparse_table
+from .release import oracle_threshold
 
 __all__ = ["EXPERIMENTS", "HALL_HISTOGRAM", "HALL_HISTOGRAM_P", "METHODS", "run_methods", "laplace_l1_exact", "trials_frame",
            "bound_shapes", "METHOD_LABELS"]
@@ -39,7 +43,7 @@ def laplace_l1_exact(p: int, b: float, size: int, rng) -> np.ndarray:
     return rng.gamma(p, b, size)
 
 
-def run_methods(table: T.SparseCounts, epsilon: float, rngs, methods=METHODS, *,
+def run_methods(table: SparseCounts, epsilon: float, rngs, methods=METHODS, *,
                 dense_limit: int = FIGURE_DENSE_P) -> list[dict]:
     """One replicate of every method on ``table`` at ε: rows with ℓ1 ``error``, ``l2``, ``max_error``,
     ``false_positives``. ``rngs``: mapping method → Generator. Above ``dense_limit`` cells the Laplace
@@ -51,21 +55,21 @@ def run_methods(table: T.SparseCounts, epsilon: float, rngs, methods=METHODS, *,
         if m in ("laplace", "laplace-clip-round"):
             post = "none" if m == "laplace" else "clip-round"
             if p <= dense_limit:
-                cal = M.calibrate_histogram(M.HistogramConfig(epsilon, p, postprocess=post))
-                e = {k: float(v[0]) for k, v in T.dense_errors(M.sample_histogram(table, cal, 1, g), table).items()}
+                cal = calibrate_histogram(HistogramConfig(epsilon, p, postprocess=post), data_shape(table))
+                e = {k: float(v[0]) for k, v in dense_errors(sample_histogram(table, cal, 1, g), table).items()}
             elif m == "laplace":
                 e = {"l1": float(laplace_l1_exact(p, 2.0 / epsilon, 1, g)[0]), "l2": np.nan, "max": np.nan,
                      "false_positives": np.nan}
             else:
                 continue
         elif m == "threshold":
-            cal = M.calibrate_threshold(M.ThresholdConfig(epsilon, p))
-            e = {k: float(v[0]) for k, v in T.batch_errors(M.sample_threshold(table, cal, 1, g), table).items()}
+            cal = calibrate_threshold(ThresholdConfig(epsilon, p), data_shape(table))
+            e = {k: float(v[0]) for k, v in batch_errors(sample_threshold(table, cal, 1, g), table).items()}
         elif m == "oracle-threshold":
-            b = M.oracle_threshold(table, M.ThresholdConfig(epsilon, p), reps=1, rng=g)
-            e = {k: float(v[0]) for k, v in T.batch_errors(b, table).items()}
+            b = oracle_threshold(table, ThresholdConfig(epsilon, p), reps=1, rng=g)
+            e = {k: float(v[0]) for k, v in batch_errors(b, table).items()}
         elif m == "all-zeros":
-            e = T.all_zeros_errors(table)
+            e = all_zeros_errors(table)
         else:
             raise ValueError(f"method = {m!r} is unknown; choose among {METHODS}.")
         rows.append({"method": m, "error": e["l1"], "l2": e["l2"], "max_error": e["max"],
@@ -73,7 +77,7 @@ def run_methods(table: T.SparseCounts, epsilon: float, rngs, methods=METHODS, *,
     return rows
 
 
-def trials_frame(table: T.SparseCounts, epsilon: float, reps: int, rng=None, methods=METHODS) -> pd.DataFrame:
+def trials_frame(table: SparseCounts, epsilon: float, reps: int, rng=None, methods=METHODS) -> pd.DataFrame:
     """Errors of every method over ``reps`` independent replicates on one (public) table: a frame with
     columns method, rep, error (ℓ1), l2, max_error, false_positives. Simulation/teaching use only:
     the errors are computed from the true counts. Laplace is simulated cell by cell while
@@ -104,7 +108,7 @@ def _validate_eps(p: dict) -> dict:
 
 def run_eps_task(config, units) -> list[dict]:
     prm = config.params
-    table = T.sparse_table(T.NLCS_P, T.NLCS_Q, T.NLCS_N, concentration=prm["concentration"], rng=prm["table_seed"])
+    table = sparse_table(NLCS_P, NLCS_Q, NLCS_N, concentration=prm["concentration"], rng=prm["table_seed"])
     rows = []
     for eps, rep in units:
         g = unit_rngs(config, eps, rep)
@@ -158,7 +162,7 @@ def run_p_task(config, units) -> list[dict]:
         g = unit_rngs(config, p, rep)
         if prm["q"] > p:
             continue
-        table = T.sparse_table(int(p), prm["q"], prm["n"], concentration=prm["concentration"], rng=g["data"])
+        table = sparse_table(int(p), prm["q"], prm["n"], concentration=prm["concentration"], rng=g["data"])
         for r in run_methods(table, eps, g, config.methods):
             rows.append({**r, "p": int(p), "rep": rep})
     return rows

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import figures
 from ._api import PROBLEMS, nonprivate_estimate, release
@@ -106,4 +106,11 @@ TOPIC = Topic(
     mechanisms=tuple(_spec(p, m) for p in PROBLEMS for m in PROBLEMS[p].config.mechanisms),
     audits=AUDITS,
     experiments=figures.EXPERIMENTS,
+    paper="Reimherr & Awan, “KNG: The K-Norm Gradient Mechanism”, NeurIPS 2019",
+    url="https://arxiv.org/abs/1905.09436",
+    styles={
+        "kng": Style("KNG", "blue"),
+        "exponential": Style("Exponential mechanism", "vermillion"),
+        "objective_perturbation": Style("Objective perturbation", "bluish_green"),
+    },
 )

@@ -1,23 +1,36 @@
 """Private LASSO: private Frank–Wolfe over the ℓ1 ball (Talwar, Thakurta & Zhang 2015, NeurIPS).
 
-* :mod:`~dpcore.lasso.calibration` — :class:`LassoConfig`, the score sensitivity 4r(r + 1)/n, the
-  per-step mechanism (exponential / Laplace report-noisy-min), composition (zCDP / advanced), T of
-  Theorem 2.5.
-* :mod:`~dpcore.lasso.private_fw` — :func:`release` (Algorithm 2), :func:`nonprivate` (Algorithm 1).
-* :mod:`~dpcore.lasso.solver` — Frank–Wolfe (direct and Gram paths, vectorised over runs), the
-  constrained optimum by projected gradient (baseline).
-* :mod:`~dpcore.lasso.general` — the noisy-gradient variant for general C (Theorem 2.6).
+* :mod:`~dpcore.lasso.configs` — :class:`LassoConfig` (private Frank–Wolfe, with or without an intercept),
+  :class:`NoisyGradientConfig` (general C).
+* :mod:`~dpcore.lasso.calibration` — :func:`calibrate` (the score sensitivity 4r(r + 1)/n, the per-step
+  mechanism, composition, T of Theorem 2.5) and :func:`calibrate_noisy_gradient` (Theorem 2.6), both
+  ``(config, data_shape)`` with data_shape = (n, p) of X.
+* :mod:`~dpcore.lasso.release` — :func:`release` (Algorithm 2, :mod:`~dpcore.lasso.release.private_fw`) with
+  :func:`nonprivate` (Algorithm 1); the noisy-gradient variant for general C in
+  :mod:`~dpcore.lasso.release.noisy_gradient` (``noisy_gradient.release``).
 * :mod:`~dpcore.lasso.designs` — sparse-regression simulator, Dataset → (X, y) by public bounds.
-* :mod:`~dpcore.lasso.figures` — the declared figures (``python -m dpcore reproduce lasso``).
-"""
-from .calibration import (COMPOSITIONS, CONSTRAINTS, MAX_P, MAX_STEPS, SELECTIONS, LassoConfig, accounting, calibrate,
-                          corollary27_rate,
-                          paper_noise_scale, paper_total_epsilon, per_step_epsilon, score_sensitivity,
-                          theorem25_steps)
-from .private_fw import nonprivate, release, support, support_recovery
-from .solver import constrained_optimum, frank_wolfe, loss
+* :mod:`~dpcore.lasso.figures` — the declared figures (``python -m dpcore reproduce lasso``);
+  :mod:`~dpcore.lasso.plots` — their plotly figures and the page's.
+* ``_solver`` (private) — Frank–Wolfe (direct and Gram paths, vectorised over runs), the noisy-gradient
+  loop, the constrained optimum by projected gradient (baseline).
 
-__all__ = ["LassoConfig", "accounting", "calibrate", "corollary27_rate", "release", "nonprivate", "score_sensitivity", "theorem25_steps",
-           "per_step_epsilon", "paper_noise_scale", "paper_total_epsilon", "SELECTIONS", "COMPOSITIONS",
-           "CONSTRAINTS", "MAX_P", "MAX_STEPS", "constrained_optimum", "frank_wolfe", "loss", "support",
-           "support_recovery"]
+Note: the attribute ``dpcore.lasso.release`` is the release FUNCTION of private Frank–Wolfe; import the
+modules of the ``release`` package by their full names (``from dpcore.lasso.release import noisy_gradient``).
+"""
+from ._compare import reference_fits
+from ._solver import constrained_optimum, frank_wolfe, loss
+from .calibration import (accounting, calibrate, calibrate_noisy_gradient, corollary27_rate, gaussian_width,
+                          gradient_sensitivity, paper_noise_scale, paper_total_epsilon, per_step_epsilon,
+                          score_sensitivity, theorem25_steps)
+from .configs import (COMPOSITIONS, CONSTRAINTS, GENERAL_CONSTRAINTS, MAX_P, MAX_STEPS, SELECTIONS, LassoConfig,
+                      NoisyGradientConfig)
+from .designs import Design, diabetes_dataset, prepare_design, simulated_dataset, sparse_regression
+from .release import noisy_gradient, private_fw
+from .release.private_fw import nonprivate, release, support, support_recovery
+
+__all__ = ["reference_fits", "LassoConfig", "NoisyGradientConfig", "calibrate", "calibrate_noisy_gradient", "release", "nonprivate",
+           "noisy_gradient", "private_fw", "accounting", "corollary27_rate", "score_sensitivity", "theorem25_steps",
+           "per_step_epsilon", "paper_noise_scale", "paper_total_epsilon", "gaussian_width", "gradient_sensitivity",
+           "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "GENERAL_CONSTRAINTS", "MAX_P", "MAX_STEPS",
+           "constrained_optimum", "frank_wolfe", "loss", "support", "support_recovery", "Design", "diabetes_dataset",
+           "prepare_design", "simulated_dataset", "sparse_regression"]

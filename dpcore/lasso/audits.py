@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..audit.harness import llr_events
-from .calibration import LassoConfig, calibrate, mean_scale
-from .private_fw import noisy_means, sample_run
+from ._solver import noisy_gradient_fw
+from .calibration import calibrate, calibrate_noisy_gradient, mean_scale
+from .configs import LassoConfig, NoisyGradientConfig
+from .release.private_fw import noisy_means, sample_run
 
 __all__ = ["pair", "AUDIT_RADIUS", "vertex_sampler", "sequence_events", "sequence_code", "dense_pair",
            "noisy_gradient_sampler", "count_events"]
@@ -46,7 +48,7 @@ def vertex_sampler(steps: int, selection: str = "exponential"):
         cfg = LassoConfig(epsilon=epsilon, delta=delta, radius=AUDIT_RADIUS, steps=steps, selection=selection,
                           path="direct")
         X, y = data
-        cal = calibrate(cfg, X.shape[0], X.shape[1])
+        cal = calibrate(cfg, X.shape)
         cal = cal if override is None else override(cal)
         run = sample_run(data, cfg, int(n), rng, cal)
         return sequence_code(run.vertices, 2 * X.shape[1])
@@ -85,10 +87,9 @@ def dense_pair(n: int = 10, n_negative: int = 8, p: int = 16):
 def noisy_gradient_sampler(data, n, rng, *, epsilon, delta, override, radius: float = 0.01):
     """N outputs of one step (T = 1) of noisy-gradient Frank–Wolfe on the ℓ∞ ball: the number of
     coordinates with s₁ = +r (a sufficient statistic here: all coordinates are alike)."""
-    from .general import NoisyGradientConfig, calibrate_noisy_gradient, noisy_gradient_fw
     X, y = data
     cfg = NoisyGradientConfig(epsilon=epsilon, delta=delta, radius=radius, steps=1, constraint="linf")
-    cal = calibrate_noisy_gradient(cfg, *X.shape)
+    cal = calibrate_noisy_gradient(cfg, X.shape)
     cal = cal if override is None else override(cal)
     _, s = noisy_gradient_fw(X, y, radius=radius, steps=1, constraint="linf", sigma=cal.constant, reps=int(n),
                              rng=rng)
@@ -124,7 +125,7 @@ def mean_sampler(data, n, rng, *, epsilon, delta, override):
     ``epsilon``."""
     X, y = data
     cfg = LassoConfig(epsilon=epsilon / MEAN_SHARE, delta=1e-6, steps=1, intercept=True, intercept_share=MEAN_SHARE)
-    cal = calibrate(cfg, X.shape[0], X.shape[1])
+    cal = calibrate(cfg, X.shape)
     return noisy_means(X, y, override(cal) if override else cal, rng, size=n)
 
 

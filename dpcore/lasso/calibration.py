@@ -54,124 +54,54 @@ Number of steps (Theorem 2.5): T = Γ^{2/3} (nε)^{2/3} / (L1 r)^{2/3} with the 
 factors; ``step_scale`` = c gives the public T = c·(nε)^{2/3} instead (c = 0.05 leaves the plateau at the risk
 of θ = 0 about ten times earlier in n; see the ``lasso`` figure). Here T counts
 the noisy steps (vertex selections); the paper's loop "t = 1..T − 1" runs T − 1 of them.
+
+Noisy-gradient Frank–Wolfe for a general C (Theorem 2.6; :func:`calibrate_noisy_gradient`)
+-------------------------------------------------------------------------------------------
+Sensitivity (replace one record; DERIVED). With ‖x‖∞ ≤ 1, |y| ≤ 1 and R₁ = max_{θ∈C} ‖θ‖₁ (r for the
+ℓ1 ball and the simplex, p·r for the ℓ∞ ball), |⟨x, θ⟩ − y| ≤ R₁ + 1 and ‖x‖₂ ≤ √p, so the per-record
+term (2/n)(⟨x, θ⟩ − y)x has ‖·‖₂ ≤ 2(R₁ + 1)√p/n and
+
+    Δ₂ = 4 (R₁ + 1) √p / n   (ℓ2 sensitivity of ∇L(θ; D) at every θ ∈ C).
+
+This bound is valid but not attained in general (θ is shared by both records, so the two residuals
+cannot both be extreme with opposite signs); at θ = 0 a flip of y at x = (±1, …, ±1) reaches
+4√p/n = Δ₂/(R₁ + 1), which the audit uses with r small (``tests/lasso/test_general.py`` checks both
+by brute force).
+
+Privacy: each step is the Gaussian mechanism, ρ₀ = Δ₂²/(2σ²)-zCDP (Bun & Steinke 2016); T adaptive
+steps are Tρ₀-zCDP, converted to (ε, δ) by the tight conversion (Canonne, Kamath & Steinke 2020). So
+σ = Δ₂ √(T/(2ρ)) with ρ the largest zCDP parameter whose conversion meets (ε, δ).
+
+T: the extract gives no T for Theorem 2.6; RECONSTRUCTED choice: the same public rule as Theorem 2.5
+(:func:`~dpcore.lasso.calibration.theorem25_steps` at radius r), so the two variants run equally long.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Optional
 
 import numpy as np
+from scipy import integrate, stats
 
-from .._validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from .._validation import check_int
 from ..errors import DPValueError
 from ..mechanism import Calibration
 from ..privacy.accounting import approx_to_zcdp_rho
+from .configs import MAX_P, MAX_STEPS, LassoConfig, NoisyGradientConfig
 
-__all__ = ["DEFAULT_INTERCEPT_SHARE", "mean_scale", "scaled_steps", "LassoConfig", "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "PATHS", "DTYPES", "MAX_STEPS", "MAX_P",
-           "score_sensitivity", "theorem25_steps", "per_step_epsilon", "calibrate", "paper_noise_scale",
-           "paper_total_epsilon", "accounting", "corollary27_rate",
-           "REFERENCE", "MECHANISM", "MECHANISM_INTERCEPT"]
+__all__ = ["calibrate", "calibrate_noisy_gradient", "accounting", "score_sensitivity", "theorem25_steps",
+           "scaled_steps", "mean_scale", "per_step_epsilon", "paper_noise_scale", "paper_total_epsilon",
+           "corollary27_rate", "gradient_sensitivity", "gaussian_width", "l1_radius_of", "DEFAULT_INTERCEPT_SHARE",
+           "REFERENCE", "MECHANISM", "MECHANISM_INTERCEPT", "REFERENCE_NOISY_GRADIENT", "MECHANISM_NOISY_GRADIENT"]
 
-SELECTIONS = ("exponential", "laplace")
-COMPOSITIONS = ("zcdp", "advanced")
-CONSTRAINTS = ("l1", "simplex")
-PATHS = ("auto", "direct", "gram")
-DTYPES = ("float64", "float32")
-#: Largest number of Frank–Wolfe steps (a public cap; the page says so).
-MAX_STEPS = 20_000
-#: Largest number of covariates p.
-MAX_P = 100_000
 REFERENCE = "Talwar, Thakurta & Zhang (2015), Nearly Optimal Private LASSO, NeurIPS; Algorithm 2, Theorems 2.4–2.5"
 MECHANISM = "lasso/private-fw"
 #: The same mechanism with an intercept (two stages: centring means, then Frank–Wolfe).
 MECHANISM_INTERCEPT = "lasso/private-fw-intercept"
 #: Share of ε spent on the centring means when an intercept is fitted (unless the config says another).
 DEFAULT_INTERCEPT_SHARE = 0.1
-
-
-def check_run(cfg: Any) -> None:
-    """The checks every Frank–Wolfe config shares: ε, δ, 0 < radius ≤ 1000 and 1 ≤ T ≤ MAX_STEPS (T is
-    normalised to an int on the frozen config)."""
-    check_epsilon(cfg.epsilon)
-    check_delta(cfg.delta)
-    check_positive(cfg.radius, "radius")
-    if not cfg.radius <= 1e3:
-        raise DPValueError(f"radius = {cfg.radius:g} is too large (the noise grows like r²); use r ≤ 1000.")
-    if cfg.steps is not None:
-        object.__setattr__(cfg, "steps", check_int(cfg.steps, "steps (T)", lo=1, hi=MAX_STEPS))
-
-
-@dataclass(frozen=True)
-class LassoConfig:
-    """Private Frank–Wolfe on the ℓ1 ball (or simplex) of radius ``radius``.
-
-    Parameters
-    ----------
-    epsilon, delta : float
-        Target (ε, δ) of the whole run (replace-one neighbours).
-    radius : float
-        r = ‖C‖₁, the public radius of the ℓ1 ball.
-    steps : int or None
-        T, the number of noisy vertex selections; None → Theorem 2.5 (:func:`theorem25_steps`).
-    selection : {"exponential", "laplace"}
-        Per-step mechanism (module docstring).
-    composition : {"zcdp", "advanced"}
-        Composition route over the T steps.
-    constraint : {"l1", "simplex"}
-        C = r·(ℓ1 ball) (2p vertices) or r·(probability simplex) (p vertices).
-    intercept : bool
-        Fit an intercept: the means of the p + 1 columns are released first (Laplace, ``intercept_share`` of ε),
-        the data centred at them and halved, and Frank–Wolfe runs with the rest of ε (module docstring,
-        "Intercept"). The released value is then (intercept, θ₁, …, θ_p).
-    intercept_share : float or None
-        Share of ε spent on the means (default 0.1 with an intercept; refused without one).
-    step_scale : float or None
-        c in the public step count T = c·(nε)^{2/3} (instead of Theorem 2.5's constant, which drops log
-        factors); refused together with ``steps``.
-    path : {"auto", "direct", "gram"}
-        "direct": one product Xᵀr per step (residual updated in O(n)); "gram": XᵀX and Xᵀy once,
-        then O(p) per step; "auto" picks Gram when n > p and p < T and p ≤ 3000.
-    dtype : {"float64", "float32"}
-        Arithmetic of the products (float32 halves memory and time on large designs).
-    """
-
-    epsilon: float = 1.0
-    delta: float = 1e-6
-    radius: float = 1.0
-    steps: Optional[int] = None
-    selection: str = "exponential"
-    composition: str = "zcdp"
-    constraint: str = "l1"
-    path: str = "auto"
-    dtype: str = "float64"
-    intercept: bool = False
-    intercept_share: Optional[float] = None
-    step_scale: Optional[float] = None
-
-    def __post_init__(self) -> None:
-        check_run(self)
-        if not isinstance(self.intercept, (bool, np.bool_)):
-            raise DPValueError(f"intercept = {self.intercept!r} must be True or False.")
-        if self.intercept_share is not None:
-            if not self.intercept:
-                raise DPValueError("intercept_share applies only with intercept=True (it is the share of ε spent on "
-                                   "the means that centre the data); drop it or set intercept=True.")
-            share = check_positive(self.intercept_share, "intercept_share")
-            if not share < 1:
-                raise DPValueError(f"intercept_share = {share:g} must lie in (0, 1): the rest of ε goes to the "
-                                   "Frank–Wolfe steps (e.g. 0.1).")
-        if self.step_scale is not None:
-            if self.steps is not None:
-                raise DPValueError("give either steps (T) or step_scale (c in T = c·(nε)^(2/3)), not both.")
-            check_positive(self.step_scale, "step_scale")
-            if not self.step_scale <= 1e3:
-                raise DPValueError(f"step_scale = {self.step_scale:g} is too large; use c ≤ 1000 (e.g. 0.05).")
-        check_choice(self.selection, "selection", SELECTIONS)
-        check_choice(self.composition, "composition", COMPOSITIONS)
-        check_choice(self.constraint, "constraint", CONSTRAINTS)
-        check_choice(self.path, "path", PATHS)
-        check_choice(self.dtype, "dtype", DTYPES)
+#: The noisy-gradient variant for a general C (Gaussian noise on every step's gradient).
+MECHANISM_NOISY_GRADIENT = "lasso/noisy-gradient-fw"
+REFERENCE_NOISY_GRADIENT = "Talwar, Thakurta & Zhang (2015), Nearly Optimal Private LASSO, NeurIPS; Theorem 2.6"
 
 
 def score_sensitivity(n: int, radius: float) -> float:
@@ -243,10 +173,17 @@ def paper_total_epsilon(n: int, epsilon: float, delta: float, steps: int, radius
     return math.sqrt(2 * steps * math.log(1 / delta)) * e0 + steps * e0 * math.expm1(e0)
 
 
-def calibrate(cfg: LassoConfig, n: int, p: int) -> Calibration:
-    """The public calibration of private Frank–Wolfe for n records and p covariates (both public)."""
-    n = check_int(n, "n (rows)", lo=1)
-    p = check_int(p, "p (covariates)", lo=1, hi=MAX_P)
+def _sizes(data_shape: tuple[int, ...]) -> tuple[int, int]:
+    """(n, p) of the public shape of X, checked (n ≥ 1 rows, 1 ≤ p ≤ MAX_P covariates)."""
+    if len(data_shape) != 2:
+        raise DPValueError(f"data_shape = {tuple(data_shape)!r}: give the shape (n rows, p covariates) of X.")
+    return check_int(data_shape[0], "n (rows)", lo=1), check_int(data_shape[1], "p (covariates)", lo=1, hi=MAX_P)
+
+
+def calibrate(cfg: LassoConfig, data_shape: tuple[int, ...]) -> Calibration:
+    """The public calibration of private Frank–Wolfe on X of shape ``data_shape`` = (n records, p covariates),
+    both public."""
+    n, p = _sizes(data_shape)
     share = (cfg.intercept_share or DEFAULT_INTERCEPT_SHARE) if cfg.intercept else 0.0
     eps_mean, eps_fw = cfg.epsilon * share, cfg.epsilon * (1.0 - share)
     if cfg.steps is not None:
@@ -305,3 +242,46 @@ def accounting(cal: Calibration) -> list[tuple[str, str]]:
                                                f"{q['mean_scale']:.4g}; Frank–Wolfe gets ε − ε_m = {q['fw_epsilon']:.4g}")]
               if q.get("intercept") else []),
             ("total guarantee", f"(ε, δ) = ({cal.epsilon:g}, {cal.delta:g})-DP, {cal.neighbours} neighbours")]
+
+
+def l1_radius_of(constraint: str, p: int, radius: float) -> float:
+    """R₁ = max_{θ∈C} ‖θ‖₁: r (ℓ1 ball, simplex) or p·r (ℓ∞ ball)."""
+    return p * radius if constraint == "linf" else radius
+
+
+def gradient_sensitivity(n: int, p: int, radius: float, constraint: str) -> float:
+    """Δ₂ = 4(R₁ + 1)√p/n (module docstring)."""
+    return 4.0 * (l1_radius_of(constraint, p, radius) + 1.0) * math.sqrt(p) / n
+
+
+def gaussian_width(constraint: str, p: int, radius: float = 1.0) -> float:
+    """G_C = E sup_{s∈C} ⟨g, s⟩, g ~ N(0, I_p), by quadrature: r·E‖g‖∞ (ℓ1 ball), r·E max_j g_j (simplex),
+    r·p·√(2/π) (ℓ∞ ball)."""
+    if constraint == "linf":
+        return radius * p * math.sqrt(2 / math.pi)
+    if constraint == "l1":
+        f = lambda t: 1.0 - (2 * stats.norm.cdf(t) - 1) ** p  # noqa: E731
+        return radius * integrate.quad(f, 0, np.inf, limit=200)[0]
+    pos = integrate.quad(lambda t: 1.0 - stats.norm.cdf(t) ** p, 0, np.inf, limit=200)[0]
+    neg = integrate.quad(lambda t: stats.norm.cdf(t) ** p, -np.inf, 0, limit=200)[0]
+    return radius * (pos - neg)
+
+
+def calibrate_noisy_gradient(cfg: NoisyGradientConfig, data_shape: tuple[int, ...]) -> Calibration:
+    """σ of the Gaussian noise on each step's gradient for (ε, δ) over T steps (module docstring), on X of public
+    shape ``data_shape`` = (n, p)."""
+    n, p = _sizes(data_shape)
+    steps = cfg.steps if cfg.steps is not None else theorem25_steps(n, cfg.epsilon, cfg.radius)
+    d2 = gradient_sensitivity(n, p, cfg.radius, cfg.constraint)
+    rho = _zcdp_rho(cfg.epsilon, cfg.delta)
+    sigma = d2 * math.sqrt(steps / (2.0 * rho))
+    r1 = l1_radius_of(cfg.constraint, p, cfg.radius)
+    deriv = (f"∇L(θ) = (2/n)Σ(⟨x,θ⟩ − y)x; with ‖x‖∞ ≤ 1 (so ‖x‖₂ ≤ √p), |y| ≤ 1 and ‖θ‖₁ ≤ R₁ = {r1:g} on C, "
+             f"replacing one record moves it by at most Δ₂ = 4(R₁ + 1)√p/n = {d2:.4g} in ℓ2. Each of the T = {steps} "
+             f"steps adds N(0, σ²I) (Gaussian mechanism, Δ₂²/(2σ²)-zCDP); T steps are ρ = {rho:.4g}-zCDP, the "
+             f"largest ρ whose tight conversion gives ({cfg.epsilon:g}, {cfg.delta:g})-DP.")
+    return Calibration(mechanism=MECHANISM_NOISY_GRADIENT, notion="approx", epsilon=cfg.epsilon, delta=cfg.delta,
+                       sensitivity=d2, constant=sigma, constant_name="Gaussian σ = Δ₂√(T/(2ρ))", derivation=deriv,
+                       reference=REFERENCE_NOISY_GRADIENT,
+                       params={"steps": steps, "rho": rho, "constraint": cfg.constraint,
+                               "gaussian_width": gaussian_width(cfg.constraint, p, cfg.radius)})

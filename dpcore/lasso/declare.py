@@ -5,14 +5,14 @@ from typing import cast
 
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
 from . import audits
 from . import figures
-from . import general
-from . import private_fw
-from .calibration import REFERENCE, LassoConfig
+from .calibration import REFERENCE, calibrate, calibrate_noisy_gradient
+from .configs import LassoConfig, NoisyGradientConfig
 from .designs import sparse_regression
+from .release import noisy_gradient, private_fw
 
 
 def _example():
@@ -32,13 +32,13 @@ def _example_general():
 
 MECHANISMS = (
     MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, private_fw.release,
-                  private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9),
+                  private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate),
     MechanismSpec("lasso/private-fw-intercept", "Private Frank–Wolfe LASSO with an intercept (private centring means)",
                   LassoConfig, private_fw.release, private_fw.nonprivate, _example_intercept,
-                  budget=("epsilon", "delta"), atol=1e-6),
+                  budget=("epsilon", "delta"), atol=1e-6, calibrate=calibrate),
     MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
-                  general.NoisyGradientConfig, general.release_noisy_gradient, general.nonprivate_general,
-                  _example_general, budget=("epsilon", "delta"), atol=1e-9),
+                  NoisyGradientConfig, noisy_gradient.release, noisy_gradient.nonprivate,
+                  _example_general, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate_noisy_gradient),
 )
 
 _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε₀ (the score sensitivity halved: "
@@ -106,4 +106,12 @@ TOPIC = Topic(
     mechanisms=MECHANISMS,
     audits=AUDITS,
     experiments=figures.EXPERIMENTS,
+    paper="Talwar, Thakurta & Zhang, “Nearly Optimal Private LASSO”, NeurIPS 2015",
+    url="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html",
+    styles={
+        "private_fw": Style("Private Frank–Wolfe", "vermillion"),
+        "nonprivate_fw": Style("Non-private Frank–Wolfe (same T)", "blue"),
+        "optimum": Style("Constrained optimum θ* (non-private)", "black"),
+        "truth": Style("True θ (simulation)", "bluish_green"),
+    },
 )

@@ -17,7 +17,7 @@ from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_int, check_positive
 from ..data import Dataset, public_columns
 from ..errors import DataError, DPValueError
-from .calibration import MAX_P
+from .configs import MAX_P
 
 __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
            "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS"]
@@ -155,9 +155,9 @@ def prepare_design(ds: Dataset, response: str, covariates: Sequence[str]) -> Des
     """(X, y) from public columns, each mapped by its public bounds into [−1, 1] (module docstring).
 
     Raises DataError naming the column and the fix for: no covariates, the response among them, more than
-    :data:`MAX_P` covariates, a column without public bounds or not numeric, and bounds with lo = hi — all
-    public facts. (A covariate that happens to be constant in the data is NOT refused: refusing would publish a
-    fact about the data; Frank–Wolfe simply never gains by choosing it.)"""
+    :data:`~dpcore.lasso.configs.MAX_P` covariates, a column without public bounds or not numeric, and bounds with
+    lo = hi — all public facts. (A covariate that happens to be constant in the data is NOT refused: refusing would
+    publish a fact about the data; Frank–Wolfe simply never gains by choosing it.)"""
     covariates = list(covariates)
     if not covariates:
         raise DataError("choose at least one covariate.")

@@ -19,11 +19,11 @@ import numpy as np
 from dpcore._validation import check_choice, check_delta, check_int, check_positive
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs
 
-from .calibration import COMPOSITIONS, LassoConfig, calibrate
+from ._solver import constrained_optimum, frank_wolfe, gram_loss, loss, noisy_gradient_fw
+from .calibration import calibrate, calibrate_noisy_gradient
+from .configs import COMPOSITIONS, LassoConfig, NoisyGradientConfig
 from .designs import sparse_regression, sparse_regression_suffstats
-from .general import NoisyGradientConfig, calibrate_noisy_gradient, noisy_gradient_fw
-from .private_fw import make_chooser
-from .solver import constrained_optimum, frank_wolfe, gram_loss, loss
+from .release.private_fw import make_chooser
 
 __all__ = ["EXPERIMENTS", "LASSO", "LASSO_P", "excess_risk_unit", "P_VALUES", "lower_bound_curve", "feasible"]
 
@@ -67,14 +67,14 @@ def excess_risk_unit(n: int, p: int, *, epsilon: float, delta: float, radius: fl
     for sel, g in zip(selections, rng_noise.spawn(len(selections))):
         cfg = LassoConfig(epsilon=epsilon, delta=delta, radius=radius, selection=sel, composition=composition,
                           step_scale=step_scale)
-        cal = calibrate(cfg, n, p)
+        cal = calibrate(cfg, (n, p))
         out[f"excess_{sel}"] = risk(run(make_chooser(cal, g), int(cal.params["steps"])))
         out["steps"] = int(cal.params["steps"])
     if nonprivate:
         out["excess_fw"] = risk(run(None, out["steps"]))
     if noisy_gradient:                       # Theorem 2.6's variant on the same ℓ1 ball, same (ε, δ), same T
         ncfg = NoisyGradientConfig(epsilon=epsilon, delta=delta, radius=radius, steps=out["steps"])
-        ncal = calibrate_noisy_gradient(ncfg, n, p)
+        ncal = calibrate_noisy_gradient(ncfg, (n, p))
         kw = dict(radius=radius, steps=out["steps"], constraint="l1", sigma=ncal.constant,
                   rng=rng_noise.spawn(1)[0])
         th = noisy_gradient_fw(None, None, gram=(G, b), n=n, **kw)[0][0] if suff else noisy_gradient_fw(X, y, **kw)[0][0]
@@ -104,7 +104,7 @@ def unit_seconds(n: int, p: int, *, epsilon: float, delta: float, radius: float,
     n, p = int(n), int(p)
     if not feasible(n, p):
         return 0.0
-    T = int(calibrate(LassoConfig(epsilon=epsilon, delta=delta, radius=radius, composition=composition), n, p)
+    T = int(calibrate(LassoConfig(epsilon=epsilon, delta=delta, radius=radius, composition=composition), (n, p))
             .params["steps"])
     gram = n > p and p <= 1000
     return (_S_GRAM * (n + T) * p * p if gram else _S_X * n * p * T) + _S_STEP * T

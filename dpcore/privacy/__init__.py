@@ -44,6 +44,7 @@ from .budget import (
     spend,
     spend_text,
 )
+from .._validation import epsilon_warning
 from .ledger import LedgerEntry, LedgerTotals, PrivacyLedger
 from .session import (
     BUILTIN,
@@ -71,6 +72,7 @@ from .session import (
 )
 
 __all__ = [
+    "epsilon_warning",
     "DEFAULT_BUDGET_EPSILON",
     "MAX_LEDGER_BYTES",
     "ZCDP_DELTA",

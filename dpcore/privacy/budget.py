@@ -1,5 +1,8 @@
 """A privacy budget per loaded dataset, and the ledger file that carries it across a restart.
 
+Why this module is long: the budget and the file that carries it are one contract (what is spent, on
+which data, and how an uploaded ledger is validated so that it can never give budget back).
+
 Like OpenDP's ``Context`` and Tumult's ``Session``, the budget is attached to the data: the user sets
 a total (ε, δ) when loading a dataset, and every release on it is checked against what remains
 *before* anything is computed (:meth:`DatasetAccount.check`). Spending is keyed by the dataset's

@@ -1,5 +1,9 @@
 """Release rules of an interactive session: keys, the release cache, what is charged, the seeds.
 
+Why this module is long: every rule a click goes through (key, cache, budget check before computing,
+seed or OS entropy, what is charged and booked, data-derived bounds, imputation) is decided in one
+place, so that no page can skip one; the budget itself is in :mod:`.budget`, the ledger in :mod:`.ledger`.
+
 A page (Streamlit or any other front end) never decides these itself; it builds a
 :class:`ReleaseRequest` and calls :meth:`ReleaseSession.run` once. The rules:
 

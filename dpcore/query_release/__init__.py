@@ -1,72 +1,33 @@
 """Instance-optimal private query release (Błasiok, Bun, Nikolov & Steinke, SODA 2019).
 
-Workloads are public point sets X ⊂ R^k (:mod:`.workloads`); a dataset is a vector of indices into X
-and its answers are the mean point x̄. Mechanisms under ρ-zCDP (:mod:`.central`): Gaussian baseline,
-projection, coarse projection, chaining and PMW; ε-LDP protocols (:mod:`.local`); geometry for the
-sample-complexity calculator (:mod:`.geometry`, :mod:`.bounds`). Declarations in :mod:`.declare`.
+Workloads are public point sets X ⊂ R^k (:class:`Marginals`, :class:`Thresholds`, :class:`RandomSigns`,
+:class:`Cone`); a dataset is a vector of indices into X and its answers are the mean point x̄. In the one
+layout of docs/architecture.md: :mod:`.configs` (central ρ-zCDP mechanisms — Gaussian baseline, projection,
+coarse projection, chaining, PMW — and the ε-LDP protocols), :mod:`.calibration`
+(``calibrate_<family>(config, data_shape)``), :mod:`.release` (one module per family, each with
+``release``), :mod:`.audits`, :mod:`.figures` (``query-release``), :mod:`.designs`, :mod:`.plots`. The
+sample-complexity calculator, the page's lab and marginals release, the geometry (nets, chaining
+decompositions, widths) and the Frank–Wolfe projections are private modules, re-exported here as needed.
 """
-from .central import (
-                      ChainingConfig,
-                      CoarseConfig,
-                      GaussianConfig,
-                      PMWConfig,
-                      ProjectionConfig,
-                      approx_guarantee,
-                      chaining_release,
-                      coarse_release,
-                      gaussian_release,
-                      max_error,
-                      nonprivate_answers,
-                      pmw_release,
-                      projection_release,
-                      rms_error,
-)
-from .local import (
-                      LocalChainingConfig,
-                      LocalCoarseConfig,
-                      LocalProjectionConfig,
-                      local_chaining_release,
-                      local_coarse_release,
-                      local_projection_release,
-)
-from .workloads import (
-                      MAX_UNIVERSE_CELLS,
-                      Cone,
-                      Marginals,
-                      RandomSigns,
-                      Thresholds,
-                      Workload,
-                      mean_point,
-                      records_to_indices,
-)
+from . import release
+from ._bounds import Geometry, empirical_sample_complexity, geometry, local_bounds, lower_bound, upper_bounds
+from ._central import approx_guarantee, max_error, nonprivate_answers, rho_for_approx, rms_error
+from ._lab import (DATASETS, LAB_METHODS, ColumnRule, LabConfig, LabResult, marginal_labels, release_marginals,
+                   run_lab)
+from ._local import c_epsilon, nonprivate_local, randomize, report_density_ratio
+from ._workloads import (MAX_UNIVERSE_CELLS, Cone, Marginals, RandomSigns, Thresholds, Workload, WorkloadSpec,
+                         mean_point, records_to_indices)
+from .calibration import (calibrate_chaining, calibrate_coarse, calibrate_gaussian, calibrate_local_chaining,
+                          calibrate_local_coarse, calibrate_local_projection, calibrate_pmw, calibrate_projection)
+from .configs import (ChainingConfig, CoarseConfig, GaussianConfig, LocalChainingConfig, LocalCoarseConfig,
+                      LocalProjectionConfig, PMWConfig, ProjectionConfig, check_alpha, check_workload)
 
-__all__ = [
-                      "MAX_UNIVERSE_CELLS",
-                      "ChainingConfig",
-                      "CoarseConfig",
-                      "Cone",
-                      "GaussianConfig",
-                      "LocalChainingConfig",
-                      "LocalCoarseConfig",
-                      "LocalProjectionConfig",
-                      "Marginals",
-                      "PMWConfig",
-                      "ProjectionConfig",
-                      "RandomSigns",
-                      "Thresholds",
-                      "Workload",
-                      "approx_guarantee",
-                      "chaining_release",
-                      "coarse_release",
-                      "gaussian_release",
-                      "local_chaining_release",
-                      "local_coarse_release",
-                      "local_projection_release",
-                      "max_error",
-                      "mean_point",
-                      "nonprivate_answers",
-                      "pmw_release",
-                      "projection_release",
-                      "records_to_indices",
-                      "rms_error",
-]
+__all__ = ["GaussianConfig", "ProjectionConfig", "CoarseConfig", "ChainingConfig", "PMWConfig",
+           "LocalProjectionConfig", "LocalCoarseConfig", "LocalChainingConfig", "check_alpha", "check_workload",
+           "calibrate_gaussian", "calibrate_projection", "calibrate_coarse", "calibrate_chaining", "calibrate_pmw",
+           "calibrate_local_projection", "calibrate_local_coarse", "calibrate_local_chaining", "release",
+           "approx_guarantee", "rho_for_approx", "max_error", "rms_error", "nonprivate_answers", "nonprivate_local",
+           "c_epsilon", "randomize", "report_density_ratio", "MAX_UNIVERSE_CELLS", "Cone", "Marginals",
+           "RandomSigns", "Thresholds", "Workload", "WorkloadSpec", "mean_point", "records_to_indices", "Geometry",
+           "geometry", "upper_bounds", "lower_bound", "local_bounds", "empirical_sample_complexity", "DATASETS",
+           "LAB_METHODS", "ColumnRule", "LabConfig", "LabResult", "marginal_labels", "release_marginals", "run_lab"]

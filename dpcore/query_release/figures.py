@@ -9,44 +9,22 @@ at their rounding floor (≤ α/2); local projection ∝ n^{−1/4}, local raw a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 
 from .._rng import RNGLike, as_generator, spawn
 from ..errors import DPValueError
-from . import central
-from . import local
-from .workloads import Cone, Marginals, WorkloadSpec, mean_point
+from . import _central as central
+from . import _local as local
+from . import configs
+from . import release as releases
+from ._workloads import mean_point
+from .designs import SCENARIOS, scenario_data
 
-__all__ = ["CENTRAL_METHODS", "LOCAL_METHODS", "SCENARIOS", "fit_slope", "run_unit", "scenario_data"]
+__all__ = ["CENTRAL_METHODS", "LOCAL_METHODS", "fit_slope", "run_unit"]
 
 CENTRAL_METHODS = ("gaussian", "projection", "coarse", "chaining")
 LOCAL_METHODS = ("local-average", "local-projection", "local-coarse", "local-chaining")
-
-
-def _cone() -> WorkloadSpec:
-    return Cone(k=1000, r=0.05, L=10, n_dirs=32, seed=0)
-
-
-def _marginals() -> WorkloadSpec:
-    return Marginals(8, 2)
-
-
-#: scenario → (workload builder, dataset description)
-SCENARIOS: Mapping[str, Any] = {
-    "cone": (_cone, "two far points: half the records at the apex, half at a rim point (t = 1)"),
-    "marginals": (_marginals, "two far points: half the records at 00…0, half at 11…1"),
-}
-
-
-def scenario_data(scenario: str, n: int) -> np.ndarray:
-    """The scenario's public dataset of n records (universe indices): two far points of X."""
-    if scenario not in SCENARIOS:
-        raise DPValueError(f"scenario = {scenario!r} is unknown; choose one of {', '.join(SCENARIOS)}.")
-    wl = SCENARIOS[scenario][0]().build()
-    far = wl.size - 1
-    return np.where(np.arange(n) < n // 2, 0, far)
 
 
 def _local_average(data, spec, epsilon, rng) -> np.ndarray:
@@ -80,21 +58,24 @@ def run_unit(scenario: str, n: int, rng: RNGLike | Mapping[str, np.random.Genera
     for m in methods:
         g = gens[m]
         if m == "gaussian":
-            v = central.gaussian_release(data, central.GaussianConfig(spec, rho), rng=g).value
+            v = releases.gaussian.release(data, configs.GaussianConfig(spec, rho), rng=g).value
         elif m == "projection":
-            v = central.projection_release(data, central.ProjectionConfig(spec, rho), rng=g).value
+            v = releases.projection.release(data, configs.ProjectionConfig(spec, rho), rng=g).value
         elif m == "coarse":
-            v = central.coarse_release(data, central.CoarseConfig(spec, rho, alpha), rng=g).value
+            v = releases.coarse.release(data, configs.CoarseConfig(spec, rho, alpha), rng=g).value
         elif m == "chaining":
-            v = central.chaining_release(data, central.ChainingConfig(spec, rho, alpha), rng=g).value
+            v = releases.chaining.release(data, configs.ChainingConfig(spec, rho, alpha), rng=g).value
         elif m == "local-average":
             v = _local_average(data, spec, epsilon, g)
         elif m == "local-projection":
-            v = local.local_projection_release(data, local.LocalProjectionConfig(spec, epsilon), rng=g).value
+            v = releases.local_projection.release(data, configs.LocalProjectionConfig(spec, epsilon),
+                                                  rng=g).value
         elif m == "local-coarse":
-            v = local.local_coarse_release(data, local.LocalCoarseConfig(spec, epsilon, alpha), rng=g).value
+            v = releases.local_coarse.release(data, configs.LocalCoarseConfig(spec, epsilon, alpha),
+                                              rng=g).value
         elif m == "local-chaining":
-            v = local.local_chaining_release(data, local.LocalChainingConfig(spec, epsilon, alpha), rng=g).value
+            v = releases.local_chaining.release(data, configs.LocalChainingConfig(spec, epsilon, alpha),
+                                                rng=g).value
         else:
             raise DPValueError(f"method = {m!r} is unknown; choose among {CENTRAL_METHODS + LOCAL_METHODS}.")
         rows.append({"scenario": scenario, "method": m, "n": int(n), "error": float(central.rms_error(v, truth)),
@@ -108,9 +89,6 @@ def fit_slope(ns, errors) -> float:
     return float(np.polyfit(x, y, 1)[0])
 
 
-
-
-
 # -- the registered figure -------------------------------------------------------------------------------------
 from dpcore.experiments import Axis, Experiment, blocks_by_x, unit_rngs  # noqa: E402
 
@@ -119,13 +97,13 @@ METHODS = CENTRAL_METHODS + LOCAL_METHODS
 
 def _validate(p: dict) -> dict:
     from .._validation import check_choice, check_epsilon, check_int, check_rho
-    from .central import _check_alpha
+    from .configs import check_alpha
 
     p = dict(p)
     p["scenario"] = check_choice(p["scenario"], "scenario", tuple(SCENARIOS))
     p["rho"] = check_rho(p["rho"])
     p["epsilon_local"] = check_epsilon(p["epsilon_local"], "epsilon_local")
-    p["alpha"] = _check_alpha(p["alpha"])
+    p["alpha"] = check_alpha(p["alpha"])
     p["block"] = check_int(p["block"], "block", lo=1, hi=10_000)
     return p
 

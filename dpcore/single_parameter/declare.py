@@ -4,49 +4,28 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-import numpy as np
-
 from dpcore.audit import Audit, Mutant
 from dpcore.mechanism import MechanismSpec
-from dpcore.registry import Topic
+from dpcore.registry import Style, Topic
 
-from . import algorithms as A
-from . import audits as U
-from . import baselines as Bl
+from . import audits
+from . import calibration
 from . import figures
-from .designs import robust_regression
+from .configs import (EigenBoundsConfig, FunctionalConfig, GenericConfig, LambdaMinConfig, NoisyGDConfig,
+                      ObjectivePerturbationConfig, OutputPerturbationConfig, ThetaConfig)
+from .designs import example_data
+from .release import (eigen_bounds, functional, lambda_min, noisy_gd, objective_perturbation, output_perturbation,
+                      theta, theta_generic)
 
 REFERENCE = ("Asi, Duchi & Talwar (2025), On Privately Estimating a Single Parameter, arXiv:2503.17252; "
              "Asi & Duchi (2020), Instance-optimality in differential privacy via approximate inverse "
              "sensitivity mechanisms, NeurIPS")
 
 
-def _example_data():
-    X, y, _ = robust_regression(20_000, 3, theta_norm=1.0, noise="t3", rng=20250317)
-    return X, y
-
-
 def _example(**kw):
     def ex():
-        return _example_data(), dict(kw)
+        return example_data(), dict(kw)
     return ex
-
-
-def _surface_pairs():
-    """Public-surface pairs (same n = 20 000, d = 3): record 0's covariates moved far outside the ball (clipped),
-    record 0's response moved far out (changes θ̂ and LS_v), and a degenerate design (covariate column 0
-    identically zero, so λ_min = 0) against the same design with one entry of that column non-zero; and, since
-    the public text may not depend on the data at all, the example against twice its response (the residuals'
-    scale, so the Hessian, θ̂ and LS_v change by O(1), not O(1/n): a leaked LS_v shows in 4 digits)."""
-    X, y = _example_data()
-    Xc, yc = X.copy(), y.copy()
-    Xc[0] = 50.0
-    yc[0] = 1e3
-    Z = X.copy()
-    Z[:, 0] = 0.0
-    Zp = Z.copy()
-    Zp[0, 0] = 0.5
-    return [((X, y), (Xc, y)), ((X, y), (X, yc)), ((Z, y), (Zp, y)), ((X, y), (X, 2.0 * y))]
 
 
 #: Algorithms 3, 5 and 7 restate the noised λ̂ (and Λ̂, τ) in notes of kind "output", and their ⊥ (kind
@@ -57,76 +36,50 @@ _PRIVATE = ("notes:output", "notes:withheld")
 _RUNG = 2 * 4.5 / 20_000
 
 MECHANISMS: tuple[MechanismSpec, ...] = (
-    MechanismSpec("single_parameter/lambda-min", "Certified lower bound on λ_min (Algorithm 2)", A.LambdaMinConfig,
-                  A.release_lambda_min, A.nonprivate_lambda_min, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta"), atol=_RUNG),
+    MechanismSpec("single_parameter/lambda-min", "Certified lower bound on λ_min (Algorithm 2)", LambdaMinConfig,
+                  lambda_min.release, lambda_min.nonprivate, _example(epsilon=1.0, delta=1e-5),
+                  budget=("epsilon", "delta"), atol=_RUNG, calibrate=calibration.calibrate_lambda_min),
     MechanismSpec("single_parameter/eigen-bounds", "Certified bounds on λ_min and λ_max (Algorithms 2 and 4)",
-                  A.EigenBoundsConfig, A.release_eigen_bounds, A.nonprivate_eigenvalues,
-                  _example(epsilon=1.0, delta=1e-5), budget=("epsilon", "delta"), atol=_RUNG),
-    MechanismSpec("single_parameter/theta", "Local output perturbation of θ (Algorithm 3)", A.ThetaConfig,
-                  A.release_theta, A.nonprivate_theta, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=_surface_pairs),
+                  EigenBoundsConfig, eigen_bounds.release, eigen_bounds.nonprivate,
+                  _example(epsilon=1.0, delta=1e-5), budget=("epsilon", "delta"), atol=_RUNG,
+                  calibrate=calibration.calibrate_eigen_bounds),
+    MechanismSpec("single_parameter/theta", "Local output perturbation of θ (Algorithm 3)", ThetaConfig,
+                  theta.release, theta.nonprivate, _example(epsilon=1.0, delta=1e-5),
+                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=audits.surface_pairs,
+                  calibrate=calibration.calibrate_theta),
     MechanismSpec("single_parameter/theta-generic", "Output perturbation for generic smooth losses (Algorithm 7)",
-                  A.GenericConfig, A.release_theta_generic, A.nonprivate_theta, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=_surface_pairs),
+                  GenericConfig, theta_generic.release, theta_generic.nonprivate, _example(epsilon=1.0, delta=1e-5),
+                  budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=audits.surface_pairs,
+                  calibrate=calibration.calibrate_theta_generic),
     MechanismSpec("single_parameter/output-perturbation", "Naive output perturbation of the ridge estimator",
-                  Bl.OutputPerturbationConfig, Bl.release_output_perturbation, Bl.nonprivate_ridge,
-                  _example(epsilon=1.0, delta=1e-5, rho=0.05), budget=("epsilon", "delta")),
+                  OutputPerturbationConfig, output_perturbation.release, output_perturbation.nonprivate,
+                  _example(epsilon=1.0, delta=1e-5, rho=0.05), budget=("epsilon", "delta"),
+                  calibrate=calibration.calibrate_output_perturbation),
     MechanismSpec("single_parameter/objective-perturbation", "Objective perturbation (Chaudhuri et al. 2011)",
-                  Bl.ObjectivePerturbationConfig, Bl.release_objective_perturbation, Bl.nonprivate_objective,
-                  _example(epsilon=1.0, rho=0.05), budget=("epsilon",)),
-    MechanismSpec("single_parameter/noisy-gd", "Full-batch noisy gradient descent (zCDP)", Bl.NoisyGDConfig,
-                  Bl.release_noisy_gd, Bl.nonprivate_gd, _example(epsilon=1.0, delta=1e-5, steps=50),
-                  budget=("epsilon", "delta")),
+                  ObjectivePerturbationConfig, objective_perturbation.release, objective_perturbation.nonprivate,
+                  _example(epsilon=1.0, rho=0.05), budget=("epsilon",),
+                  calibrate=calibration.calibrate_objective_perturbation),
+    MechanismSpec("single_parameter/noisy-gd", "Full-batch noisy gradient descent (zCDP)", NoisyGDConfig,
+                  noisy_gd.release, noisy_gd.nonprivate, _example(epsilon=1.0, delta=1e-5, steps=50),
+                  budget=("epsilon", "delta"), calibrate=calibration.calibrate_noisy_gd),
     MechanismSpec("single_parameter/functional", "Propose-test-release of ⟨v, θ⟩ (Algorithm 5)",
-                  A.FunctionalConfig, A.release_functional, A.nonprivate_functional,
+                  FunctionalConfig, functional.release, functional.nonprivate,
                   _example(epsilon=1.0, delta=1e-5, coordinate=0), budget=("epsilon", "delta"),
-                  private_fields=_PRIVATE, neighbours=_surface_pairs),
+                  private_fields=_PRIVATE, neighbours=audits.surface_pairs, calibrate=calibration.calibrate_functional),
 )
 
 # every mechanism of the topic is compared on the same public-surface pairs
-MECHANISMS = tuple(m if m.neighbours is not None else dataclasses.replace(m, neighbours=_surface_pairs)
+MECHANISMS = tuple(m if m.neighbours is not None else dataclasses.replace(m, neighbours=audits.surface_pairs)
                    for m in MECHANISMS)
 
 # ------------------------------------------------------------------------------------------------
 # audits (datasets built once, deterministically)
 # ------------------------------------------------------------------------------------------------
-_CURV = U.pair(200, 2, 3, "curvature")          # K(D) = 8, K(D′) = 7: the count's sensitivity attained
-_FLIP = U.pair(2000, 2, 0, "flip")              # ‖θ̂ − θ̂′‖ = 0.995·Δ_n(λ_min)
-_DIR = U.moving_direction(_FLIP)
+_CURV = audits.pair(200, 2, 3, "curvature")          # K(D) = 8, K(D′) = 7: the count's sensitivity attained
+_FLIP = audits.pair(2000, 2, 0, "flip")              # ‖θ̂ − θ̂′‖ = 0.995·Δ_n(λ_min)
+_DIR = audits.moving_direction(_FLIP)
 _PTR_EPS, _PTR_DELTA = 4.0, 0.02
-_PTR_SPLIT, _ = U.tune_ptr_split(*_CURV, _PTR_EPS, _PTR_DELTA)
-
-
-def _rungs(data):
-    an = A.analyse(data, A.LambdaMinConfig())
-    return np.concatenate([[0.0], an.ladder.B[1:]])
-
-
-def _ladder_events(D, Dp, eps, delta):
-    return U.rung_events(_rungs(D), [])
-
-
-def _eigen_events(D, Dp, eps, delta):
-    cap = A.analyse(D, A.LambdaMinConfig()).consts.cap
-    return U.rung_events(_rungs(D), np.linspace(0.2, cap, 25))
-
-
-def _theta_events(D, Dp, eps, delta):
-    cfg = A.ThetaConfig()
-    a, b = A.analyse(D, cfg), A.analyse(Dp, cfg)
-    assert a.fit is not None and b.fit is not None  # the audit pair is not degenerate
-    p = a.fit.theta - b.fit.theta
-    p = p / np.linalg.norm(p)
-    mid = 0.5 * (a.fit.theta + b.fit.theta) @ p
-    return U.bottom_and_halflines(mid + np.linspace(-0.02, 0.04, 31), p)
-
-
-def _functional_events(D, Dp, eps, delta, direction=None):
-    cfg = A.FunctionalConfig(direction=direction)
-    a, b = A.nonprivate_functional(D, cfg), A.nonprivate_functional(Dp, cfg)
-    lo, hi = min(a, b), max(a, b)
-    return U.bottom_and_halflines(np.linspace(lo - 0.03, hi + 0.03, 31))
+_PTR_SPLIT, _ = audits.tune_ptr_split(*_CURV, _PTR_EPS, _PTR_DELTA)
 
 
 _HALF_COUNT = Mutant("half Laplace scale", "the count gets Laplace noise of scale 1/(2ε) instead of 1/ε",
@@ -144,51 +97,51 @@ AUDITS: tuple[Audit, ...] = (
     Audit("single_parameter/lambda-min", "single_parameter/lambda-min",
           "Algorithm 2: λ̂ on neighbours whose counts differ by one", _CURV,
           "one observation replaced: the point with most curvature along u_min becomes r·u_min with residual 50 "
-          "(K drops from 8 to 7)", U.lambda_min_sampler, _ladder_events, epsilon=1.0, mutant=_HALF_COUNT,
+          "(K drops from 8 to 7)", audits.lambda_min_sampler, audits.ladder_events, epsilon=1.0, mutant=_HALF_COUNT,
           output_label="λ̂"),
     Audit("single_parameter/eigen-bounds", "single_parameter/eigen-bounds",
           "Algorithms 2 + 4: (λ̂, Λ̂) on neighbours whose counts differ by one", _CURV,
-          "as for Algorithm 2", U.eigen_bounds_sampler, _eigen_events, epsilon=4.0, delta=0.01, mutant=_QUARTER_COUNT,
-          output_label="λ̂"),
+          "as for Algorithm 2", audits.eigen_bounds_sampler, audits.eigen_events, epsilon=4.0, delta=0.01,
+          mutant=_QUARTER_COUNT, output_label="λ̂"),
     Audit("single_parameter/theta", "single_parameter/theta",
           "Algorithm 3: θ̃ on neighbours whose θ̂ differ by 0.995·Δ_n(λ_min)", _FLIP,
           "observation 0 at x = u_min has residual +50 in D and −50 in D′",
-          functools.partial(U.theta_sampler, share=0.25), _theta_events, epsilon=4.0, delta=0.02,
+          functools.partial(audits.theta_sampler, share=0.25), audits.theta_events, epsilon=4.0, delta=0.02,
           mutant=_HALF_SIGMA, output_label="θ̃₁"),
     Audit("single_parameter/theta-generic", "single_parameter/theta-generic",
           "Algorithm 7: θ̃ on neighbours whose θ̂ differ the most", _FLIP,
           "observation 0 at x = u_min has residual +50 in D and −50 in D′",
-          functools.partial(U.theta_sampler, share=0.25, generic=True), _theta_events, epsilon=4.0, delta=0.02,
-          mutant=_HALF_SIGMA, output_label="θ̃₁"),
+          functools.partial(audits.theta_sampler, share=0.25, generic=True), audits.theta_events, epsilon=4.0,
+          delta=0.02, mutant=_HALF_SIGMA, output_label="θ̃₁"),
     Audit("single_parameter/functional-gaussian", "single_parameter/functional",
           "Algorithm 5: the Gaussian release of ⟨v, θ⟩ (v along θ̂ − θ̂′) on neighbours whose θ̂ differ the most", _FLIP,
           "observation 0 at x = u_min has residual +50 in D and −50 in D′",
-          U.functional_sampler_factory((0.08, 0.08, 0.7, 0.14), direction=_DIR),
-          functools.partial(_functional_events, direction=_DIR), epsilon=4.0, delta=0.02,
+          audits.functional_sampler_factory((0.08, 0.08, 0.7, 0.14), direction=_DIR),
+          functools.partial(audits.functional_events, direction=_DIR), epsilon=4.0, delta=0.02,
           mutant=_HALF_SIGMA, output_label="⟨e₁, θ⟩ (NaN = ⊥)"),
     Audit("single_parameter/functional-ptr", "single_parameter/functional",
           "Algorithm 5: P(release) on neighbours straddling the test's threshold", _CURV,
           "as for Algorithm 2; the ε split puts ε₄ between the two datasets' un-noised test statistics",
-          U.functional_sampler_factory(_PTR_SPLIT), _functional_events, epsilon=_PTR_EPS, delta=_PTR_DELTA,
+          audits.functional_sampler_factory(_PTR_SPLIT), audits.functional_events, epsilon=_PTR_EPS, delta=_PTR_DELTA,
           mutant=_UNNOISED, output_label="⟨e₁, θ⟩ (NaN = ⊥)"),
 )
 
-_TINY = U.tiny_pair()
+_TINY = audits.tiny_pair()
 _TINY_NB = "observation 0 (x = 1, on the ball's boundary) has y = +30 in D and −30 in D′ (|h′| ≈ 1: gradient flipped)"
 AUDITS = AUDITS + (
     Audit("single_parameter/output-perturbation", "single_parameter/output-perturbation",
           "Naive output perturbation on neighbours whose ridge estimates differ the most", _TINY, _TINY_NB,
-          U.baseline_sampler("output", rho=1.0), U.shift_events("output", rho=1.0), epsilon=1.0, delta=0.01,
+          audits.baseline_sampler("output", rho=1.0), audits.shift_events("output", rho=1.0), epsilon=1.0, delta=0.01,
           mutant=_HALF_SIGMA, output_label="θ̃"),
     Audit("single_parameter/objective-perturbation", "single_parameter/objective-perturbation",
           "Objective perturbation on neighbours with a flipped gradient", _TINY, _TINY_NB,
-          U.baseline_sampler("objective", rho=0.5), U.shift_events("objective", rho=0.5), epsilon=1.0,
+          audits.baseline_sampler("objective", rho=0.5), audits.shift_events("objective", rho=0.5), epsilon=1.0,
           mutant=Mutant("quarter noise", "‖b‖ drawn at a quarter of its Gamma scale",
                         lambda cal: cal.replace(params={"noise_scale": 0.25})),
           n_samples=30_000, output_label="θ̃"),
     Audit("single_parameter/noisy-gd", "single_parameter/noisy-gd",
           "Noisy gradient descent on neighbours with a flipped gradient", _TINY, _TINY_NB,
-          U.baseline_sampler("gd", steps=1), U.shift_events("gd", steps=1), epsilon=1.0, delta=0.01,
+          audits.baseline_sampler("gd", steps=1), audits.shift_events("gd", steps=1), epsilon=1.0, delta=0.01,
           mutant=_HALF_SIGMA, output_label="θ̃"),
 )
 
@@ -199,4 +152,16 @@ TOPIC = Topic(
     mechanisms=MECHANISMS,
     audits=AUDITS,
     experiments=figures.EXPERIMENTS,
+    paper="Asi, Duchi & Talwar, “On Privately Estimating a Single Parameter”, 2025",
+    url="https://arxiv.org/abs/2503.17252",
+    styles={
+        "alg5": Style("Algorithm 5 (propose-test-release)", "blue"),
+        "oracle": Style("Local-sensitivity oracle (NOT private)", "black"),
+        "output_perturbation": Style("Output perturbation (ridge)", "reddish_purple"),
+        "noisy_gd": Style("Noisy gradient descent", "orange"),
+        "lambda_min": Style("true λ_min (non-private)", "black"),
+        "lambda_max": Style("true λ_max (non-private)", "dark_grey"),
+        "lam_hat": Style("certified λ̂ ≤ λ_min", "blue"),
+        "Lam_hat": Style("certified Λ̂ ≥ λ_max", "vermillion"),
+    },
 )

@@ -14,7 +14,8 @@ import numpy as np
 from .._rng import RNGLike, as_generator
 from .._validation import check_choice, check_int, check_positive
 
-__all__ = ["robust_regression", "census_like", "CENSUS_FEATURES", "NOISES", "sphere"]
+__all__ = ["robust_regression", "census_like", "CENSUS_FEATURES", "NOISES", "sphere", "example_data", "breast_cancer",
+           "BREAST_CANCER_UPPER"]
 
 NOISES = ("t3", "laplace", "normal")
 
@@ -105,3 +106,9 @@ def breast_cancer() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
     X = np.column_stack([np.ones(X.shape[0]), X])
     y = np.where(b.target == 0, 1.0, -1.0)     # sklearn: 0 = malignant
     return X, y, ("intercept",) + tuple(b.feature_names)
+
+
+def example_data():
+    """The example of every mechanism of the topic: robust regression, n = 20 000, d = 3, t₃ noise (fixed seed)."""
+    X, y, _ = robust_regression(20_000, 3, theta_norm=1.0, noise="t3", rng=20250317)
+    return X, y

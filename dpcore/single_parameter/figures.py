@@ -22,10 +22,16 @@ import math
 from dpcore._validation import DPValueError, check_choice, check_delta, check_int, check_positive
 from dpcore.experiments import Axis, Experiment, RunConfig, blocks_by_x, unit_rngs
 
-from . import algorithms as A
-from . import baselines as Bl
-from .certify import BUDGET_SPLITS
+from ._analysis import analyse
+from ._certify import BUDGET_SPLITS
+from .configs import FunctionalConfig, LambdaMinConfig, NoisyGDConfig, ObjectivePerturbationConfig, \
+    OutputPerturbationConfig
 from .designs import NOISES, robust_regression
+from .release.functional import oracle_functional, sample_functional
+from .release.lambda_min import sample_lambda_min
+from .release.noisy_gd import sample_noisy_gd
+from .release.objective_perturbation import sample_objective_perturbation
+from .release.output_perturbation import sample_output_perturbation
 
 __all__ = ["EXPERIMENTS", "EIGEN_BOUNDS", "SINGLE_PARAMETER", "eigen_bounds_unit", "single_parameter_unit",
            "run_eigen_task", "run_single_task", "run_single_eps_task", "SINGLE_PARAMETER_EPS", "DIMENSIONS"]
@@ -40,9 +46,9 @@ def eigen_bounds_unit(n: int, d: int, *, epsilon: float, delta: float, noise: st
                       rng_data, rng_noise) -> dict:
     """One replicate of the eigen-bounds figure: data (n, d), Algorithm 2 at (ε, δ). Non-private truth."""
     X, y, _ = robust_regression(n, d, theta_norm=theta_norm, noise=noise, rng=rng_data)
-    cfg = A.LambdaMinConfig(epsilon=epsilon, delta=delta)
-    an = A.analyse((X, y), cfg)
-    lam_hat = float(A.sample_lambda_min(an, epsilon, delta, 1, rng_noise)[0])
+    cfg = LambdaMinConfig(epsilon=epsilon, delta=delta)
+    an = analyse((X, y), cfg)
+    lam_hat = float(sample_lambda_min(an, epsilon, delta, 1, rng_noise)[0])
     lam = an.lam_min
     return {"error": (lam - lam_hat) / lam, "lam_min": lam, "lam_hat": lam_hat,
             "covered": float(lam_hat <= lam), "certified": float(lam_hat > 0)}
@@ -53,8 +59,8 @@ def single_parameter_unit(n: int, d: int, *, epsilon: float, delta: float, noise
     """One replicate of the single-parameter figure: one dataset, every method (rows without n/rep)."""
     X, y, theta_star = robust_regression(n, d, theta_norm=theta_norm, noise=noise, rng=rngs["data"])
     data = (X, y)
-    fcfg = A.FunctionalConfig(epsilon=epsilon, delta=delta)
-    an = A.analyse(data, fcfg)
+    fcfg = FunctionalConfig(epsilon=epsilon, delta=delta)
+    an = analyse(data, fcfg)
     assert an.fit is not None               # simulated designs are never degenerate
     target = float(an.fit.theta[0])
     rho = rho_scale / math.sqrt(n)          # public: depends on n only
@@ -62,27 +68,27 @@ def single_parameter_unit(n: int, d: int, *, epsilon: float, delta: float, noise
     for m in methods:
         abst = 0.0
         if m in ALG5_SPLITS:
-            mcfg = A.FunctionalConfig(epsilon=epsilon, delta=delta, eps_split=ALG5_SPLITS[m],
-                                      delta_split=ALG5_SPLITS[m])   # the analysis `an` does not depend on the split
-            out = A.sample_functional(an, mcfg, 1, rngs[m])
+            mcfg = FunctionalConfig(epsilon=epsilon, delta=delta, eps_split=ALG5_SPLITS[m],
+                                    delta_split=ALG5_SPLITS[m])   # the analysis `an` does not depend on the split
+            out = sample_functional(an, mcfg, 1, rngs[m])
             if out["passed"][0]:
                 est = float(out["value"][0])
             else:   # fallback with the unspent budget ε₃ + ε₄ (pure ε: objective perturbation)
                 abst = 1.0
                 (_, _), (_, _), (e3, _), (e4, _) = mcfg.budgets()
-                ocfg = Bl.ObjectivePerturbationConfig(epsilon=e3 + e4, rho=rho)
-                est = float(Bl.sample_objective_perturbation(data, ocfg, 1, rngs[m])[0][0, 0])
+                ocfg = ObjectivePerturbationConfig(epsilon=e3 + e4, rho=rho)
+                est = float(sample_objective_perturbation(data, ocfg, 1, rngs[m])[0][0, 0])
         elif m == "oracle":
-            est = Bl.oracle_functional(data, fcfg, rng=rngs[m])[0]
+            est = oracle_functional(data, fcfg, rng=rngs[m])[0]
         elif m == "objective_perturbation":
-            est = float(Bl.sample_objective_perturbation(data, Bl.ObjectivePerturbationConfig(epsilon=epsilon, rho=rho),
-                                                         1, rngs[m])[0][0, 0])
+            est = float(sample_objective_perturbation(data, ObjectivePerturbationConfig(epsilon=epsilon, rho=rho),
+                                                      1, rngs[m])[0][0, 0])
         elif m == "output_perturbation":
-            est = float(Bl.sample_output_perturbation(data, Bl.OutputPerturbationConfig(epsilon=epsilon, delta=delta,
-                                                                                        rho=rho), 1, rngs[m])[0][0, 0])
+            est = float(sample_output_perturbation(data, OutputPerturbationConfig(epsilon=epsilon, delta=delta,
+                                                                                  rho=rho), 1, rngs[m])[0][0, 0])
         elif m == "noisy_gd":
-            est = float(Bl.sample_noisy_gd(data, Bl.NoisyGDConfig(epsilon=epsilon, delta=delta, steps=steps),
-                                           1, rngs[m])[0][0, 0])
+            est = float(sample_noisy_gd(data, NoisyGDConfig(epsilon=epsilon, delta=delta, steps=steps),
+                                        1, rngs[m])[0][0, 0])
         else:
             raise DPValueError(f"method {m!r} is unknown; use one of {METHODS}.")
         rows.append({"method": m, "error": abs(est - target), "error_truth": abs(est - theta_star[0]),

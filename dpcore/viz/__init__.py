@@ -1,5 +1,6 @@
 """Plotly figures built from dpcore results and frames (never imports streamlit).
 
 One place for the look of every figure: :mod:`dpcore.viz.style` holds the mechanism labels,
-colours and the shared layout. Each topic adds ``dpcore/viz/<topic>.py``.
+colours and the shared layout. A topic's own figures live in its ``dpcore/<topic>/plots.py``
+(this package imports no topic).
 """

@@ -16,10 +16,10 @@ import plotly.graph_objects as go
 
 from dpcore import kng
 from dpcore.data.export import plotly_literal
-from dpcore.viz.style import COLOURS, DASHES, LAYOUT, SYMBOLS, label
+from dpcore.viz.style import DASHES, LAYOUT, SYMBOLS, colour, label
 
 _LAYOUT = dict(LAYOUT)
-NONPRIVATE_COLOUR = COLOURS["nonprivate"]
+NONPRIVATE_COLOUR = colour("nonprivate")
 
 __all__ = ["label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
            "density_2d", "figure_1d", "figure_2d", "pairs_figure"]
@@ -139,10 +139,10 @@ def figure_1d(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, n
     frames = []
     for m, r in _released(results).items():
         fig.add_trace(go.Histogram(x=r.value[:, 0], histnorm="probability density", name=f"{label(m)}: draws",
-                                   marker_color=COLOURS.get(m), opacity=0.45, nbinsx=min(60, max(10, r.size // 5))))
+                                   marker_color=colour(m, 0, "kng"), opacity=0.45, nbinsx=min(60, max(10, r.size // 5))))
     for k, (m, (grid, pdf)) in enumerate((densities or {}).items()):
         fig.add_trace(go.Scatter(x=grid, y=pdf, mode="lines", name=f"{label(m)}: density",
-                                 line=dict(color=COLOURS.get(m), width=2, dash=DASHES[k % len(DASHES)])))
+                                 line=dict(color=colour(m, k, "kng"), width=2, dash=DASHES[k % len(DASHES)])))
         frames.append(pd.DataFrame({"mechanism": label(m), name: grid, "density": pdf}))
     fig.add_vline(x=float(nonprivate[0]), line=dict(color=NONPRIVATE_COLOUR, dash="dash"),
                   annotation_text="non-private θ̂", annotation_position="top")
@@ -166,7 +166,7 @@ def figure_2d(results: Mapping[str, "kng.KNGRelease"], nonprivate: np.ndarray, n
                                                "<extra></extra>"))
     for k, (m, r) in enumerate(_released(results).items()):
         fig.add_trace(go.Scatter(x=r.value[:, i], y=r.value[:, j], mode="markers", name=f"{label(m)}: draws",
-                                 marker=dict(color=COLOURS.get(m), size=7, opacity=0.7, symbol=SYMBOLS[k % len(SYMBOLS)],
+                                 marker=dict(color=colour(m, k, "kng"), size=7, opacity=0.7, symbol=SYMBOLS[k % len(SYMBOLS)],
                                              line=dict(width=0.5, color="white"))))
     fig.add_trace(go.Scatter(x=[nonprivate[i]], y=[nonprivate[j]], mode="markers", name="non-private θ̂",
                              marker=dict(color=NONPRIVATE_COLOUR, symbol="x", size=12)))
@@ -191,7 +191,7 @@ def pairs_figure(results: Mapping[str, "kng.KNGRelease"], names: Sequence[str], 
     for k, m in enumerate(_released(results)):
         sub = frame[frame["mechanism"] == label(m)]
         fig.add_trace(go.Splom(dimensions=[dict(label=c, values=sub[c]) for c in dims], name=label(m),
-                               marker=dict(color=COLOURS.get(m), size=5, opacity=0.6, symbol=SYMBOLS[k % len(SYMBOLS)]),
+                               marker=dict(color=colour(m, k, "kng"), size=5, opacity=0.6, symbol=SYMBOLS[k % len(SYMBOLS)]),
                                diagonal_visible=False,
                                showupperhalf=False))
     fig.update_layout(title="Pairs of coordinates of the private draws", height=max(400, 170 * len(dims)), **_LAYOUT)

@@ -1,57 +1,18 @@
 """Labels, colours and layout shared by every figure of the app (the one definition).
 
 Colours are the Okabe–Ito palette (colour-blind safe), defined once in :data:`OKABE_ITO`; where a figure
-compares methods with lines, :func:`line_style` also gives each its own dash and marker. A topic adds its
-mechanisms' labels and colours here, keyed by the short mechanism name used in its frames and results.
+compares methods with lines, :func:`line_style` also gives each its own dash and marker. Labels and colours
+of a topic's methods are DECLARED by the topic (``Topic.styles`` in ``dpcore/<topic>/declare.py``, read
+through :func:`dpcore.registry.styles`): this module lists no topic. A name is looked up in the given
+topic first, then in the shared styles, then in the one topic that declares it.
 
->>> label("kng"), label("unknown_method")
-('KNG', 'unknown_method')
+>>> label("kng"), label("laplace", topic="histograms"), label("unknown_method")
+('KNG', 'Laplace', 'unknown_method')
 """
 from __future__ import annotations
 
 from types import MappingProxyType
-
-LABELS = MappingProxyType({
-    "nonprivate": "Non-private",
-    "kng": "KNG",
-    "exponential": "Exponential mechanism",
-    "objective_perturbation": "Objective perturbation",
-    # single_parameter (Asi, Duchi & Talwar 2025)
-    "alg5": "Algorithm 5 (propose-test-release)",
-    "oracle": "Local-sensitivity oracle (NOT private)",
-    "output_perturbation": "Output perturbation (ridge)",
-    "noisy_gd": "Noisy gradient descent",
-    "lambda_min": "true λ_min (non-private)",
-    "lambda_max": "true λ_max (non-private)",
-    "lam_hat": "certified λ̂ ≤ λ_min",
-    "Lam_hat": "certified Λ̂ ≥ λ_max",
-    # query release (Błasiok, Bun, Nikolov & Steinke 2019)
-    "gaussian": "Gaussian only",
-    "projection": "Projection",
-    "coarse": "Coarse projection",
-    "chaining": "Chaining",
-    "pmw": "PMW (MWEM form)",
-    "local-average": "Local: raw average",
-    "local-projection": "Local projection",
-    "local-coarse": "Local coarse projection",
-    "local-chaining": "Local chaining",
-    # lasso (Talwar, Thakurta & Zhang 2015)
-    "private_fw": "Private Frank–Wolfe",
-    "nonprivate_fw": "Non-private Frank–Wolfe (same T)",
-    "optimum": "Constrained optimum θ* (non-private)",
-    "truth": "True θ (simulation)",
-    # density (Hall 2012; Hall, Rinaldo & Wasserman 2013)
-    "gp": "GP (RKHS) KDE",
-    "fourier-laplace": "Fourier + Laplace",
-    "knorm": "K-norm (orbitope)",
-    "svm-private": "Private kernel SVM (GP noise)",
-    # histograms (Hall 2012, Part 1)
-    "laplace": "Laplace",
-    "laplace-clip-round": "Laplace + clip/round",
-    "threshold": "Thresholded (τ = (2/ε) log p)",
-    "oracle-threshold": "Threshold, oracle q (NOT private)",
-    "all-zeros": "All-zeros output",
-})
+from typing import Optional
 
 #: The Okabe–Ito palette (Okabe & Ito 2008, "Color Universal Design"): eight colours told apart under
 #: protanopia, deuteranopia and tritanopia. The one place colours are defined; a topic picks from it.
@@ -64,45 +25,13 @@ OKABE_ITO = MappingProxyType({
 GREY = "#767676"
 DARK_GREY = "#505050"
 
-_O = OKABE_ITO
-COLOURS = MappingProxyType({
-    "nonprivate": _O["black"],
-    "kng": _O["blue"],
-    "exponential": _O["vermillion"],
-    "objective_perturbation": _O["bluish_green"],
-    "alg5": _O["blue"],
-    "oracle": _O["black"],
-    "output_perturbation": _O["reddish_purple"],
-    "noisy_gd": _O["orange"],
-    "lambda_min": _O["black"],
-    "lambda_max": DARK_GREY,
-    "lam_hat": _O["blue"],
-    "Lam_hat": _O["vermillion"],
-    "gaussian": GREY,
-    "projection": _O["blue"],
-    "coarse": _O["vermillion"],
-    "chaining": _O["bluish_green"],
-    "pmw": _O["reddish_purple"],
-    # local (ε-LDP) versions: the central method's colour; their lines are dotted with open markers
-    "local-average": GREY,
-    "local-projection": _O["blue"],
-    "local-coarse": _O["vermillion"],
-    "local-chaining": _O["bluish_green"],
-    "private_fw": _O["vermillion"],
-    "nonprivate_fw": _O["blue"],
-    "optimum": _O["black"],
-    "truth": _O["bluish_green"],
-    "gp": _O["blue"],
-    "fourier-laplace": _O["vermillion"],
-    "knorm": _O["bluish_green"],
-    "svm-private": _O["blue"],
-    "laplace": _O["vermillion"],
-    "laplace-clip-round": _O["orange"],
-    "threshold": _O["blue"],
-    "oracle-threshold": GREY,
-    "all-zeros": _O["black"],
-})
+#: Every colour a topic's :class:`~dpcore.registry.Style` may name (the Okabe–Ito names and the two greys).
+COLOUR_NAMES = MappingProxyType({**OKABE_ITO, "grey": GREY, "dark_grey": DARK_GREY})
 
+#: Styles shared by every topic (a topic's own declaration of the same name wins within that topic).
+SHARED = MappingProxyType({"nonprivate": ("Non-private", "black")})
+
+_O = OKABE_ITO
 #: Extra colours for methods without an assigned one (Okabe–Ito, in order; no yellow).
 PALETTE = (_O["orange"], _O["sky_blue"], _O["reddish_purple"], _O["bluish_green"], _O["vermillion"], GREY)
 
@@ -117,17 +46,38 @@ NORM_LABELS = MappingProxyType({"l1": "ℓ1", "l2": "ℓ2", "linf": "ℓ∞"})
 LAYOUT = MappingProxyType(dict(template="plotly_white", margin=dict(l=60, r=20, t=60, b=50)))
 
 
-def label(method: str) -> str:
-    """Plain-words label of a method (its name if none is registered)."""
-    return LABELS.get(method, method)
+def _style(method: str, topic: Optional[str]) -> Optional[tuple[str, str]]:
+    """(label, colour name) of ``method``: the topic's own, the shared one, or the single topic declaring it."""
+    from dpcore import registry
+
+    table = registry.styles()
+    if topic is not None and method in table.get(topic, {}):
+        st = table[topic][method]
+        return st.label, st.colour
+    if method in SHARED:
+        return SHARED[method]
+    owners = [t for t, styles in table.items() if method in styles]
+    if len(owners) > 1:
+        raise ValueError(f"method name {method!r} is declared by topics {owners}: pass topic=... to say which.")
+    if owners:
+        st = table[owners[0]][method]
+        return st.label, st.colour
+    return None
 
 
-def colour(method: str, index: int = 0) -> str:
-    """Colour of a method (a palette colour by ``index`` if none is assigned)."""
-    return COLOURS.get(method, PALETTE[index % len(PALETTE)])
+def label(method: str, topic: Optional[str] = None) -> str:
+    """Plain-words label of a method (its name if no topic declares it)."""
+    found = _style(method, topic)
+    return found[0] if found else method
 
 
-def line_style(method: str, index: int, *, width: float = 2) -> dict:
+def colour(method: str, index: int = 0, topic: Optional[str] = None) -> str:
+    """Colour (hex) of a method (a palette colour by ``index`` if no topic declares one)."""
+    found = _style(method, topic)
+    return COLOUR_NAMES[found[1]] if found else PALETTE[index % len(PALETTE)]
+
+
+def line_style(method: str, index: int, *, width: float = 2, topic: Optional[str] = None) -> dict:
     """``line`` and ``marker`` arguments of a ``go.Scatter`` for the ``index``-th method compared in a figure:
     the method's colour, the index's dash and marker symbol; local (ε-LDP) methods are dotted with open
     markers, whatever their index.
@@ -137,6 +87,7 @@ def line_style(method: str, index: int, *, width: float = 2) -> dict:
     """
     local = method.startswith("local")
     symbol = SYMBOLS[index % len(SYMBOLS)]
-    return dict(line=dict(color=colour(method, index), width=width, dash="dot" if local else DASHES[index % len(DASHES)]),
-                marker=dict(color=colour(method, index), size=8, symbol=f"{symbol}-open" if local and symbol not in
+    c = colour(method, index, topic)
+    return dict(line=dict(color=c, width=width, dash="dot" if local else DASHES[index % len(DASHES)]),
+                marker=dict(color=c, size=8, symbol=f"{symbol}-open" if local and symbol not in
                             ("x", "cross") else symbol))

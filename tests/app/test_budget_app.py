@@ -263,11 +263,11 @@ def test_kng_two_mechanisms_cost_two_epsilon_on_the_button_and_are_checked_toget
 def test_density_delta_at_least_one_over_n_is_refused_on_user_data(monkeypatch):
     """Finding 5 (δ). Before: the default δ = 1e-3 × 10 draws (δ ≥ 1/n on small tables) was released.
     After: a GP release with δ ≥ 1/n is refused naming 1/n, nothing computed."""
-    from dpcore.density import compare
+    from dpcore import density
     from pages import _components as ui
 
     calls = []
-    monkeypatch.setattr(compare, "compare_release", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(density, "compare_release", lambda *a, **k: calls.append(1))
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.session_state[ui.DATASET_KEY] = _user_ds(n=400)
     at.session_state["dn_source"] = "Dataset from the Data page"

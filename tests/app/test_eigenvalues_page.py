@@ -149,7 +149,7 @@ def test_diabetes_upload_at_epsilon_one_is_charged_and_says_what_would_certify()
     certifiable at n = 442. Before: a bare "n is too small"."""
     from dpcore.data import Dataset
     from dpcore.data.builtin import builtin_dataset
-    from dpcore.single_parameter import algorithms as A, certify as C
+    from dpcore.single_parameter import FunctionalConfig, min_lambda_to_certify, n_to_certify
     from pages import _components as ui
     b = builtin_dataset("diabetes")
     ds = Dataset(b.frame, b.numeric_columns, b.bounds, "diabetes.csv (uploaded)", name="diabetes.csv")
@@ -164,13 +164,13 @@ def test_diabetes_upload_at_epsilon_one_is_charged_and_says_what_would_certify()
     _ok(at)
     assert _ledger(at).totals().n_releases == 1                         # booked, ε = 1
     assert any("⊥" in w.value for w in at.warning)
-    cfg = A.FunctionalConfig(epsilon=1.0, delta=1e-5, geometry="hypercube", rho=0.0)
-    need = C.n_to_certify(cfg, 2, 0.45, 0.52)
+    cfg = FunctionalConfig(epsilon=1.0, delta=1e-5, geometry="hypercube", rho=0.0)
+    need = n_to_certify(cfg, 2, 0.45, 0.52)
     assert 3000 < need < 8000
     md = " ".join(m.value for m in at.markdown)
     assert f"from **n = {need:,}** rows" in md, md
     assert "at this n = 442, no λ_min ≤ λ_max = 0.52 passes" in md             # even κ = 1 needs more rows at ε = 1
-    assert C.min_lambda_to_certify(cfg, 442, 2, 0.52) is None
+    assert min_lambda_to_certify(cfg, 442, 2, 0.52) is None
 
 
 def test_coverage_study_with_no_n_is_a_clear_error():

@@ -153,18 +153,17 @@ def test_lasso_with_intercept_on_diabetes(eps):
     scikit-learn's intercept Lasso on the same bounds (the same ℓ1 radius, equivalent α), fitted here."""
     from sklearn.linear_model import Lasso
 
-    from dpcore.lasso import designs as Dg
-    from dpcore.lasso import solver
+    from dpcore import lasso
     ds = _upload("diabetes")
     at = _release("lasso.py", ds, "lasso_go", budget=2 * eps, lasso_source=MINE, lasso_eps_typed=eps,
                   lasso_intercept=True, lasso_steps_rule="set T", lasso_T=2000)
     released = at.dataframe[0].value
     coef = released.filter(like="units of").iloc[1:, 0].to_numpy(float)
     x_cols = [c for c in ds.numeric_columns if c != "target"]
-    design = Dg.prepare_design(ds, "target", x_cols)                      # public maps into [−1, 1]
+    design = lasso.prepare_design(ds, "target", x_cols)                   # public maps into [−1, 1]
     X, y = design.X - design.X.mean(axis=0), design.y - design.y.mean()
-    opt = solver.constrained_optimum(X, y, 1.0, tol=1e-10)
-    alpha = float(np.abs(solver.gradient(X, y, opt.theta)).max()) / 2
+    theta = lasso.constrained_optimum(X, y, 1.0, tol=1e-10).theta
+    alpha = float(np.abs(X.T @ (X @ theta - y)).max()) / len(y)         # KKT: sklearn's equivalent penalty
     sk = Lasso(alpha=alpha, fit_intercept=True, tol=1e-10, max_iter=50_000).fit(design.X, design.y).coef_
     if eps == HUGE:
         big = np.abs(sk) > 0.05 * np.abs(sk).max()

@@ -8,7 +8,6 @@ import pytest
 
 from dpcore.audit import assert_passes, assert_rejected, audit, halfline_events
 from dpcore.data import impute as I
-from dpcore.noise import laplace_release
 
 LO, HI = 0.0, 1.0
 
@@ -30,8 +29,8 @@ def _values(column, n, rng, factor=1.0):
     """n draws of the released value through the release's own steps (Laplace of the audited mechanism, then
     the same post-processing), vectorised; ``factor`` scales the Laplace scale (the mutant: ½)."""
     stats = np.tile(I._statistics(np.array(column), (LO, HI)), (n, 1))
-    noisy = laplace_release(stats, I.mean_imputation_config(1.0), rng=rng,
-                            override=lambda c: c.replace(constant=c.constant * factor)).value
+    cal = I.mean_imputation_config(1.0)
+    noisy = I.laplace_statistics(stats, cal.replace(constant=cal.constant * factor), rng)
     return I._mean_from_noisy(noisy, (LO, HI))
 
 
@@ -55,7 +54,7 @@ def test_release_is_the_observed_mean_at_huge_epsilon_and_carries_its_cost():
     assert r.cost.epsilon == 1e9 and r.calibration.sensitivity == 1.5
     r1 = I.release_mean_imputation(x, (0.0, 5000.0), 1.0, rng=1)
     assert 0.0 <= r1.value <= 5000.0 and r1.cost.epsilon == 1.0
-    assert r1.cost == I.mean_imputation_config(1.0).calibration().cost(1)      # the cost known before the draw
+    assert r1.cost == I.mean_imputation_config(1.0).cost(1)      # the cost known before the draw
 
 
 def test_effect_table_shows_the_shift_of_the_mean():

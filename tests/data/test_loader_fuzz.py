@@ -84,7 +84,7 @@ _refs = st.tuples(st.integers(1, 16384), st.integers(1, 1_048_576))
 @st.composite
 def workbooks(draw):
     """Sheets with random declared dimensions, far cells, odd cell types and shared-string tables."""
-    col_letter = D.readers._col_letter
+    col_letter = D._excel._col_letter
     dim = None
     if draw(st.booleans()):
         (c1, r1), (c2, r2) = draw(_refs), draw(_refs)

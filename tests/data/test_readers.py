@@ -338,14 +338,14 @@ def test_issue_shared_strings_bomb_826kb_refused():
 
 
 def test_zip_with_too_many_parts_or_bytes_refused():
-    extra = {f"xl/media/f{i}.bin": b"" for i in range(D.readers.MAX_XLSX_PARTS)}
-    _refused(X.table([["x"], [1]], extra=extra), ["files in its ZIP archive", f"at most {D.readers.MAX_XLSX_PARTS:,}"])
-    big = {"docProps/custom.xml": b"x" * (D.readers.MAX_XLSX_OTHER_BYTES + 1)}
+    extra = {f"xl/media/f{i}.bin": b"" for i in range(D._excel.MAX_XLSX_PARTS)}
+    _refused(X.table([["x"], [1]], extra=extra), ["files in its ZIP archive", f"at most {D._excel.MAX_XLSX_PARTS:,}"])
+    big = {"docProps/custom.xml": b"x" * (D._excel.MAX_XLSX_OTHER_BYTES + 1)}
     _refused(X.table([["x"], [1]], extra=big), ["docProps/custom.xml", "expands to", "limit is 16.0 MB"])
 
 
 def test_many_cells_refused_at_the_cell_cap(monkeypatch):
-    monkeypatch.setattr(D.readers, "MAX_EXCEL_CELLS", 1_000)  # the full cap's time: benchmarks/loaders.py
+    monkeypatch.setattr(D._excel, "MAX_EXCEL_CELLS", 1_000)  # the full cap's time: benchmarks/loaders.py
     n = 1_000 // 50 + 1                                       # 50 columns
     row = "".join(f'<c r="{_letters(j)}{{i}}"><v>1</v></c>' for j in range(50))
     head = "".join(f'<c r="{_letters(j)}1" t="inlineStr"><is><t>c{j}</t></is></c>' for j in range(50))
@@ -355,7 +355,7 @@ def test_many_cells_refused_at_the_cell_cap(monkeypatch):
 
 
 def _letters(j: int) -> str:
-    return D.readers._col_letter(j)
+    return D._excel._col_letter(j)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ def test_exponents_chart_gp_keeps_rate_laplace_breaks_down():
 
 
 def test_marron_wand_mise_matches_monte_carlo_d1():
-    from dpcore.density import kde as K
+    from dpcore.density import _kde as K
     mix = mixture(1)
     g = np.random.default_rng(0)
     grid = np.linspace(-0.5, 1.5, 801)

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.density import fourier as F
-from dpcore.density import knorm as Kn
+from dpcore import density
+from dpcore.density import _fourier as F
+from dpcore.density import _knorm as Kn
 from dpcore.errors import DPValueError
 
 
@@ -33,19 +34,19 @@ def test_l1_sensitivity_bound_by_grid_max(k):
 
 def test_fourier_release_huge_epsilon_and_d2():
     x = np.random.default_rng(0).random((300, 2))
-    cfg = F.FourierConfig(epsilon=1e12, k=3, d=2, grid=16, sensitivity="crude")
-    np.testing.assert_allclose(F.fourier_release(x, cfg, rng=1).value[0], F.nonprivate_fourier(x, cfg), atol=1e-6)
+    cfg = density.FourierConfig(epsilon=1e12, k=3, d=2, grid=16, sensitivity="crude")
+    np.testing.assert_allclose(density.release.fourier.release(x, cfg, rng=1).value[0], F.nonprivate_fourier(x, cfg), atol=1e-6)
     with pytest.raises(DPValueError, match="sensitivity"):
-        F.FourierConfig(d=2)
+        density.FourierConfig(d=2)
     with pytest.raises(DPValueError, match="bandwidth"):
-        F.FourierConfig(bandwidth=0)
+        density.FourierConfig(bandwidth=0)
 
 
 @pytest.mark.stat
 def test_fourier_noise_is_laplace_with_scale_4k_over_n_epsilon():
     x = np.random.default_rng(1).random(50)
-    cfg = F.FourierConfig(epsilon=0.5, k=2)
-    z = F.fourier_sample_coefficients(x, cfg, 5000, 2)
+    cfg = density.FourierConfig(epsilon=0.5, k=2)
+    z = density.release.fourier.fourier_sample_coefficients(x, cfg, 5000, 2)
     beta = F.coefficients(x[:, None], 2)
     b = 4 * 2 / (50 * 0.5)
     r = (z[:, 3] - beta[3])
@@ -109,8 +110,8 @@ def test_knorm_radius_is_gamma_2k_plus_1():
     """r ~ Gamma(2k + 1) times U uniform in B gives density ∝ exp(−εn‖z − v_D‖_B), whose gauge εn‖z − v_D‖_B
     is Gamma(2k) (the radial law in dimension 2k): checked at k = 1 where the B-gauge is the polygon's."""
     x = np.zeros(10)
-    cfg = Kn.KNormConfig(epsilon=2.0, k=1)
-    z, _ = Kn.knorm_sample(x, cfg, 20_000, 6)
+    cfg = density.KNormConfig(epsilon=2.0, k=1)
+    z, _ = density.release.knorm.knorm_sample(x, cfg, 20_000, 6)
     B = Kn.body(1)
     v = Kn.moment_curve(0.0, 1)
     gauge = ((z - v) @ B.directions.T / B.support).max(axis=1)       # exact gauge of a polygon
@@ -121,13 +122,13 @@ def test_knorm_radius_is_gamma_2k_plus_1():
 
 def test_knorm_huge_epsilon_and_hit_and_run_is_labelled_approximate():
     x = np.random.default_rng(2).random(200)
-    cfg = Kn.KNormConfig(epsilon=1e12, k=2, grid=32)
-    np.testing.assert_allclose(Kn.knorm_release(x, cfg, rng=1).value[0], Kn.nonprivate_knorm(x, cfg), atol=1e-8)
-    rel = Kn.knorm_release(x, Kn.KNormConfig(k=1, sampler="hit-and-run", steps=20, grid=32), rng=1)
+    cfg = density.KNormConfig(epsilon=1e12, k=2, grid=32)
+    np.testing.assert_allclose(density.release.knorm.release(x, cfg, rng=1).value[0], Kn.nonprivate_knorm(x, cfg), atol=1e-8)
+    rel = density.release.knorm.release(x, density.KNormConfig(k=1, sampler="hit-and-run", steps=20, grid=32), rng=1)
     assert rel.notes_of("approximate") and "not certified" in rel.calibration.note.lower()
     assert rel.cost.note == rel.calibration.note
     with pytest.raises(DPValueError, match="k"):
-        Kn.KNormConfig(k=9)
+        density.KNormConfig(k=9)
 
 
 def test_noise_mse_formulas():

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.density import kde as K
+from dpcore import density
+from dpcore.density import _kde as K
 from dpcore.errors import DPValueError
 from dpcore.privacy.accounting import analytic_gaussian_sigma
 
@@ -50,14 +51,14 @@ def test_rkhs_inequality_for_random_kernel_expansions():
 def test_constants_and_calibration_switch():
     assert K.hall_c(1e-3) == pytest.approx(math.sqrt(2 * math.log(2000)))
     assert K.kde_sensitivity(100, 0.1, 2) == pytest.approx(math.sqrt(2) / (100 * 2 * math.pi * 0.01))
-    cal = K.calibrate_gp(K.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.1), 100)
+    cal = density.calibrate_gp(density.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.1), (100,))
     assert cal.params["calibration"] == "hall"
     assert cal.constant == pytest.approx(K.hall_c(1e-3) * K.kde_sensitivity(100, 0.1, 1))
-    cal = K.calibrate_gp(K.GPKDEConfig(epsilon=5.0, delta=1e-3, bandwidth=0.1), 100)
+    cal = density.calibrate_gp(density.GPKDEConfig(epsilon=5.0, delta=1e-3, bandwidth=0.1), (100,))
     assert cal.params["calibration"] == "analytic"
     assert cal.constant == pytest.approx(analytic_gaussian_sigma(5.0, 1e-3, K.kde_sensitivity(100, 0.1, 1)))
     with pytest.raises(DPValueError, match="calibration"):
-        K.GPKDEConfig(epsilon=3.0, calibration="hall")
+        density.GPKDEConfig(epsilon=3.0, calibration="hall")
     assert cal.cost(4).total_epsilon == pytest.approx(20.0)
 
 
@@ -83,12 +84,12 @@ def test_kronecker_sampling_covariance():
 def test_gp_release_projection_is_gaussian_with_the_calibrated_scale():
     """KS of a fixed projection of many draws against N(⟨p, f_D⟩, σ² pᵀMp); σ×0.7 and ×1.3 fail."""
     x = np.random.default_rng(1).beta(2, 5, 300)
-    cfg = K.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.1, grid=16)
-    out = K.gp_sample(x, cfg, 5000, 2)
+    cfg = density.GPKDEConfig(epsilon=1.0, delta=1e-3, bandwidth=0.1, grid=16)
+    out = density.release.kde.gp_sample(x, cfg, 5000, 2)
     L = K.gp_factors(16, 0.1, 1)
     p = np.sin(np.arange(16))
     mu = p @ K.nonprivate_kde(x, cfg)
-    sd = K.calibrate_gp(cfg, 300).constant * math.sqrt(p @ L @ L.T @ p)
+    sd = density.calibrate_gp(cfg, (300,)).constant * math.sqrt(p @ L @ L.T @ p)
     proj = out @ p
     assert stats.kstest(proj, "norm", args=(mu, sd)).pvalue > 1e-6
     for f in (0.7, 1.3):
@@ -98,8 +99,8 @@ def test_gp_release_projection_is_gaussian_with_the_calibrated_scale():
 @pytest.mark.parametrize("d", [1, 2])
 def test_huge_epsilon_gives_the_nonprivate_kde(d):
     x = np.random.default_rng(3).random((500, d))
-    cfg = K.GPKDEConfig(epsilon=1e9, delta=1e-3, bandwidth=0.1, grid=32, d=d)
-    rel = K.gp_release(x, cfg, rng=0)
+    cfg = density.GPKDEConfig(epsilon=1e9, delta=1e-3, bandwidth=0.1, grid=32, d=d)
+    rel = density.release.kde.release(x, cfg, rng=0)
     np.testing.assert_allclose(rel.value[0], K.nonprivate_kde(x, cfg), atol=1e-4)
 
 
@@ -114,12 +115,12 @@ def test_binned_kde_is_close_to_exact_and_integrates_to_about_one():
 
 def test_bad_input_names_the_parameter():
     with pytest.raises(DPValueError, match="bandwidth"):
-        K.GPKDEConfig(bandwidth=0.0)
+        density.GPKDEConfig(bandwidth=0.0)
     with pytest.raises(DPValueError, match="bandwidth"):
-        K.GPKDEConfig(bandwidth=-1.0)
+        density.GPKDEConfig(bandwidth=-1.0)
     with pytest.raises(DPValueError, match="grid"):
-        K.GPKDEConfig(grid=1000, d=2)
+        density.GPKDEConfig(grid=1000, d=2)
     with pytest.raises(DPValueError, match="grid"):
-        K.GPKDEConfig(grid=100_000)
+        density.GPKDEConfig(grid=100_000)
     with pytest.raises(DPValueError, match="shape"):
-        K.gp_release(np.zeros((5, 3)), K.GPKDEConfig(), rng=0)
+        density.release.kde.release(np.zeros((5, 3)), density.GPKDEConfig(), rng=0)

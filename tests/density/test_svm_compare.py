@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from dpcore.density import compare as C
+from dpcore import density
 from dpcore.density import designs as D
-from dpcore.density import svm as S
+from dpcore.density import _svm as S
 from dpcore.errors import DPValueError
 
 
@@ -52,30 +52,30 @@ def test_bound_attained_at_n1_label_flip():
 
 def test_huge_epsilon_svm_and_accuracy():
     data = D.two_class(200, 3)
-    cfg = S.SVMConfig(epsilon=1e9, lam=0.02, grid=10)
-    np.testing.assert_allclose(S.svm_release(data, cfg, rng=0).value[0], S.nonprivate_svm(data, cfg), atol=1e-4)
-    acc = S.accuracy_vs_epsilon(300, lam=0.01, bandwidth=0.15, delta=1e-3, reps=1, rng=2, epsilons=(0.05, 1e6),
+    cfg = density.SVMConfig(epsilon=1e9, lam=0.02, grid=10)
+    np.testing.assert_allclose(density.release.svm.release(data, cfg, rng=0).value[0], S.nonprivate_svm(data, cfg), atol=1e-4)
+    acc = density.accuracy_vs_epsilon(300, lam=0.01, bandwidth=0.15, delta=1e-3, reps=1, rng=2, epsilons=(0.05, 1e6),
                                 n_test=200)
     hi = acc[acc.epsilon == 1e6]
     assert float(hi.accuracy.iloc[0]) == pytest.approx(float(hi.nonprivate_accuracy.iloc[0]))
     with pytest.raises(DPValueError, match="lam"):
-        S.SVMConfig(lam=0.0)
+        density.SVMConfig(lam=0.0)
     with pytest.raises(DPValueError, match="labels"):
-        S.svm_release((np.zeros((3, 2)), np.array([0.0, 1.0, 2.0])), S.SVMConfig(), rng=0)
+        density.release.svm.release((np.zeros((3, 2)), np.array([0.0, 1.0, 2.0])), density.SVMConfig(), rng=0)
 
 
 def test_comparison_costs_compose_and_real_data_release():
     x = D.real_column("wine", "alcohol")
     assert x.shape == (178, 1) and 0 <= x.min() and x.max() <= 1
-    cfg = C.CompareConfig(epsilon=0.5, delta=1e-4, bandwidth=0.08, grid=64, k=5, knorm_k=1, draws=3)
-    comp = C.compare_release(x, cfg, rng=0)
+    cfg = density.CompareConfig(epsilon=0.5, delta=1e-4, bandwidth=0.08, grid=64, k=5, knorm_k=1, draws=3)
+    comp = density.compare_release(x, cfg, rng=0)
     assert comp.cost.epsilon == pytest.approx(3 * 3 * 0.5) and comp.cost.delta == pytest.approx(3 * 1e-4)
-    assert [c.count for c in C.comparison_costs(cfg, len(x))] == [3, 3, 3]
-    big = C.compare_release(x, C.CompareConfig(epsilon=1e9, bandwidth=0.08, grid=64, methods=("gp",)), rng=0)
-    np.testing.assert_allclose(big.releases["gp"].value[0], C.nonprivate_reference(x, cfg), atol=1e-4)
-    assert set(comp.frame().method) == set(C.METHODS)
+    assert [c.count for c in density.comparison_costs(cfg, len(x))] == [3, 3, 3]
+    big = density.compare_release(x, density.CompareConfig(epsilon=1e9, bandwidth=0.08, grid=64, methods=("gp",)), rng=0)
+    np.testing.assert_allclose(big.releases["gp"].value[0], density.nonprivate_reference(x, cfg), atol=1e-4)
+    assert set(comp.frame().method) == set(density.METHODS)
     with pytest.raises(DPValueError, match="K-norm"):
-        C.CompareConfig(d=2)
+        density.CompareConfig(d=2)
 
 
 def test_to_unit_cube_uses_public_bounds_and_counts_clipping():
@@ -90,13 +90,13 @@ def test_real_data_two_columns_diabetes():
     """bmi and bp of scikit-learn's diabetes data, rescaled by their declared public bounds: the 2-D GP and
     Fourier releases run at moderate ε and reach the non-private answer at a huge ε."""
     from dpcore.data import builtin_dataset
-    x, clipped, bounds = C.unit_cube_columns(builtin_dataset("diabetes"), ["bmi", "bp"])
+    x, clipped, bounds = density.unit_cube_columns(builtin_dataset("diabetes"), ["bmi", "bp"])
     assert x.shape == (442, 2) and bounds == [(10.0, 60.0), (40.0, 160.0)]
-    cfg = C.CompareConfig(epsilon=1.0, bandwidth=0.1, grid=24, d=2, k=3, draws=2, methods=("gp", "fourier-laplace"))
-    comp = C.compare_release(x, cfg, rng=1)
+    cfg = density.CompareConfig(epsilon=1.0, bandwidth=0.1, grid=24, d=2, k=3, draws=2, methods=("gp", "fourier-laplace"))
+    comp = density.compare_release(x, cfg, rng=1)
     assert all(np.isfinite(r.value).all() for r in comp.releases.values())
-    huge = C.compare_release(x, C.CompareConfig(epsilon=1e9, bandwidth=0.1, grid=24, d=2, methods=("gp",)), rng=1)
-    np.testing.assert_allclose(huge.releases["gp"].value[0], C.nonprivate_reference(x, cfg), atol=1e-4)
+    huge = density.compare_release(x, density.CompareConfig(epsilon=1e9, bandwidth=0.1, grid=24, d=2, methods=("gp",)), rng=1)
+    np.testing.assert_allclose(huge.releases["gp"].value[0], density.nonprivate_reference(x, cfg), atol=1e-4)
 
 
 @pytest.mark.stat
@@ -104,37 +104,37 @@ def test_svm_release_noise_is_the_calibrated_gp():
     """KS of a fixed projection of the private decision function against N(⟨p, f_D⟩, σ² pᵀMp)."""
     from scipy import stats
 
-    from dpcore.density import kde as K
+    from dpcore.density import _kde as K
     data = D.two_class(80, 5)
-    cfg = S.SVMConfig(epsilon=2.0, delta=1e-3, lam=0.05, bandwidth=0.2, grid=4)
-    out = S.svm_sample(data, cfg, 4000, 6).reshape(4000, -1)
+    cfg = density.SVMConfig(epsilon=2.0, delta=1e-3, lam=0.05, bandwidth=0.2, grid=4)
+    out = density.release.svm.svm_sample(data, cfg, 4000, 6).reshape(4000, -1)
     L = K.gp_factors(4, 0.2, 2)
     M = np.kron(L @ L.T, L @ L.T)
     p = np.cos(np.arange(16.0))
     mu = p @ S.nonprivate_svm(data, cfg).ravel()
-    sd = S.calibrate_svm(cfg, 80).constant * math.sqrt(p @ M @ p)
+    sd = density.calibrate_svm(cfg, (80,)).constant * math.sqrt(p @ M @ p)
     assert stats.kstest(out @ p, "norm", args=(mu, sd)).pvalue > 1e-6
     assert stats.kstest(out @ p, "norm", args=(mu, 0.7 * sd)).pvalue < 1e-6
 
 
 def test_private_bandwidth_in_the_comparison_is_charged_and_used():
-    from dpcore.density import bandwidth as Bw
+    from dpcore.density import _bandwidth as Bw
     x = D.real_column("wine", "alcohol")
-    cfg = C.CompareConfig(epsilon=1.0, bandwidth=0.3, grid=32, draws=1, methods=("gp",), bandwidth_epsilon=0.5)
-    comp = C.compare_release(x, cfg, rng=0)
+    cfg = density.CompareConfig(epsilon=1.0, bandwidth=0.3, grid=32, draws=1, methods=("gp",), bandwidth_epsilon=0.5)
+    comp = density.compare_release(x, cfg, rng=0)
     assert comp.h is not None and comp.h != 0.3
     assert comp.releases["gp"].config.bandwidth == comp.h
     assert comp.cost.epsilon == pytest.approx(1.5)
-    assert [c.epsilon for c in C.comparison_costs(cfg, len(x))] == [0.5, 1.0]
-    huge = Bw.bandwidth_sample(x, Bw.BandwidthConfig(epsilon=1e9), 5, 1)
-    np.testing.assert_allclose(huge, Bw.nonprivate_bandwidth(x, Bw.BandwidthConfig()), atol=3e-3)
+    assert [c.epsilon for c in density.comparison_costs(cfg, len(x))] == [0.5, 1.0]
+    huge = density.release.bandwidth.bandwidth_sample(x, density.BandwidthConfig(epsilon=1e9), 5, 1)
+    np.testing.assert_allclose(huge, Bw.nonprivate_bandwidth(x, density.BandwidthConfig()), atol=3e-3)
 
 
 @pytest.mark.stat
 def test_private_quantile_sampler_matches_its_exact_density():
     from scipy import stats
 
-    from dpcore.density import bandwidth as Bw
+    from dpcore.density import _bandwidth as Bw
     x = np.array([0.1, 0.15, 0.3, 0.5, 0.55, 0.9])
     t = Bw.private_quantiles(x, 0.25, 2.0, 20_000, 3)
     grid = np.linspace(0, 1, 20_001)

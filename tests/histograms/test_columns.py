@@ -7,7 +7,7 @@ import pytest
 from dpcore.data import Dataset, builtin_dataset
 from dpcore.errors import DPValueError
 from dpcore.histograms import ThresholdConfig, laplace_and_threshold_release
-from dpcore.histograms.columns import MAX_CATEGORIES, column_histogram
+from dpcore.histograms import MAX_CATEGORIES, column_histogram
 
 
 def _ds():
@@ -71,7 +71,7 @@ def _two_numeric(n=1000):
 
 def test_crossing_two_binned_columns_is_refused_before_reading_them(monkeypatch):
     """10 000 × 10 000 bins built 10⁸ label strings (11.7 GB, 88 s) before the 2^24-cell cap refused."""
-    from dpcore.histograms import columns as C
+    from dpcore.histograms import _columns as C
 
     monkeypatch.setattr(C, "_levels", lambda *a: pytest.fail("levels read before the cell cap"))
     with pytest.raises(DPValueError, match=r"cells of the crossed table = k1 \(bins of 'u'\) 10,000 × k2 \(bins of "

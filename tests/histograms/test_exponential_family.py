@@ -8,8 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from dpcore import histograms
 
-from dpcore.histograms import mechanisms as M
 
 
 def _log_pmf(theta: int, rate: float, support: np.ndarray) -> np.ndarray:
@@ -31,7 +31,7 @@ def test_geometric_on_all_integers_is_eps_dp_at_rate_eps_over_gs(eps):
     loss = max(np.abs(_log_pmf(t, eps, wide) - _log_pmf(t + 1, eps, wide))[150:-150].max() for t in range(-10, 10))
     assert loss == pytest.approx(eps, rel=1e-9)
     # and the calibration used by the histogram mechanism is exactly this rate: 1/b = ε/Δ
-    cal = M.calibrate_histogram(M.HistogramConfig(eps, 4, noise="geometric", neighbours="add/remove-one"))
+    cal = histograms.calibrate_histogram(histograms.HistogramConfig(eps, 4, noise="geometric", neighbours="add/remove-one"), (1,))
     assert 1 / cal.constant == pytest.approx(eps / cal.sensitivity)
     assert "translation invariance" in cal.derivation
 

@@ -4,21 +4,20 @@ import math
 
 import numpy as np
 import pytest
+from dpcore import histograms
 from scipy import stats
 
-from dpcore.histograms import mechanisms as M
-from dpcore.histograms import tables as T
 
 pytestmark = pytest.mark.stat
 
 
 def _cal(**kw):
-    return M.calibrate_threshold(M.ThresholdConfig(**kw))
+    return histograms.calibrate_threshold(histograms.ThresholdConfig(**kw), (1,))
 
 
 def test_laplace_cells_ks_and_power():
-    t = T.SparseCounts.from_records([0, 0, 0], 4)
-    out = M.sample_histogram(t, M.calibrate_histogram(M.HistogramConfig(0.5, 4)), 5000, 1)
+    t = histograms.SparseCounts.from_records([0, 0, 0], 4)
+    out = histograms.sample_histogram(t, histograms.calibrate_histogram(histograms.HistogramConfig(0.5, 4), (1,)), 5000, 1)
     z = (out - t.to_dense()).ravel()
     assert stats.kstest(z, stats.laplace(scale=4.0).cdf).pvalue > 1e-6
     assert stats.kstest(z, stats.laplace(scale=4.0 * 0.7).cdf).pvalue < 1e-6
@@ -33,9 +32,9 @@ def _chi2_discrete(x, pmf, lo, hi):
 
 
 def test_geometric_cells_chi2_and_power():
-    t = T.SparseCounts.from_records([1], 3)
+    t = histograms.SparseCounts.from_records([1], 3)
     b = 2.0 / 1.0
-    out = M.sample_histogram(t, M.calibrate_histogram(M.HistogramConfig(1.0, 3, noise="geometric")), 10_000, 2)
+    out = histograms.sample_histogram(t, histograms.calibrate_histogram(histograms.HistogramConfig(1.0, 3, noise="geometric"), (1,)), 10_000, 2)
     z = (out - t.to_dense()).ravel()
 
     def pmf(k, bb=b):
@@ -49,11 +48,11 @@ def test_geometric_cells_chi2_and_power():
 @pytest.mark.parametrize("noise", ["laplace", "geometric"])
 def test_sparse_sampler_has_the_naive_law(noise):
     # small domain with τ = b·log(p/q_bound) moderate, so empty cells survive often enough to test
-    t = T.SparseCounts.from_records([2, 2, 2, 7, 9, 9], 12)
+    t = histograms.SparseCounts.from_records([2, 2, 2, 7, 9, 9], 12)
     kw = dict(epsilon=1.0, p=12, noise=noise, tau_rule="public q bound", q_bound=4)
     reps = 40_000
-    sp = M.sample_threshold(t, _cal(sampler="sparse", **kw), reps, 3)
-    dn = M.sample_threshold(t, _cal(sampler="dense", **kw), reps, 4)
+    sp = histograms.sample_threshold(t, _cal(sampler="sparse", **kw), reps, 3)
+    dn = histograms.sample_threshold(t, _cal(sampler="dense", **kw), reps, 4)
     # number of released cells per release: χ² two-sample (contingency)
     k = max(sp.nnz().max(), dn.nnz().max()) + 1
     table = np.array([np.bincount(sp.nnz(), minlength=k), np.bincount(dn.nnz(), minlength=k)])
@@ -76,27 +75,27 @@ def test_sparse_sampler_has_the_naive_law(noise):
         assert stats.chi2_contingency(both[:, both.sum(axis=0) > 0]).pvalue > 1e-6
     # survivor count among empty cells: exact Binomial(p − q, P(noise > τ))
     fp = np.bincount(sp.rep[empty], minlength=reps)
-    pi = float(M.survival_probability(noise, 2.0, tau))
+    pi = float(histograms.survival_probability(noise, 2.0, tau))
     assert np.mean(fp) == pytest.approx((12 - t.q) * pi, abs=5 * math.sqrt((12 - t.q) * pi / reps))
 
 
 def test_with_replacement_locations_fail_the_chi2():
     # power check: the broken (with replacement) sampler is told apart from the naive law at τ = 0
-    t = T.SparseCounts.from_records([0, 0], 4)
+    t = histograms.SparseCounts.from_records([0, 0], 4)
     kw = dict(epsilon=1.0, p=4, tau_rule="public q bound", q_bound=4)
-    bad = M.sample_threshold(t, _cal(**kw).replace(params={"locations": "with replacement"}), 40_000, 5)
-    dn = M.sample_threshold(t, _cal(sampler="dense", **kw), 40_000, 6)
+    bad = histograms.sample_threshold(t, _cal(**kw).replace(params={"locations": "with replacement"}), 40_000, 5)
+    dn = histograms.sample_threshold(t, _cal(sampler="dense", **kw), 40_000, 6)
     table = np.array([np.bincount(bad.nnz(), minlength=5), np.bincount(dn.nnz(), minlength=5)])
     assert stats.chi2_contingency(table[:, table.sum(axis=0) > 0]).pvalue < 1e-6
 
 
 def test_sparse_sampler_large_domain_matches_binomial_and_uniform_locations():
     # p = 2^20, q = 100, τ = b·log(p/q_bound) with q_bound = 2^6: ≈ p/(2·2^14) = 32 survivors per release
-    t = T.sparse_table(2**20, 100, 1000, rng=7)
+    t = histograms.sparse_table(2**20, 100, 1000, rng=7)
     cal = _cal(epsilon=1.0, p=2**20, tau_rule="public q bound", q_bound=2**6)
-    b = M.sample_threshold(t, cal, 2000, 8)
+    b = histograms.sample_threshold(t, cal, 2000, 8)
     empty = ~np.isin(b.cells, t.cells)
-    pi = float(M.survival_probability("laplace", 2.0, b.tau[0]))
+    pi = float(histograms.survival_probability("laplace", 2.0, b.tau[0]))
     fp = np.bincount(b.rep[empty], minlength=2000)
     M_ = 2**20 - 100
     assert stats.chisquare(*_binned(fp, stats.binom(M_, pi))).pvalue > 1e-6

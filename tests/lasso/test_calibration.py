@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from dpcore.errors import DPValueError
-from dpcore.lasso import calibration as C
+from dpcore.lasso import calibration
+from dpcore.lasso.configs import MAX_P, MAX_STEPS, LassoConfig
 from dpcore.privacy import zcdp_to_approx
 
 
@@ -36,7 +37,7 @@ def _brute_force_sensitivity(n: int, p: int, radius: float) -> float:
 def test_score_sensitivity_matches_brute_force(p, radius):
     n = 7
     bf = _brute_force_sensitivity(n, p, radius)
-    formula = C.score_sensitivity(n, radius)
+    formula = calibration.score_sensitivity(n, radius)
     assert bf <= formula * (1 + 1e-12)
     if p >= 2:                       # attained (θ = r e_k, x = e_k ± e_j, y = −1)
         assert bf == pytest.approx(formula, rel=1e-12)
@@ -45,13 +46,13 @@ def test_score_sensitivity_matches_brute_force(p, radius):
 
 
 def test_score_sensitivity_is_4r_r_plus_1_over_n():
-    assert C.score_sensitivity(100, 1.0) == pytest.approx(0.08)
-    assert C.score_sensitivity(10, 0.1) == pytest.approx(4 * 0.1 * 1.1 / 10)
+    assert calibration.score_sensitivity(100, 1.0) == pytest.approx(0.08)
+    assert calibration.score_sensitivity(10, 0.1) == pytest.approx(4 * 0.1 * 1.1 / 10)
 
 
 @pytest.mark.parametrize("eps,delta,T", [(1.0, 1e-6, 737), (0.5, 1e-8, 50), (4.0, 1e-5, 2000)])
 def test_advanced_route_composes_back_to_epsilon(eps, delta, T):
-    e0, route = C.per_step_epsilon(eps, delta, T, "exponential", "advanced")
+    e0, route = calibration.per_step_epsilon(eps, delta, T, "exponential", "advanced")
     if route.startswith("basic"):
         assert e0 == pytest.approx(eps / T)
     else:
@@ -62,35 +63,35 @@ def test_advanced_route_composes_back_to_epsilon(eps, delta, T):
 @pytest.mark.parametrize("sel,factor", [("exponential", 8.0), ("laplace", 2.0)])
 def test_zcdp_route_composes_back_to_epsilon(sel, factor):
     eps, delta, T = 1.0, 1e-6, 500
-    e0, route = C.per_step_epsilon(eps, delta, T, sel, "zcdp")
+    e0, route = calibration.per_step_epsilon(eps, delta, T, sel, "zcdp")
     assert "zCDP" in route
     rho = T * e0 ** 2 / factor
     assert zcdp_to_approx(rho, delta) <= eps + 1e-9
     assert zcdp_to_approx(rho * 1.01, delta) > eps          # not loose
     # the exponential mechanism (ε₀²/8-zCDP) gets twice the ε₀ of Laplace (ε₀²/2)
-    other = C.per_step_epsilon(eps, delta, T, "laplace" if sel == "exponential" else "exponential", "zcdp")[0]
+    other = calibration.per_step_epsilon(eps, delta, T, "laplace" if sel == "exponential" else "exponential", "zcdp")[0]
     assert e0 / other == pytest.approx(0.5 if sel == "laplace" else 2.0, rel=1e-6)
 
 
 def test_small_T_uses_basic_composition_when_better():
-    e0, route = C.per_step_epsilon(1.0, 1e-6, 1, "exponential", "zcdp")
+    e0, route = calibration.per_step_epsilon(1.0, 1e-6, 1, "exponential", "zcdp")
     assert e0 == 1.0 and route.startswith("basic")
 
 
 def test_paper_noise_scale_gives_about_two_epsilon():
     n, eps, delta = 10_000, 1.0, 1e-6
-    T = C.theorem25_steps(n, eps, 1.0)
-    assert 2.0 < C.paper_total_epsilon(n, eps, delta, T, 1.0) < 2.2
+    T = calibration.theorem25_steps(n, eps, 1.0)
+    assert 2.0 < calibration.paper_total_epsilon(n, eps, delta, T, 1.0) < 2.2
 
 
 def test_theorem25_steps_depends_on_public_values_only():
-    assert C.theorem25_steps(10_000, 1.0, 1.0) == round((8 / 4) ** (2 / 3) * 1e4 ** (2 / 3))
-    assert C.theorem25_steps(1000, 1.0, 1.0) < C.theorem25_steps(10_000, 1.0, 1.0)
-    assert C.theorem25_steps(10 ** 9, 1e3, 1.0) == C.MAX_STEPS
+    assert calibration.theorem25_steps(10_000, 1.0, 1.0) == round((8 / 4) ** (2 / 3) * 1e4 ** (2 / 3))
+    assert calibration.theorem25_steps(1000, 1.0, 1.0) < calibration.theorem25_steps(10_000, 1.0, 1.0)
+    assert calibration.theorem25_steps(10 ** 9, 1e3, 1.0) == MAX_STEPS
 
 
 def test_calibration_states_everything():
-    cal = C.calibrate(C.LassoConfig(), 10_000, 100)
+    cal = calibration.calibrate(LassoConfig(), (10_000, 100))
     assert cal.notion == "approx" and cal.epsilon == 1.0 and cal.delta == 1e-6
     assert cal.sensitivity == pytest.approx(8e-4)
     assert cal.constant == pytest.approx(2 * cal.sensitivity / cal.params["eps0"])
@@ -101,18 +102,18 @@ def test_calibration_states_everything():
 
 @pytest.mark.parametrize("kw,name", [({"epsilon": 0}, "epsilon"), ({"delta": 1.5}, "delta"),
                                      ({"radius": -1}, "radius"), ({"steps": 0}, "steps"),
-                                     ({"steps": C.MAX_STEPS + 1}, "steps"), ({"selection": "gauss"}, "selection"),
+                                     ({"steps": MAX_STEPS + 1}, "steps"), ({"selection": "gauss"}, "selection"),
                                      ({"composition": "rdp"}, "composition"), ({"path": "x"}, "path")])
 def test_bad_config_names_the_parameter(kw, name):
     with pytest.raises(DPValueError, match=name):
-        C.LassoConfig(**kw)
+        LassoConfig(**kw)
 
 
 def test_p_above_the_cap_is_refused():
     with pytest.raises(DPValueError, match="p"):
-        C.calibrate(C.LassoConfig(), 100, C.MAX_P + 1)
+        calibration.calibrate(LassoConfig(), (100, MAX_P + 1))
 
 
 def test_corollary27_rate():
-    assert C.corollary27_rate(1000, 10, 1.0, 1e-6) == pytest.approx(math.log(1e10) / 100)
-    assert C.corollary27_rate(8000, 10, 1.0, 1e-6) < C.corollary27_rate(1000, 10, 1.0, 1e-6) / 3.5
+    assert calibration.corollary27_rate(1000, 10, 1.0, 1e-6) == pytest.approx(math.log(1e10) / 100)
+    assert calibration.corollary27_rate(8000, 10, 1.0, 1e-6) < calibration.corollary27_rate(1000, 10, 1.0, 1e-6) / 3.5

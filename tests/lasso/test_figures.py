@@ -5,15 +5,15 @@ import numpy as np
 import pytest
 
 from dpcore.experiments import run_experiment
-from dpcore.lasso import figures as Fg
-from dpcore.viz.lasso import coefficients_figure, risk_vs_n_figure
+from dpcore.lasso import figures
+from dpcore.lasso.plots import coefficients_figure, risk_vs_n_figure
 
 
 def test_lasso_figure_quick_frame():
     f = run_experiment("lasso", xs=(300, 3000), reps=2, methods=("p=100",), jobs=1, seed=1)
     assert set(f["n"]) == {300, 3000} and len(f) == 4
     assert (f["error"] >= -1e-9).all() and (f["excess_fw"] >= -1e-9).all()
-    assert (f["opt_gap"] <= Fg.OPT_TOL).all()
+    assert (f["opt_gap"] <= figures.OPT_TOL).all()
     # non-private FW with the same T is far better than the private run (the cost of privacy)
     assert (f["excess_fw"] < f["error"]).all()
     fig = risk_vs_n_figure(f)
@@ -29,7 +29,7 @@ def test_lasso_p_figure_quick_frame():
 
 def test_sufficient_statistics_path_matches_the_direct_path():
     from dpcore.lasso.designs import sparse_regression
-    from dpcore.lasso.solver import constrained_optimum, frank_wolfe, gram_loss, loss
+    from dpcore.lasso._solver import constrained_optimum, frank_wolfe, gram_loss, loss
     X, y, _ = sparse_regression(2000, 50, 3, rng=0)
     G, b, yy = X.T @ X, X.T @ y, float(y @ y)
     a = frank_wolfe(X, y, radius=1.0, steps=300, path="direct").theta[0]
@@ -42,13 +42,13 @@ def test_sufficient_statistics_path_matches_the_direct_path():
 
 
 def test_work_caps_leave_units_out():
-    assert Fg.feasible(100_000, 1000) and not Fg.feasible(300_000, 1000)
-    assert Fg.feasible(3000, 10_000) and not Fg.feasible(10_000, 10_000)
+    assert figures.feasible(100_000, 1000) and not figures.feasible(300_000, 1000)
+    assert figures.feasible(3000, 10_000) and not figures.feasible(10_000, 10_000)
 
 
 def test_lower_bound_curve_has_slope_minus_two_thirds_up_to_logs():
     n = np.array([1e4, 1e8])
-    s = np.diff(np.log(Fg.lower_bound_curve(n))) / np.diff(np.log(n))
+    s = np.diff(np.log(figures.lower_bound_curve(n))) / np.diff(np.log(n))
     assert -0.75 < s[0] < -2 / 3
 
 

@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.lasso import general as Gn
+from dpcore.lasso._solver import gradient, noisy_gradient_fw
+from dpcore.lasso.calibration import calibrate_noisy_gradient, gaussian_width, gradient_sensitivity, l1_radius_of
+from dpcore.lasso.configs import GENERAL_CONSTRAINTS, NoisyGradientConfig
 from dpcore.lasso.designs import sparse_regression
-from dpcore.lasso.solver import gradient
+from dpcore.lasso.release import noisy_gradient
 
 
-@pytest.mark.parametrize("constraint", Gn.GENERAL_CONSTRAINTS)
+@pytest.mark.parametrize("constraint", GENERAL_CONSTRAINTS)
 def test_gradient_sensitivity_brute_force(constraint):
     n, p, r = 5, 2, 0.7
     vals = np.linspace(-1, 1, 5)
@@ -27,26 +29,26 @@ def test_gradient_sensitivity_brute_force(constraint):
         thetas = [np.array([a, r - a]) for a in np.linspace(0, r, 5)]
     T = np.array([(2 / n) * (x @ th - y) * x for th in thetas for x, y in recs]).reshape(len(thetas), len(recs), p)
     worst = max(float(np.max(np.linalg.norm(t[:, None, :] - t[None, :, :], axis=2))) for t in T)
-    bound = Gn.gradient_sensitivity(n, p, r, constraint)
+    bound = gradient_sensitivity(n, p, r, constraint)
     assert worst <= bound * (1 + 1e-12)
     # not attained in general; at θ = 0 the flip of y at x = (±1, …) gives 4√p/n = bound/(R₁ + 1)
-    assert worst >= bound / (Gn.l1_radius_of(constraint, p, r) + 1) * (1 - 1e-12)
+    assert worst >= bound / (l1_radius_of(constraint, p, r) + 1) * (1 - 1e-12)
 
 
 def test_gaussian_widths():
-    assert Gn.gaussian_width("linf", 100) == pytest.approx(100 * math.sqrt(2 / math.pi))
+    assert gaussian_width("linf", 100) == pytest.approx(100 * math.sqrt(2 / math.pi))
     g = np.random.default_rng(0).standard_normal((200_000, 20))
-    assert Gn.gaussian_width("l1", 20) == pytest.approx(np.abs(g).max(axis=1).mean(), rel=0.01)
-    assert Gn.gaussian_width("simplex", 20) == pytest.approx(g.max(axis=1).mean(), rel=0.01)
+    assert gaussian_width("l1", 20) == pytest.approx(np.abs(g).max(axis=1).mean(), rel=0.01)
+    assert gaussian_width("simplex", 20) == pytest.approx(g.max(axis=1).mean(), rel=0.01)
     # log p for the polytopes, p for the ℓ∞ ball
-    assert Gn.gaussian_width("l1", 10_000) / Gn.gaussian_width("l1", 100) < 2
-    assert Gn.gaussian_width("linf", 10_000) / Gn.gaussian_width("linf", 100) == pytest.approx(100)
+    assert gaussian_width("l1", 10_000) / gaussian_width("l1", 100) < 2
+    assert gaussian_width("linf", 10_000) / gaussian_width("linf", 100) == pytest.approx(100)
 
 
-@pytest.mark.parametrize("constraint", Gn.GENERAL_CONSTRAINTS)
+@pytest.mark.parametrize("constraint", GENERAL_CONSTRAINTS)
 def test_output_stays_in_C(constraint):
     X, y, _ = sparse_regression(300, 10, 2, rng=0)
-    th = Gn.release_noisy_gradient((X, y), Gn.NoisyGradientConfig(constraint=constraint, radius=0.5), rng=1).value
+    th = noisy_gradient.release((X, y), NoisyGradientConfig(constraint=constraint, radius=0.5), rng=1).value
     if constraint == "l1":
         assert np.abs(th).sum() <= 0.5 + 1e-12
     elif constraint == "simplex":
@@ -57,17 +59,17 @@ def test_output_stays_in_C(constraint):
 
 def test_huge_epsilon_is_nonprivate_fw():
     X, y, _ = sparse_regression(300, 10, 2, rng=0)
-    cfg = Gn.NoisyGradientConfig(epsilon=1e9, steps=50, constraint="linf", radius=0.1)
-    np.testing.assert_array_equal(Gn.release_noisy_gradient((X, y), cfg, rng=1).value, Gn.nonprivate_general((X, y), cfg))
+    cfg = NoisyGradientConfig(epsilon=1e9, steps=50, constraint="linf", radius=0.1)
+    np.testing.assert_array_equal(noisy_gradient.release((X, y), cfg, rng=1).value, noisy_gradient.nonprivate((X, y), cfg))
 
 
 @pytest.mark.stat
 def test_one_step_law_is_the_gaussian_sign():
     X, y, _ = sparse_regression(50, 1, 0, rng=3)
-    cfg = Gn.NoisyGradientConfig(epsilon=2.0, steps=1, radius=1.0)
-    cal = Gn.calibrate_noisy_gradient(cfg, 50, 1)
+    cfg = NoisyGradientConfig(epsilon=2.0, steps=1, radius=1.0)
+    cal = calibrate_noisy_gradient(cfg, (50, 1))
     g = gradient(X, y, np.zeros(1))[0]
-    _, s = Gn.noisy_gradient_fw(X, y, radius=1.0, steps=1, constraint="l1", sigma=cal.constant, reps=50_000, rng=4)
+    _, s = noisy_gradient_fw(X, y, radius=1.0, steps=1, constraint="l1", sigma=cal.constant, reps=50_000, rng=4)
     p_plus = stats.norm.cdf(-g / cal.constant)                        # s = +r iff g + z < 0
     assert 0.05 < p_plus < 0.95
     assert stats.binomtest(int((s[:, 0] > 0).sum()), 50_000, p_plus).pvalue > 1e-4

@@ -10,12 +10,12 @@ from scipy import stats
 from sklearn.linear_model import Lasso
 
 from dpcore import data as dpdata
-from dpcore import lasso as L
+from dpcore import lasso
 from dpcore.errors import DPValueError
-from dpcore.lasso import designs as Dg
+from dpcore.lasso import designs
+from dpcore.lasso._solver import constrained_optimum, sklearn_equivalent
 from dpcore.lasso.calibration import mean_scale, scaled_steps, theorem25_steps
-from dpcore.lasso.private_fw import centre, noisy_means
-from dpcore.lasso.solver import constrained_optimum, sklearn_equivalent
+from dpcore.lasso.release.private_fw import centre, noisy_means
 
 
 def _offset_table(n=2000, seed=0):
@@ -28,7 +28,7 @@ def _offset_table(n=2000, seed=0):
 
 
 def test_calibration_splits_epsilon_and_states_the_means_stage():
-    cal = L.calibrate(L.LassoConfig(epsilon=2.0, intercept=True, intercept_share=0.25), 1000, 9)
+    cal = lasso.calibrate(lasso.LassoConfig(epsilon=2.0, intercept=True, intercept_share=0.25), (1000, 9))
     q = cal.params
     assert cal.mechanism == "lasso/private-fw-intercept" and cal.epsilon == 2.0
     assert q["mean_epsilon"] == pytest.approx(0.5) and q["fw_epsilon"] == pytest.approx(1.5)
@@ -36,25 +36,25 @@ def test_calibration_splits_epsilon_and_states_the_means_stage():
     assert q["steps"] == theorem25_steps(1000, 1.5, 1.0)                 # T from the Frank–Wolfe share
     assert "2(p + 1)/(nε_m)" in cal.derivation and "Basic composition" in cal.derivation
     assert cal.cost(1).total_epsilon == 2.0
-    assert any("centring means" in row[0] for row in L.accounting(cal))
-    assert L.calibrate(L.LassoConfig(intercept=True), 100, 3).params["mean_epsilon"] == pytest.approx(0.1)
+    assert any("centring means" in row[0] for row in lasso.accounting(cal))
+    assert lasso.calibrate(lasso.LassoConfig(intercept=True), (100, 3)).params["mean_epsilon"] == pytest.approx(0.1)
 
 
 def test_bad_intercept_and_step_settings_are_refused_by_name():
     with pytest.raises(DPValueError, match="intercept_share applies only with intercept=True"):
-        L.LassoConfig(intercept_share=0.2)
+        lasso.LassoConfig(intercept_share=0.2)
     with pytest.raises(DPValueError, match=r"intercept_share = 1 must lie in \(0, 1\)"):
-        L.LassoConfig(intercept=True, intercept_share=1.0)
+        lasso.LassoConfig(intercept=True, intercept_share=1.0)
     with pytest.raises(DPValueError, match="either steps"):
-        L.LassoConfig(steps=10, step_scale=0.05)
+        lasso.LassoConfig(steps=10, step_scale=0.05)
     with pytest.raises(DPValueError, match="step_scale"):
-        L.LassoConfig(step_scale=-1.0)
+        lasso.LassoConfig(step_scale=-1.0)
 
 
 def test_noisy_means_are_laplace_around_the_means_with_the_calibrated_scale():
     X = np.zeros((50, 2))
     y = np.full(50, 0.2)
-    cal = L.calibrate(L.LassoConfig(epsilon=10.0, intercept=True, intercept_share=0.5), 50, 2)
+    cal = lasso.calibrate(lasso.LassoConfig(epsilon=10.0, intercept=True, intercept_share=0.5), (50, 2))
     draws = noisy_means(X, y, cal, 0, size=5000)
     b = cal.params["mean_scale"]
     assert stats.kstest(draws[:, 2] - 0.2, stats.laplace(scale=b).cdf).pvalue > 1e-6
@@ -77,7 +77,7 @@ def test_user_units_invert_the_public_maps_exactly():
     frame = pd.DataFrame({"a": rng.uniform(0, 10, 200), "b": rng.uniform(100, 300, 200)})
     frame["y"] = 3.0 + 2.0 * frame["a"] - 0.5 * frame["b"]
     ds = dpdata.Dataset(frame, ("a", "b", "y"), {"a": (0, 10), "b": (100, 300), "y": (-200, 100)}, "exact")
-    d = Dg.prepare_design(ds, "y", ["a", "b"])
+    d = designs.prepare_design(ds, "y", ["a", "b"])
     coef, *_ = np.linalg.lstsq(np.c_[np.ones(200), d.X], d.y, rcond=None)   # a + ⟨x′, θ⟩ in scaled units
     table = d.user_units(coef, intercept=True)
     np.testing.assert_allclose(table.iloc[:, 2], [3.0, 2.0, -0.5], atol=1e-9)
@@ -85,18 +85,18 @@ def test_user_units_invert_the_public_maps_exactly():
 
 def test_intercept_gets_the_sign_the_no_intercept_fit_gets_wrong():
     ds = _offset_table()
-    d = Dg.prepare_design(ds, "y", ["x"])
+    d = designs.prepare_design(ds, "y", ["x"])
     slope = {}
     for intercept in (False, True):
-        cfg = L.LassoConfig(epsilon=1e6, intercept=intercept)
-        slope[intercept] = d.user_units(L.release((d.X, d.y), cfg, rng=0).value, intercept).iloc[1, 2]
+        cfg = lasso.LassoConfig(epsilon=1e6, intercept=intercept)
+        slope[intercept] = d.user_units(lasso.release((d.X, d.y), cfg, rng=0).value, intercept).iloc[1, 2]
     assert slope[False] > 0                       # forced through the bounds' centres: the wrong sign
     assert slope[True] == pytest.approx(-2.0, abs=0.15)
 
 
 def test_intercept_release_at_epsilon_one_is_released_and_costs_epsilon():
-    d = Dg.prepare_design(_offset_table(), "y", ["x"])
-    r = L.release((d.X, d.y), L.LassoConfig(epsilon=1.0, intercept=True), rng=3)
+    d = designs.prepare_design(_offset_table(), "y", ["x"])
+    r = lasso.release((d.X, d.y), lasso.LassoConfig(epsilon=1.0, intercept=True), rng=3)
     assert r.value.shape == (2,) and np.all(np.isfinite(r.value))
     assert r.cost.total_epsilon == 1.0 and r.cost.delta == 1e-6
     assert any("Intercept" in t for t in r.notes_of("info"))
@@ -104,10 +104,10 @@ def test_intercept_release_at_epsilon_one_is_released_and_costs_epsilon():
 
 @pytest.mark.parametrize("radius", [0.5, 1.0])
 def test_diabetes_at_a_huge_epsilon_has_the_signs_of_scikit_learns_intercept_lasso(radius):
-    ds = Dg.diabetes_dataset()
+    ds = designs.diabetes_dataset()
     cols = list(ds.numeric_columns)
-    d = Dg.prepare_design(ds, cols[-1], cols[:-1])
-    r = L.release((d.X, d.y), L.LassoConfig(epsilon=1e6, radius=radius, intercept=True), rng=5)
+    d = designs.prepare_design(ds, cols[-1], cols[:-1])
+    r = lasso.release((d.X, d.y), lasso.LassoConfig(epsilon=1e6, radius=radius, intercept=True), rng=5)
     # scikit-learn: Lasso with an intercept on the same public scaling (halved, as the release), at the penalty
     # equivalent to the ℓ1 radius (from the constrained optimum's KKT conditions)
     Xh, yh = d.X / 2, d.y / 2
@@ -124,6 +124,6 @@ def test_diabetes_at_a_huge_epsilon_has_the_signs_of_scikit_learns_intercept_las
 
 def test_step_scale_gives_the_public_step_count():
     assert scaled_steps(10_000, 1.0, 0.05) == round(0.05 * 1e4 ** (2 / 3))
-    cal = L.calibrate(L.LassoConfig(step_scale=0.05), 10_000, 100)
+    cal = lasso.calibrate(lasso.LassoConfig(step_scale=0.05), (10_000, 100))
     assert cal.params["steps"] == 23 and cal.params["steps_source"] == "T = 0.05·(nε)^(2/3)"
     assert theorem25_steps(10_000, 1.0, 1.0) > 10 * cal.params["steps"]

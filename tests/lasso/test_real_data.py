@@ -4,14 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpcore.lasso import LassoConfig, designs as Dg, nonprivate, release
-from dpcore.lasso.solver import loss
+from dpcore.lasso import LassoConfig, designs, nonprivate, release
+from dpcore.lasso._solver import loss
 
 
 @pytest.fixture(scope="module")
 def diabetes():
-    ds = Dg.diabetes_dataset()
-    d = Dg.prepare_design(ds, "target", [c for c in ds.numeric_columns if c != "target"])
+    ds = designs.diabetes_dataset()
+    d = designs.prepare_design(ds, "target", [c for c in ds.numeric_columns if c != "target"])
     return d.X, d.y
 
 

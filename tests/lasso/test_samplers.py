@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 
 from dpcore.lasso import LassoConfig, calibrate
-from dpcore.lasso.private_fw import sample_run
-from dpcore.lasso.solver import gradient, vertex_scores
+from dpcore.lasso._solver import gradient, vertex_scores
+from dpcore.lasso.release.private_fw import sample_run
 
 pytestmark = pytest.mark.stat
 
@@ -24,7 +24,7 @@ def _data(p=4, n=40, seed=0):
 def test_exponential_mechanism_matches_the_softmax():
     X, y = _data()
     cfg = LassoConfig(epsilon=2.0, steps=1, radius=1.0)
-    cal = calibrate(cfg, *X.shape)
+    cal = calibrate(cfg, X.shape)
     scores = vertex_scores(gradient(X, y, np.zeros(X.shape[1])), 1.0, "l1")
     w = np.exp(-(scores - scores.min()) / cal.constant)       # P(s) ∝ exp(−ε₀α_s/(2Δ_s)), b = 2Δ_s/ε₀
     prob = w / w.sum()
@@ -38,7 +38,7 @@ def test_exponential_mechanism_matches_the_softmax():
 def test_wrong_gumbel_sign_is_not_the_softmax():
     X, y = _data()
     cfg = LassoConfig(epsilon=2.0, steps=1)
-    cal = calibrate(cfg, *X.shape)
+    cal = calibrate(cfg, X.shape)
     scores = vertex_scores(gradient(X, y, np.zeros(X.shape[1])), 1.0, "l1")
     w = np.exp(-(scores - scores.min()) / cal.constant)
     k = sample_run((X, y), cfg, 200_000, 12, cal.replace(params={"gumbel_sign": 1.0})).vertices[:, 0]
@@ -55,7 +55,7 @@ def _laplace_difference_cdf(z, b):
 def test_laplace_report_noisy_min_matches_quadrature():
     X, y = _data(p=1)
     cfg = LassoConfig(epsilon=0.5, steps=1, selection="laplace")
-    cal = calibrate(cfg, *X.shape)
+    cal = calibrate(cfg, X.shape)
     a_plus, a_minus = vertex_scores(gradient(X, y, np.zeros(1)), 1.0, "l1")
     p_plus = _laplace_difference_cdf(a_minus - a_plus, cal.constant)   # P(α₊ + L₁ < α₋ + L₂)
     N = 200_000

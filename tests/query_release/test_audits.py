@@ -4,10 +4,13 @@ import dataclasses
 
 import pytest
 
+from dpcore import query_release
+from dpcore.query_release.release._common import sample_outputs
 from dpcore.audit import Mutant, run_audit
-from dpcore.query_release import central as C
-from dpcore.query_release.declare import AUDITS_CENTRAL, l1_diameter
-from dpcore.query_release.workloads import Marginals
+from dpcore.query_release import _central as C
+from dpcore.query_release.audits import l1_diameter
+from dpcore.query_release.declare import AUDITS_CENTRAL
+from dpcore.query_release._workloads import Marginals
 
 
 def _audit(key):
@@ -25,8 +28,8 @@ def test_projection_noise_step_audit_and_mutant():
     base = _audit("projection")
 
     def sampler(data, n, rng, *, epsilon, delta, override):
-        cfg = C.ProjectionConfig(Marginals(3, 2), C.rho_for_approx(epsilon, delta))
-        return C.sample_outputs(data, cfg, n, rng, override=override, stage="noisy")
+        cfg = query_release.configs.ProjectionConfig(Marginals(3, 2), C.rho_for_approx(epsilon, delta))
+        return sample_outputs(data, cfg, n, rng, override=override, stage="noisy")
 
     aud = dataclasses.replace(base, id="query_release/projection-noise", sampler=sampler, n_samples=100_000)
     assert not run_audit(aud).result.rejected

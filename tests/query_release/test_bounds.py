@@ -5,14 +5,14 @@ import math
 import numpy as np
 import pytest
 
-from dpcore.query_release.bounds import (
+from dpcore.query_release._bounds import (
     empirical_sample_complexity,
     geometry,
     local_bounds,
     lower_bound,
     upper_bounds,
 )
-from dpcore.query_release.workloads import Cone, Marginals, RandomSigns, Thresholds
+from dpcore.query_release._workloads import Cone, Marginals, RandomSigns, Thresholds
 
 SPECS = [Thresholds(128), Marginals(6, 2), RandomSigns(32, 128, 0), Cone(400, r=0.05, L=8, n_dirs=16)]
 

@@ -6,11 +6,13 @@ import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer
 
+from dpcore import query_release
+from dpcore.query_release.release._common import sample_outputs
 from dpcore.privacy import zcdp_delta
-from dpcore.query_release import central as C
-from dpcore.query_release import local as L
-from dpcore.query_release.geometry import mean_width
-from dpcore.query_release.workloads import (
+from dpcore.query_release import _central as C
+from dpcore.query_release import _local as L
+from dpcore.query_release._geometry import mean_width
+from dpcore.query_release._workloads import (
     Marginals,
     Thresholds,
     mean_point,
@@ -21,7 +23,7 @@ from dpcore.query_release.workloads import (
 def test_sigma_gives_exactly_rho():
     spec = Marginals(5, 2)
     data = np.array([0, 31, 4, 4, 9, 17, 2])
-    rel = C.gaussian_release(data, C.GaussianConfig(spec, 0.3), rng=0)
+    rel = query_release.release.gaussian.release(data, query_release.configs.GaussianConfig(spec, 0.3), rng=0)
     cal = rel.calibration
     n, diam = 7, math.sqrt(2 * math.comb(5, 2))
     assert cal.sensitivity == pytest.approx(diam / n)
@@ -39,16 +41,16 @@ def test_zcdp_conversion_tight_below_closed_form(rho):
     assert g["epsilon_simple"] == pytest.approx(rho + 2 * math.sqrt(rho * math.log(1e6)))
 
 
-@pytest.mark.parametrize("budget", C.BUDGET_SPLITS)
+@pytest.mark.parametrize("budget", query_release.configs.BUDGET_SPLITS)
 def test_chaining_budgets_sum_to_rho(budget):
-    plan = C.plan_for(C.ChainingConfig(Thresholds(64), 0.7, 0.1, budget))
+    plan = C.plan_for(query_release.configs.ChainingConfig(Thresholds(64), 0.7, 0.1, budget))
     assert len(plan.rhos) >= 2 and sum(plan.rhos) == pytest.approx(0.7, rel=1e-12)
-    cal = L._calibration(L.LocalChainingConfig(Thresholds(64), 1.3, 0.1), L._plan(L.LocalChainingConfig(Thresholds(64), 1.3, 0.1)))
+    cal = query_release.calibration._local_calibration(query_release.configs.LocalChainingConfig(Thresholds(64), 1.3, 0.1), L._plan(query_release.configs.LocalChainingConfig(Thresholds(64), 1.3, 0.1)))
     assert sum(cal.params["level_epsilons"]) == pytest.approx(1.3)
 
 
 def test_pmw_budget_split_sums_to_rho():
-    cal = C._pmw_calibration(C.PMWConfig(Thresholds(8), 0.4, rounds=7), Thresholds(8).build(), 50)
+    cal = query_release.calibration._pmw_calibration(query_release.configs.PMWConfig(Thresholds(8), 0.4, rounds=7), Thresholds(8).build(), 50)
     T, rho_t = cal.params["rounds"], cal.params["rho_per_round"]
     eps0, sigma_m = 2 * math.sqrt(rho_t), cal.constant
     assert T * (eps0 ** 2 / 8 + cal.sensitivity ** 2 / (2 * sigma_m ** 2)) == pytest.approx(0.4)
@@ -60,9 +62,9 @@ def test_gaussian_rms_error_is_sigma_and_projection_bound():
     data = np.full(20, 5)
     truth = mean_point(data, wl)
     sigma = wl.diam2 / (20 * math.sqrt(2 * 0.5))
-    out = C.sample_outputs(data, C.GaussianConfig(spec, 0.5), 4000, 1)
+    out = sample_outputs(data, query_release.configs.GaussianConfig(spec, 0.5), 4000, 1)
     assert np.sqrt(np.mean((out - truth) ** 2)) == pytest.approx(sigma, rel=0.02)
-    proj = C.sample_outputs(data, C.ProjectionConfig(spec, 0.5), 300, 2)
+    proj = sample_outputs(data, query_release.configs.ProjectionConfig(spec, 0.5), 300, 2)
     sq = np.sum((proj - truth) ** 2, axis=1)
     w, _ = mean_width(wl.points, 4000, rng=0)
     assert sq.mean() <= sigma * w * 1.1                       # E‖ŷ − x̄‖² ≤ σ w(X) (RECONSTRUCTED bound)
@@ -71,7 +73,7 @@ def test_gaussian_rms_error_is_sigma_and_projection_bound():
 def test_projection_never_worse_than_its_own_noise():
     spec = Thresholds(32)
     data = np.full(10, 3)
-    rel = C.projection_release(data, C.ProjectionConfig(spec, 0.2), rng=4)
+    rel = query_release.release.projection.release(data, query_release.configs.ProjectionConfig(spec, 0.2), rng=4)
     noisy = rel.diagnostics.values["noisy answers before projection (private, post-noise)"]
     truth = C.nonprivate_answers(data, rel.config)
     assert np.linalg.norm(rel.value - truth) <= np.linalg.norm(noisy - truth) + 1e-12
@@ -81,9 +83,9 @@ def test_coarse_has_a_rounding_floor_and_chaining_error_small():
     spec = Thresholds(128)
     data = np.full(10 ** 6, 77)
     truth = mean_point(data, spec.build())
-    c = C.coarse_release(data, C.CoarseConfig(spec, 0.5, 0.25), rng=1).value
+    c = query_release.release.coarse.release(data, query_release.configs.CoarseConfig(spec, 0.5, 0.25), rng=1).value
     assert 0 < C.rms_error(c, truth) <= 0.125 + 1e-3          # ≤ α/2 even at huge n, but not 0
-    ch = C.chaining_release(data, C.ChainingConfig(spec, 0.5, 0.25), rng=1).value
+    ch = query_release.release.chaining.release(data, query_release.configs.ChainingConfig(spec, 0.5, 0.25), rng=1).value
     assert C.rms_error(ch, truth) <= 0.125 + 1e-3
 
 
@@ -92,7 +94,7 @@ def test_pmw_worst_case_error_decreases_with_n():
     errs = []
     for n in (30, 3000):
         data = np.full(n, 5)
-        out = C.sample_outputs(data, C.PMWConfig(spec, 0.5), 20, 3)
+        out = sample_outputs(data, query_release.configs.PMWConfig(spec, 0.5), 20, 3)
         errs.append(C.max_error(out, mean_point(data, spec.build())).mean())
     assert errs[1] < 0.5 * errs[0]
 
@@ -121,14 +123,14 @@ class ReadOnce:
 
 
 @pytest.mark.parametrize("make", [
-    lambda s: (C.gaussian_release, C.GaussianConfig(s, 0.5)),
-    lambda s: (C.projection_release, C.ProjectionConfig(s, 0.5)),
-    lambda s: (C.coarse_release, C.CoarseConfig(s, 0.5, 0.3)),
-    lambda s: (C.chaining_release, C.ChainingConfig(s, 0.5, 0.2)),
-    lambda s: (C.pmw_release, C.PMWConfig(s, 0.5)),
-    lambda s: (L.local_projection_release, L.LocalProjectionConfig(s, 1.0)),
-    lambda s: (L.local_coarse_release, L.LocalCoarseConfig(s, 1.0, 0.3)),
-    lambda s: (L.local_chaining_release, L.LocalChainingConfig(s, 1.0, 0.2)),
+    lambda s: (query_release.release.gaussian.release, query_release.configs.GaussianConfig(s, 0.5)),
+    lambda s: (query_release.release.projection.release, query_release.configs.ProjectionConfig(s, 0.5)),
+    lambda s: (query_release.release.coarse.release, query_release.configs.CoarseConfig(s, 0.5, 0.3)),
+    lambda s: (query_release.release.chaining.release, query_release.configs.ChainingConfig(s, 0.5, 0.2)),
+    lambda s: (query_release.release.pmw.release, query_release.configs.PMWConfig(s, 0.5)),
+    lambda s: (query_release.release.local_projection.release, query_release.configs.LocalProjectionConfig(s, 1.0)),
+    lambda s: (query_release.release.local_coarse.release, query_release.configs.LocalCoarseConfig(s, 1.0, 0.3)),
+    lambda s: (query_release.release.local_chaining.release, query_release.configs.LocalChainingConfig(s, 1.0, 0.2)),
 ], ids=["gaussian", "projection", "coarse", "chaining", "pmw", "local-projection", "local-coarse", "local-chaining"])
 def test_sentinel_data_read_once_before_noise(make):
     spec = Marginals(5, 2)
@@ -141,8 +143,8 @@ def test_sentinel_data_read_once_before_noise(make):
 def test_l1_diameter_is_not_a_privacy_bug():
     """The ℓ1 diameter is ≥ the ℓ2 one (‖v‖₁ ≥ ‖v‖₂), so σ from it over-noises: it cannot serve as a mutant."""
     spec = Marginals(3, 2)
-    plan = C.plan_for(C.GaussianConfig(spec, 0.5))
-    cal = C._calibrate("query_release/gaussian", C.GaussianConfig(spec, 0.5), plan, 5, "x")
+    plan = C.plan_for(query_release.configs.GaussianConfig(spec, 0.5))
+    cal = query_release.calibration._calibrate("query_release/gaussian", query_release.configs.GaussianConfig(spec, 0.5), plan, 5, "x")
     l1 = C._sigmas(cal.replace(params={"diameter_rule": "l1"}), plan, 5)[0]
     l2 = C._sigmas(cal, plan, 5)[0]
     norm = C._sigmas(cal.replace(params={"diameter_rule": "normalised"}), plan, 5)[0]
@@ -164,23 +166,23 @@ def _breast_cancer_indices():
 
 
 @pytest.mark.parametrize("make,huge", [
-    (lambda s, b: C.GaussianConfig(s, b), 1e12), (lambda s, b: C.ProjectionConfig(s, b), 1e12),
-    (lambda s, b: C.CoarseConfig(s, b, 0.1), 1e12), (lambda s, b: C.ChainingConfig(s, b, 0.1), 1e12),
+    (lambda s, b: query_release.configs.GaussianConfig(s, b), 1e12), (lambda s, b: query_release.configs.ProjectionConfig(s, b), 1e12),
+    (lambda s, b: query_release.configs.CoarseConfig(s, b, 0.1), 1e12), (lambda s, b: query_release.configs.ChainingConfig(s, b, 0.1), 1e12),
 ], ids=["gaussian", "projection", "coarse", "chaining"])
 def test_real_data_breast_cancer_two_way_marginals(make, huge):
     spec = Marginals(6, 2)
     idx = _breast_cancer_indices()
     assert idx.size == 569                                     # no record dropped
     truth = mean_point(idx, spec.build())
-    release = {C.GaussianConfig: C.gaussian_release, C.ProjectionConfig: C.projection_release,
-               C.CoarseConfig: C.coarse_release, C.ChainingConfig: C.chaining_release}
+    release = {query_release.configs.GaussianConfig: query_release.release.gaussian.release, query_release.configs.ProjectionConfig: query_release.release.projection.release,
+               query_release.configs.CoarseConfig: query_release.release.coarse.release, query_release.configs.ChainingConfig: query_release.release.chaining.release}
     cfg = make(spec, 0.5)                                      # ε = 1 pure ⇒ ρ = ε²/2 = 0.5
     rel = release[type(cfg)](idx, cfg, rng=0)
     assert rel.released and C.rms_error(rel.value, truth) < 0.1
     cfg_h = make(spec, huge)
     rel_h = release[type(cfg_h)](idx, cfg_h, rng=0)
     # coarse/chaining keep their public rounding bias (≤ α/2): the huge-budget answer is the rounded x̄
-    tol = 1e-3 if isinstance(cfg_h, (C.GaussianConfig, C.ProjectionConfig)) else 0.05
+    tol = 1e-3 if isinstance(cfg_h, (query_release.configs.GaussianConfig, query_release.configs.ProjectionConfig)) else 0.05
     assert C.rms_error(rel_h.value, truth) < tol
 
 
@@ -188,12 +190,12 @@ def test_real_data_breast_cancer_pmw_and_local():
     spec = Marginals(6, 2)
     idx = _breast_cancer_indices()
     truth = mean_point(idx, spec.build())
-    assert C.max_error(C.pmw_release(idx, C.PMWConfig(spec, 0.5), rng=0).value, truth) < 0.3
-    assert C.max_error(C.pmw_release(idx, C.PMWConfig(spec, 1e12), rng=0).value, truth) < 0.06
+    assert C.max_error(query_release.release.pmw.release(idx, query_release.configs.PMWConfig(spec, 0.5), rng=0).value, truth) < 0.3
+    assert C.max_error(query_release.release.pmw.release(idx, query_release.configs.PMWConfig(spec, 1e12), rng=0).value, truth) < 0.06
     for eps in (1.0, 1e9):
-        for release, cfg in ((L.local_projection_release, L.LocalProjectionConfig(spec, eps)),
-                             (L.local_coarse_release, L.LocalCoarseConfig(spec, eps, 0.1)),
-                             (L.local_chaining_release, L.LocalChainingConfig(spec, eps, 0.1))):
+        for release, cfg in ((query_release.release.local_projection.release, query_release.configs.LocalProjectionConfig(spec, eps)),
+                             (query_release.release.local_coarse.release, query_release.configs.LocalCoarseConfig(spec, eps, 0.1)),
+                             (query_release.release.local_chaining.release, query_release.configs.LocalChainingConfig(spec, eps, 0.1))):
             rel = release(idx, cfg, rng=0)
             # n = 569 parties: the local error stays of order R·C_ε·(w/(k√n))^{1/2} even at a huge ε
             assert np.all(np.isfinite(rel.value)) and C.rms_error(rel.value, truth) < 0.35
@@ -203,5 +205,5 @@ def test_real_data_optimised_chaining_budget():
     spec = Marginals(6, 2)
     idx = _breast_cancer_indices()
     truth = mean_point(idx, spec.build())
-    rel = C.chaining_release(idx, C.ChainingConfig(spec, 0.5, 0.1, "optimised (our addition)"), rng=0)
+    rel = query_release.release.chaining.release(idx, query_release.configs.ChainingConfig(spec, 0.5, 0.1, "optimised (our addition)"), rng=0)
     assert sum(rel.calibration.params["rhos"]) == pytest.approx(0.5) and C.rms_error(rel.value, truth) < 0.1

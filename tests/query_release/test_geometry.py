@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from dpcore.query_release.geometry import (
+from dpcore.query_release._geometry import (
     chaining_depth,
     decompose,
     diameter,
@@ -13,7 +13,7 @@ from dpcore.query_release.geometry import (
     mean_width,
     packing_profile,
 )
-from dpcore.query_release.workloads import Cone, Marginals, RandomSigns, Thresholds
+from dpcore.query_release._workloads import Cone, Marginals, RandomSigns, Thresholds
 
 SPECS = [Marginals(5, 2), Thresholds(40), RandomSigns(16, 60, 2), Cone(50, r=0.3, L=5, n_dirs=8)]
 

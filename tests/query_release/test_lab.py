@@ -4,8 +4,8 @@ import pandas as pd
 import pytest
 
 from dpcore.errors import DPValueError
-from dpcore.query_release.lab import ColumnRule, LabConfig, lab_dataset, release_marginals, run_lab, schema_indices
-from dpcore.query_release.workloads import Marginals, Thresholds
+from dpcore.query_release._lab import ColumnRule, LabConfig, lab_dataset, release_marginals, run_lab, schema_indices
+from dpcore.query_release._workloads import Marginals, Thresholds
 
 
 def test_run_lab_frames():
@@ -48,7 +48,7 @@ def test_schema_maps_every_row_by_public_rules():
 
 
 def test_viz_figures_build_from_lab_frames():
-    from dpcore.viz import query_release as V
+    from dpcore.query_release import plots as V
 
     res = run_lab(LabConfig(Thresholds(16), methods=("projection", "pmw", "local-coarse"), ns=(10, 50), reps=2,
                             alphas=(0.2,), complexity_reps=3), rng=1)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpcore.query_release.local import c_epsilon, randomize, report_density_ratio
+from dpcore.query_release._local import c_epsilon, randomize, report_density_ratio
 
 
 @pytest.mark.stat

@@ -3,14 +3,14 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from dpcore.query_release.projection import (
+from dpcore.query_release._projection import (
     lmo_frank_wolfe,
     pairwise_frank_wolfe,
     pairwise_frank_wolfe_batch,
     plain_frank_wolfe,
     project,
 )
-from dpcore.query_release.workloads import (
+from dpcore.query_release._workloads import (
     Cone,
     Marginals,
     RandomSigns,

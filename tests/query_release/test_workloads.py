@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 from dpcore.errors import DataError, DPValueError
-from dpcore.query_release.geometry import diameter
-from dpcore.query_release.workloads import (
+from dpcore.query_release._geometry import diameter
+from dpcore.query_release._workloads import (
     MAX_UNIVERSE_CELLS,
     Cone,
     Marginals,

@@ -53,16 +53,17 @@ def test_the_figure_draws_algorithm_5_with_both_splits_like_for_like():
     about 0.4× the quarters' (noise sd σ(0.7ε, 0.7δ) vs σ(ε/4, δ/4)); at n = 2·10⁴ it abstains (its ε₄ = 0.1ε
     needs n ≈ 3·10⁴ by the closed forms) while quarters pass. Before: only the quarters were drawn."""
     from dpcore.experiments import registry
-    from dpcore.single_parameter import algorithms as A
-    from dpcore.single_parameter.certify import BUDGET_SPLITS
+    from dpcore.single_parameter import BUDGET_SPLITS, FunctionalConfig
+    from dpcore.single_parameter._analysis import analyse
     from dpcore.single_parameter.designs import robust_regression
+    from dpcore.single_parameter.release.functional import sample_functional
     assert "alg5_gaussian" in registry()["single-parameter"].methods
     X, y, _ = robust_regression(100_000, 5, rng=3)
     err = {}
     for name, sp in BUDGET_SPLITS.items():
-        cfg = A.FunctionalConfig(epsilon=1.0, delta=1e-5, eps_split=sp, delta_split=sp)
-        an = A.analyse((X, y), cfg)
-        out = A.sample_functional(an, cfg, 4000, np.random.default_rng(5))
+        cfg = FunctionalConfig(epsilon=1.0, delta=1e-5, eps_split=sp, delta_split=sp)
+        an = analyse((X, y), cfg)
+        out = sample_functional(an, cfg, 4000, np.random.default_rng(5))
         assert out["passed"].all()
         err[name] = np.mean(np.abs(out["value"] - an.fit.theta[0]))
     assert 0.25 < err["gaussian-heavy"] / err["quarters"] < 0.55
@@ -79,7 +80,7 @@ def test_eigen_coverage_study_refuses_an_empty_list_of_n():
     import pytest
 
     from dpcore.errors import DPValueError
-    from dpcore.single_parameter import explore as E
+    from dpcore.single_parameter import _explore as explore
 
     with pytest.raises(DPValueError, match="at least one n"):
-        E.eigen_bounds_vs_n([], 2, reps=1, draws=10, rng=0)
+        explore.eigen_bounds_vs_n([], 2, reps=1, draws=10, rng=0)

@@ -6,8 +6,8 @@ import pytest
 
 from dpcore.errors import DPValueError
 from dpcore.single_parameter.designs import census_like, robust_regression
-from dpcore.single_parameter.fit import fit, gradient, hessian, is_separable, objective
-from dpcore.single_parameter.losses import LOGISTIC, ROBUST, get_loss
+from dpcore.single_parameter._fit import fit, gradient, hessian, is_separable, objective
+from dpcore.single_parameter._losses import LOGISTIC, ROBUST, get_loss
 
 T = np.linspace(-30, 30, 600_001)
 

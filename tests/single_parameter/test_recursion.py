@@ -6,8 +6,8 @@ import pytest
 
 from dpcore.errors import DPValueError
 from dpcore.privacy import analytic_gaussian_sigma, gaussian_delta
-from dpcore.single_parameter.recursion import alg4, alg6l, generic_ladder, lower_ladder, upper_count
-from dpcore.single_parameter.stability import constants_for, eps_var
+from dpcore.single_parameter._recursion import alg4, alg6l, generic_ladder, lower_ladder, upper_count
+from dpcore.single_parameter._stability import constants_for, eps_var
 
 NS = [300, 2000, 20_000]
 

@@ -6,12 +6,19 @@ import pytest
 from scipy import stats
 
 from dpcore.privacy import analytic_gaussian_sigma, zcdp_to_approx
-from dpcore.single_parameter import algorithms as A
-from dpcore.single_parameter import baselines as Bl
 from dpcore.single_parameter.designs import robust_regression
-from dpcore.single_parameter.losses import get_loss
-from dpcore.single_parameter.recursion import alg6l, lower_ladder
-from dpcore.single_parameter.stability import constants_for
+from dpcore.single_parameter._losses import get_loss
+from dpcore.single_parameter._recursion import alg6l, lower_ladder
+from dpcore.single_parameter._stability import constants_for
+from dpcore.single_parameter import (FunctionalConfig, NoisyGDConfig, ObjectivePerturbationConfig,
+                                     OutputPerturbationConfig, ThetaConfig, calibrate_functional, calibrate_theta,
+                                     noisy_gd, output_perturbation)
+from dpcore.single_parameter._analysis import analyse, local_sensitivity
+from dpcore.single_parameter.release.functional import sample_functional
+from dpcore.single_parameter.release.noisy_gd import sample_noisy_gd
+from dpcore.single_parameter.release.objective_perturbation import sample_objective_perturbation
+from dpcore.single_parameter.release.output_perturbation import sample_output_perturbation
+from dpcore.single_parameter.release.theta import sample_theta
 
 pytestmark = pytest.mark.stat
 
@@ -41,18 +48,18 @@ def test_algorithm_6l_count_law(scale, ok):
 @pytest.mark.parametrize("scale,ok", [(1.0, True), (1.3, False), (0.7, False)])
 def test_algorithm_3_gaussian_given_lambda_hat(scale, ok):
     X, y, _ = robust_regression(5000, 3, rng=2)
-    cfg = A.ThetaConfig(epsilon=2.0, delta=1e-4)
-    an = A.analyse((X, y), cfg)
-    cal = A.calibrate_theta(cfg).replace(params={"gauss_scale": scale})
+    cfg = ThetaConfig(epsilon=2.0, delta=1e-4)
+    an = analyse((X, y), cfg)
+    cal = calibrate_theta(cfg, X.shape).replace(params={"gauss_scale": scale})
     g = np.random.default_rng(3)
     state = g.bit_generator.state
     lam = alg6l(an.K, an.ladder, 1.0, 5e-5, 5000, g)[0]
     g.bit_generator.state = state
-    th = A.sample_theta(an, 1.0, 5e-5, 1.0, 5e-5, 5000, g)
+    th = sample_theta(an, 1.0, 5e-5, 1.0, 5e-5, 5000, g)
     sd = analytic_gaussian_sigma(1.0, 5e-5) * an.consts.Delta_n(lam)
     z = ((th - an.fit.theta) / sd[:, None])[:, 0]
     assert stats.kstest(z, "norm").pvalue > 1e-6
-    th_bad = A.sample_theta(an, 1.0, 5e-5, 1.0, 5e-5, 5000, np.random.default_rng(3), cal)
+    th_bad = sample_theta(an, 1.0, 5e-5, 1.0, 5e-5, 5000, np.random.default_rng(3), cal)
     zb = ((th_bad - an.fit.theta) / sd[:, None])[:, 0]
     assert (stats.kstest(zb, "norm").pvalue > 1e-6) == ok
 
@@ -60,12 +67,12 @@ def test_algorithm_3_gaussian_given_lambda_hat(scale, ok):
 @pytest.mark.parametrize("scale,ok", [(1.0, True), (1.3, False), (0.7, False)])
 def test_algorithm_5_gaussian_given_the_test(scale, ok):
     X, y, _ = robust_regression(50_000, 3, rng=2)
-    cfg = A.FunctionalConfig()
-    an = A.analyse((X, y), cfg)
-    cal = A.calibrate_functional(cfg).replace(params={"gauss_scale": scale})
-    out = A.sample_functional(an, cfg, 5000, 4, cal)
+    cfg = FunctionalConfig()
+    an = analyse((X, y), cfg)
+    cal = calibrate_functional(cfg, X.shape).replace(params={"gauss_scale": scale})
+    out = sample_functional(an, cfg, 5000, 4, cal)
     assert out["passed"].all()
-    S = A.local_sensitivity(an, np.eye(3)[0])
+    S = local_sensitivity(an, np.eye(3)[0])
     sd = analytic_gaussian_sigma(0.25, 2.5e-6) * (1 + out["taub"]) * S
     z = (out["value"] - an.fit.theta[0]) / sd
     assert (stats.kstest(z, "norm").pvalue > 1e-6) == ok
@@ -74,18 +81,18 @@ def test_algorithm_5_gaussian_given_the_test(scale, ok):
 @pytest.mark.parametrize("scale,ok", [(1.0, True), (1.3, False), (0.7, False)])
 def test_output_perturbation_and_noisy_gd_laws(scale, ok):
     X, y, _ = robust_regression(2000, 2, rng=5)
-    cfg = Bl.OutputPerturbationConfig(rho=0.1)
+    cfg = OutputPerturbationConfig(rho=0.1)
     over = lambda cal: cal.replace(params={"gauss_scale": scale})
-    out, cal, _ = Bl.sample_output_perturbation((X, y), cfg, 5000, 1, over)
+    out, cal, _ = sample_output_perturbation((X, y), cfg, 5000, 1, over)
     sd = analytic_gaussian_sigma(1.0, 1e-5, 2.0 / (2000 * 0.1))
-    z = (out[:, 0] - Bl.nonprivate_ridge((X, y), cfg)[0]) / sd
+    z = (out[:, 0] - output_perturbation.nonprivate((X, y), cfg)[0]) / sd
     assert (stats.kstest(z, "norm").pvalue > 1e-6) == ok
-    gcfg = Bl.NoisyGDConfig(steps=1)
-    out, cal, _ = Bl.sample_noisy_gd((X, y), gcfg, 5000, 2, over)
+    gcfg = NoisyGDConfig(steps=1)
+    out, cal, _ = sample_noisy_gd((X, y), gcfg, 5000, 2, over)
     rho = cal.rho
     assert zcdp_to_approx(rho, 1e-5) == pytest.approx(1.0, abs=1e-6)
     s = (2.0 / 2000) * math.sqrt(1 / (2 * rho))
-    z = (out[:, 0] - Bl.nonprivate_gd((X, y), gcfg)[0]) / (2.0 * s)      # η = 1/M1 = 2
+    z = (out[:, 0] - noisy_gd.nonprivate((X, y), gcfg)[0]) / (2.0 * s)      # η = 1/M1 = 2
     assert (stats.kstest(z, "norm").pvalue > 1e-6) == ok
 
 
@@ -93,9 +100,9 @@ def test_output_perturbation_and_noisy_gd_laws(scale, ok):
 def test_objective_perturbation_noise_law(scale, ok):
     """d = 1: b is recovered exactly from the first-order condition; b ~ Laplace(2/ε′)."""
     X, y, _ = robust_regression(300, 1, rng=6)
-    cfg = Bl.ObjectivePerturbationConfig(rho=0.2)
+    cfg = ObjectivePerturbationConfig(rho=0.2)
     over = lambda cal: cal.replace(params={"noise_scale": scale})
-    th, cal, _ = Bl.sample_objective_perturbation((X, y), cfg, 3000, 7, over)
+    th, cal, _ = sample_objective_perturbation((X, y), cfg, 3000, 7, over)
     loss = get_loss("robust")
     t = th @ X.T - y                     # r₂ = 1
     b = -300 * ((loss.h1(t) @ X)[:, 0] / 300 + (0.2 + cal.params["extra_ridge"]) * th[:, 0])

@@ -1,0 +1,165 @@
+"""Configs of the query-release mechanisms (Błasiok, Bun, Nikolov & Steinke, SODA 2019): frozen, self-validating.
+
+Central, under ρ-zCDP: :class:`GaussianConfig`, :class:`ProjectionConfig`, :class:`CoarseConfig`,
+:class:`ChainingConfig`, :class:`PMWConfig`; local, under ε-LDP: :class:`LocalProjectionConfig`,
+:class:`LocalCoarseConfig`, :class:`LocalChainingConfig`. Every config names a declared public workload
+(:class:`Marginals`, :class:`Thresholds`, :class:`RandomSigns`, :class:`Cone`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .._validation import check_choice, check_epsilon, check_int, check_positive, check_rho
+from ..errors import DPValueError
+from ._workloads import WorkloadSpec
+
+__all__ = ["BUDGET_SPLITS", "check_workload", "check_tol", "check_alpha", "GaussianConfig", "ProjectionConfig",
+           "CoarseConfig", "ChainingConfig", "PMWConfig", "LocalProjectionConfig", "LocalCoarseConfig",
+           "LocalChainingConfig"]
+
+BUDGET_SPLITS = ("uniform", "optimised (our addition)")
+
+
+def check_workload(w: Any) -> None:
+    if not isinstance(w, WorkloadSpec):
+        raise DPValueError(f"workload must be a declared workload (Marginals, Thresholds, RandomSigns or Cone); "
+                           f"got {type(w).__name__}.")
+
+
+def check_tol(tol: float) -> float:
+    tol = check_positive(tol, "tol (projection duality gap)")
+    if tol > 1e-2:
+        raise DPValueError(f"tol = {tol:g} is too loose for an exact projection; use at most 1e-2 (e.g. 1e-9).")
+    return tol
+
+
+def check_alpha(alpha: float) -> float:
+    alpha = check_positive(alpha, "alpha (target RMS error, normalised scale)")
+    if alpha < 1e-3 or alpha > 2.0:
+        raise DPValueError(f"alpha = {alpha:g} must lie in [0.001, 2] (normalised RMS error; e.g. 0.1).")
+    return alpha
+
+
+@dataclass(frozen=True)
+class GaussianConfig:
+    """Gaussian baseline x̄ + N(0, σ²I), σ = diam₂(X)/(n√(2ρ))."""
+
+    workload: WorkloadSpec
+    rho: float
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_rho(self.rho)
+
+
+@dataclass(frozen=True)
+class ProjectionConfig:
+    """Projection mechanism: Gaussian noise, then the exact projection onto conv(X) to duality gap ``tol``."""
+
+    workload: WorkloadSpec
+    rho: float
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_rho(self.rho)
+        check_tol(self.tol)
+
+
+@dataclass(frozen=True)
+class CoarseConfig:
+    """Coarse projection: round to a greedy (α/2)-net Y, Gaussian noise scaled to diam₂(Y), project onto conv(Y)."""
+
+    workload: WorkloadSpec
+    rho: float
+    alpha: float
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_rho(self.rho)
+        check_alpha(self.alpha)
+        check_tol(self.tol)
+
+
+@dataclass(frozen=True)
+class ChainingConfig:
+    """Chaining: telescoping levels at scales 2^{−i}, i = 0..T, T = ⌈log₂(2/α)⌉, projection on each.
+
+    ``budget`` = "uniform" (the paper: ρ/(number of non-constant levels) each) or
+    "optimised (our addition)": ρ_i ∝ c_i^{4/5}, c_i = (diam₂(X_i) w(X_i)/k)^{1/2} (not from the paper).
+    """
+
+    workload: WorkloadSpec
+    rho: float
+    alpha: float
+    budget: str = "uniform"
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_rho(self.rho)
+        check_alpha(self.alpha)
+        check_choice(self.budget, "budget", BUDGET_SPLITS)
+        check_tol(self.tol)
+
+
+@dataclass(frozen=True)
+class PMWConfig:
+    """Private multiplicative weights (MWEM form) for worst-case error; ``rounds`` = 0 picks T* (public rule)."""
+
+    workload: WorkloadSpec
+    rho: float
+    rounds: int = 0
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_rho(self.rho)
+        check_int(self.rounds, "rounds (PMW rounds, 0 = automatic)", lo=0, hi=10_000)
+
+
+@dataclass(frozen=True)
+class LocalProjectionConfig:
+    """Local projection: every party randomizes its point (ε-LDP); the server averages and projects onto conv X."""
+
+    workload: WorkloadSpec
+    epsilon: float
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_epsilon(self.epsilon)
+        check_tol(self.tol)
+
+
+@dataclass(frozen=True)
+class LocalCoarseConfig:
+    """Local coarse projection: each party rounds to the public (α/2)-net Y, randomizes; the server projects onto conv Y."""
+
+    workload: WorkloadSpec
+    epsilon: float
+    alpha: float
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_epsilon(self.epsilon)
+        check_alpha(self.alpha)
+        check_tol(self.tol)
+
+
+@dataclass(frozen=True)
+class LocalChainingConfig:
+    """Local chaining: one report per non-constant level with ε/(number of such levels) each; per-level projection."""
+
+    workload: WorkloadSpec
+    epsilon: float
+    alpha: float
+    tol: float = 1e-9
+
+    def __post_init__(self) -> None:
+        check_workload(self.workload)
+        check_epsilon(self.epsilon)
+        check_alpha(self.alpha)
+        check_tol(self.tol)
