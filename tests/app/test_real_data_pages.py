@@ -127,7 +127,7 @@ def test_query_release_marginals_of_wine(rho):
     at = _release("query_release.py", ds, "qr_go", budget=1e4, **state)
     frame = next(d.value for d in at.dataframe if "released answer" in d.value.columns)
     a, p = ds.frame["alcohol"].to_numpy() > 13.0, ds.frame["proline"].to_numpy() > 750.0
-    from dpcore.query_release.lab import marginal_labels
+    from dpcore.query_release import marginal_labels
     labels = marginal_labels(["alcohol", "proline"], 2)
     bits = {"alcohol": a, "proline": p}
 
