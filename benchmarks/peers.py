@@ -101,7 +101,7 @@ def task_median(n: int, rounds: int) -> list[str]:
     y = np.random.default_rng(0).normal(size=n)
     cfg = kng.make("median", mechanism="kng", epsilon=1.0, bounds=(-10, 10))
     g = np.random.default_rng(1)
-    methods = {"dpcore kng.release (median, KNG)": lambda: kng.release(y, cfg, rng=g).value,
+    methods = {"dpcore kng.release (median, KNG)": lambda: kng.release_for(cfg)(y, cfg, rng=g).value,
                "np.median": lambda: np.median(y)}
     skipped = {}
     try:

@@ -310,7 +310,7 @@ def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str
     from . import kng
 
     problem, mech = config.problem, config.mechanism
-    cal = kng.calibrate(config, d)
+    cal = kng.calibrate_for(config)(config, (n, d))
     norm = config.norm if d > 1 else "linf"
     if problem == "mean":
         if mech == "kng":   # f ∝ exp(−2nc‖θ − x̄‖_K): the K-norm mechanism for x̄

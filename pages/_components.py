@@ -612,6 +612,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
     Returns a Python float.
     """
     ss = st.session_state
+    persist(**{key: None, f"{key}_typed": None})   # kept while not drawn (a view or source switch: issue 20)
     tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
     if key not in ss:
         ss[key] = _nearest_choice(default)
@@ -821,6 +822,15 @@ def _same_kind(value: Any, default: Any) -> bool:
     if isinstance(default, (list, tuple)):
         return isinstance(value, (list, tuple))
     return isinstance(value, type(default))
+
+
+def kept(key: str) -> str:
+    """``key``, for a widget drawn only under some choice (a view, a data source, a simulator, a mechanism):
+    Streamlit forgets the state of a widget a run does not draw, so switching away and back would re-create it
+    at its default (issue 20: the KNG draws). Its value is remembered (:func:`persist`) and given back when it
+    is drawn again. Use as ``st.number_input(..., key=ui.kept(f"x_{choice}"))``."""
+    persist(**{key: None})
+    return key
 
 
 def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:

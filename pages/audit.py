@@ -44,7 +44,7 @@ if mutant:
 
 st.subheader("Neighbouring datasets")
 presets = explore.presets(A)
-preset = st.radio("Pair", list(presets), key=f"audit_preset::{aid}", horizontal=True)
+preset = st.radio("Pair", list(presets), key=ui.kept(f"audit_preset::{aid}"), horizontal=True)
 st.caption(f"Declared: {A.neighbours}. Only the records where D and D′ differ are shown; edit them (the "
            "others stay equal, so the pair stays neighbouring under replace-one).")
 table = st.data_editor(explore.pair_table(A, presets[preset]), key=f"audit_pair::{aid}::{preset}", hide_index=True,
@@ -56,11 +56,11 @@ with c1:
     eps = ui.epsilon_input("claimed ε", key=f"audit_eps::{aid}", default=A.epsilon, typed=True)
 if A.delta > 0:
     delta = c2.number_input("claimed δ", min_value=0.0, max_value=0.5, value=float(A.delta), format="%g",
-                            key=f"audit_delta::{aid}")
+                            key=ui.kept(f"audit_delta::{aid}"))
 else:
     delta = 0.0
     c2.caption("Pure ε-DP claim: δ = 0.")
-n = c3.number_input("samples per dataset", min_value=1, value=A.n_samples, step=10_000, key=f"audit_n::{aid}",
+n = c3.number_input("samples per dataset", min_value=1, value=A.n_samples, step=10_000, key=ui.kept(f"audit_n::{aid}"),
                     help=f"At most {explore.sample_cap(A):,} here ({explore.PAGE_SAMPLE_FACTOR} × the test suite's "
                          f"{A.n_samples:,}). More samples: a tighter bound, a longer run.")
 

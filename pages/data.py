@@ -3,11 +3,13 @@ The dataset lives in this session only (``ui.set_dataset``); no cache. User text
 # nav: title="Data" icon=":material/table_chart:" order=10
 import hashlib
 
+import numpy as np
 import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import kng
 from dpcore import privacy as P
+from dpcore.data import impute
 from pages import _components as ui
 
 ss = st.session_state
@@ -18,6 +20,7 @@ MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_
 MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
 #: The simulators offered: dpcore.data's univariate laws and the KNG paper's regression designs (a topic's own).
 SIMULATORS = {**dpdata.SIMULATORS, **kng.REGRESSION_SIMULATORS}
+IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put in its imputation field
 
 
 def _new_dataset(ds: dpdata.Dataset | None) -> None:
@@ -53,9 +56,9 @@ def _simulate() -> None:
         if name == "n":
             n = col.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
         elif isinstance(default, int):
-            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=f"data_sim_{kind}_{name}")
+            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=ui.kept(f"data_sim_{kind}_{name}"))
         else:
-            params[name] = col.number_input(name, value=float(default), format="%g", key=f"data_sim_{kind}_{name}")
+            params[name] = col.number_input(name, value=float(default), format="%g", key=ui.kept(f"data_sim_{kind}_{name}"))
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:
@@ -79,6 +82,9 @@ def _fill_from_data(col: str, keys: tuple[str, str, str]) -> None:
 def _bounds_row(ds: dpdata.Dataset, col: str, allow_leak: bool) -> dpdata.Dataset:
     tag = hashlib.sha256(col.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     keys = tuple(f"data_{w}_{ss.get(LOAD_ID, 0)}_{tag}" for w in ("lo", "hi", "imp"))
+    pending = ss.get(IMPUTE_PENDING)
+    if pending is not None and pending[0] == col:   # a private mean just released for this column: fill with it
+        ss[keys[2]] = ss.pop(IMPUTE_PENDING)[1]
     if col in ds.bounds:  # prefill from the dataset (e.g. coming back from another page)
         (lo, hi), imp = ds.bounds[col], ds.impute_value(col)
         for key, v in zip(keys, (lo, hi, None if imp == lo + (hi - lo) / 2 else imp)):
@@ -113,6 +119,61 @@ def _diagnostics(ds: dpdata.Dataset, columns: list[str]) -> None:
             st.dataframe(frame, hide_index=True, width="stretch")
             st.caption((" ".join(map(esc, messages)) + " Mechanisms use all n rows: missing cells replaced by "
                         "the imputation value, values clipped to the bounds.").strip())
+
+
+def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
+    """Per column: fill missing cells with the midpoint of the bounds (public, free — the default) or with a
+    private mean of the observed cells (charged to this dataset's budget, the cost on the button); then the
+    labelled non-private view of what the filling does to the column's mean."""
+    cols = [c for c in columns if c in ds.bounds]
+    if not cols:
+        return
+    st.subheader("Missing cells: the midpoint or a private mean")
+    st.caption("Mechanisms read all n rows (n is public): a missing cell takes its column's imputation value. The "
+               "midpoint of the public bounds is free but pulls the column toward the middle of its range; a "
+               "private mean of the observed cells costs ε (Laplace noise on the observed count and sum, "
+               "ℓ1-sensitivity 3/2) and is then used as the imputation value.")
+    c1, c2 = st.columns([2, 3], vertical_alignment="bottom")
+    col = c1.selectbox("Column", ui.offered("data_imp_col", cols, cols[0]), key="data_imp_col")
+    with c2:
+        eps = ui.epsilon_input("ε for its private mean", key="data_imp_eps", typed=True)
+    lo, hi = ds.bounds[col]
+    raw = ds.frame[col].to_numpy(dtype=float)
+    try:
+        cal = impute.mean_imputation_config(eps)
+        req = ui.request((ds.fingerprint(include_bounds=False), "data/impute-mean", col, (lo, hi), float(eps)),
+                         P.release_label("Private mean to fill missing cells", data=ds.name, columns=[col],
+                                         epsilon=eps), ds, [col], cost=cal.cost(1))
+    except ValueError as exc:
+        ui.show_error(exc)
+        return
+    button = "Release the private mean"
+    clicked, slot = ui.release_button(button, key="data_imp_go", requests=req)
+    out = ui.run_release(req, lambda rng: impute.release_mean_imputation(raw, (lo, hi), eps, rng=rng),
+                         submitted=clicked)
+    mean = None
+    if out is not None:
+        if ss.pop("data_imp_just", None) != req.key:     # (just released: the rerun below shows it as released)
+            ui.show_outcome(out, button=button)
+        if out.ready:
+            mean = float(out.result.value)
+            st.success(f"**Released** private mean of {esc(col)}: {mean:.6g} (within its bounds [{lo:g}, {hi:g}]).")
+            st.caption(esc(out.result.calibration.statement() + " " + " ".join(out.result.notes_of("info"))))
+            if out.status == "released" and ds.impute_value(col) != mean:
+                ss[IMPUTE_PENDING] = (col, mean)    # the column's imputation field takes it on the next run
+                ss["data_imp_just"] = req.key
+                st.rerun()
+    current = ds.impute_value(col)
+    st.caption(f"{esc(col)}: missing cells are filled with {current:.6g}"
+               + (" (the midpoint of the bounds)." if current == (lo + hi) / 2 else "."))
+    with ui.nonprivate(f"What filling the missing cells does to the mean of {esc(col)}"):
+        fills = {"the midpoint": (lo + hi) / 2, "the current value": current}
+        if mean is not None:
+            fills["the private mean"] = mean
+        effect = impute.imputation_effect(raw, (lo, hi), fills)
+        st.dataframe(effect, hide_index=True, width="stretch")
+        st.caption(f"{int(np.isnan(raw).sum())} of {len(raw):,} cells of this column are missing. Values are "
+                   "clipped to the bounds, as every mechanism reads them.")
 
 
 def _set_budget(acct, keys: tuple[str, str, str]) -> None:
@@ -191,6 +252,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
     for col in columns:
         ds = _bounds_row(ds, col, allow_leak)
     _diagnostics(ds, columns)
+    _imputation(ds, columns)
 
 
 st.title("Data")

@@ -43,7 +43,7 @@ with tab_est:
         src = export.loaded(builtin_dataset, "wine") if source == SOURCES[1] else None
         ds = src.load() if src else ui.require_dataset()
         cand = ui.bounded_columns(ds)
-        key = f"dn_cols_{source}"
+        key = ui.kept(f"dn_cols_{source}")
         cols = st.multiselect("Column(s): 1 or 2", ui.offered(key, cand, cand[:1]), max_selections=2, key=key)
         d = len(cols)
     h = c3.number_input("bandwidth h (public, on [0, 1])", key="dn_h", format="%g", step=0.01)
@@ -92,7 +92,7 @@ with tab_est:
         ui.export_code(lambda: export.density_script(
             src or export.from_dataset(ds, cols), unit_cube_columns=density.unit_cube_columns,
             compare_release=density.compare_release, columns=cols, config=cfg, stream=ui.stream(req)), "density")
-        lab = [f"{c} rescaled from [{lo:g}, {hi:g}]" for c, (lo, hi) in zip(cols, bounds)]
+        lab = [f"{c} (public bounds [{lo:g}, {hi:g}])" for c, (lo, hi) in zip(cols, bounds)]   # the column's units
         public = privacy.data_kind(ds) != "user"
         ref = {}
         if source == SOURCES[0] and cfg.d == 1:
@@ -100,10 +100,16 @@ with tab_est:
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
             ref["nonprivate"] = density.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
-            ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0]), "density_estimates")
+            ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
+                    "density_estimates")
         else:
             ui.plot(*plots.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
-                                           axis_labels=tuple(lab)), "density_estimates_2d")
+                                           axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
+        hh = comp.h if comp.h is not None else float(h)        # the private bandwidth, or the public one
+        st.caption("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its "
+                   "public bounds) and drawn back in the columns' units, density per unit of the column; h = "
+                   f"{hh:.4g} on [0, 1] is " + ", ".join(f"{hh * (hi - lo):.4g} in {literal(c)}"
+                                                          for c, (lo, hi) in zip(cols, bounds)) + ".")
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
@@ -113,8 +119,9 @@ with tab_est:
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
                 reference = {"nonprivate": density.nonprivate_reference(x, cfg, comp.h)}
-                ui.plot(*plots.estimates_figure(comp, reference=reference, axis_label=lab[0]) if cfg.d == 1 else
-                        plots.heatmaps_figure(comp, reference=reference),
+                ui.plot(*plots.estimates_figure(comp, reference=reference, axis_label=lab[0], bounds=bounds[0])
+                        if cfg.d == 1 else
+                        plots.heatmaps_figure(comp, reference=reference, axis_labels=tuple(lab), bounds=tuple(bounds)),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 

@@ -97,15 +97,15 @@ with tab_rel:
         if len(cols) < 2:
             st.info("Declare public bounds for at least two numeric columns on the **Data** page.")
             st.stop()
-        y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=f"sp_y_{source}")
+        y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"sp_y_{source}"))
         x_cols = c2.multiselect("Covariates x", [c for c in cols if c != y_col],
-                                default=[c for c in cols if c != y_col], key=f"sp_x_{source}_{y_col}")
-        loss = c3.radio("Loss", ["logistic", "robust"], horizontal=True, key=f"sp_loss_{source}",
+                                default=[c for c in cols if c != y_col], key=ui.kept(f"sp_x_{source}_{y_col}"))
+        loss = c3.radio("Loss", ["logistic", "robust"], horizontal=True, key=ui.kept(f"sp_loss_{source}"),
                         index=1 if source == SOURCES[2] else 0,
                         format_func={"logistic": "logistic (y = ±1)", "robust": "robust regression"}.get)
-        intercept = c3.checkbox("Intercept", True, key="sp_intercept")
+        intercept = c3.checkbox("Intercept", True, key=ui.kept("sp_intercept"))
         geometry = c1.radio("Covariate domain after dividing each x by its public bound", ["hypercube", "l2-ball"],
-                            key="sp_geometry", format_func={"hypercube": "hypercube [−r, r]^d",
+                            key=ui.kept("sp_geometry"), format_func={"hypercube": "hypercube [−r, r]^d",
                                                             "l2-ball": "ℓ2 ball ‖x‖₂ ≤ r"}.get)
         radius = c2.number_input("covariate radius r (public)", min_value=1e-6, key="sp_radius", format="%g")
         rho = c3.number_input("ridge ρ ≥ 0", min_value=0.0, key="sp_rho", format="%g",
@@ -134,7 +134,7 @@ with tab_rel:
         split = BUDGET_SPLITS[split_name]
     names = (["intercept"] if intercept and source != SOURCES[0] else []) + list(x_cols)
     coord = st.selectbox("Target coordinate v = e_j", range(len(names)), format_func=lambda j: names[j],
-                         key=f"sp_coord_{source}_{len(names)}")
+                         key=ui.kept(f"sp_coord_{source}_{len(names)}"))
     try:
         use_int = intercept and source != SOURCES[0]
         scale_y = loss == "robust" and source != SOURCES[0]

@@ -43,7 +43,7 @@ st.caption(exp.description)
 
 def option_widget(name, default):
     """One widget per declared option, typed from its default (caps from the figure's app_limits)."""
-    value, cap, key = quick.get(name, default), limits.get(f"max_{name}"), f"evn_{name}_{exp_id}"
+    value, cap, key = quick.get(name, default), limits.get(f"max_{name}"), ui.kept(f"evn_{name}_{exp_id}")
     label, help_text = symbol(name) if symbol(name) != name else name.capitalize(), exp.option_help.get(name)
     if isinstance(default, bool):
         return st.checkbox(label, value=value, key=key, help=help_text)
@@ -64,14 +64,14 @@ with st.form(f"evn_form_{exp_id}"):
     grid = axis.grid(limits.get("max_x"))
     qx = [x for x in exp.quick_xs if x in grid] or list(grid[:3])
     lo, hi = st.select_slider(f"Range of {axis.label}", options=grid, value=(qx[0], qx[-1]),
-                              format_func=format_number, key=f"evn_x_{exp_id}")
+                              format_func=format_number, key=ui.kept(f"evn_x_{exp_id}"))
     max_reps = int(limits.get("max_reps", 50))
     reps = st.slider(f"Replicates per {axis.name}", 2, max_reps, min(int(quick.get("reps", 10)), max_reps),
-                     key=f"evn_reps_{exp_id}", help=f"Capped at {max_reps} to keep the run interactive; the "
+                     key=ui.kept(f"evn_reps_{exp_id}"), help=f"Capped at {max_reps} to keep the run interactive; the "
                      f"paper uses {exp.default_reps} (run `python -m dpcore reproduce {exp.id}`).")
     options = {k: option_widget(k, exp.options[k]) for k in exp.app_options}
     methods = st.multiselect("Methods", exp.methods, default=list(exp.methods), format_func=exp.label,
-                             key=f"evn_methods_{exp_id}", help="Fewer methods, shorter run (runs over "
+                             key=ui.kept(f"evn_methods_{exp_id}"), help="Fewer methods, shorter run (runs over "
                              f"{BUDGET_SECONDS} s are refused before they start).") or list(exp.methods)
     submitted = st.form_submit_button("Run simulation", type="primary")
 

@@ -21,6 +21,7 @@ SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcoho
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
            h_p=0, h_noise="laplace")
 ss = st.session_state
+MODE_NAMES = {"integers": "one cell per integer", "bins": "equal bins", "categories": "categories (from the data)"}
 
 st.title("Sparse private histograms")
 ui.share_link("histograms")
@@ -55,8 +56,8 @@ if source == SOURCES[0]:
 else:
     if source == SOURCES[1]:
         src = export.loaded(builtin_dataset, "wine")
-        ds, cols, modes, bins = src.load(), ["target", "alcohol"], {"target": "bins", "alcohol": "bins"}, \
-            {"target": 3, "alcohol": 8}
+        ds, cols, modes, bins = src.load(), ["target", "alcohol"], {"target": "integers", "alcohol": "bins"}, \
+            {"alcohol": 8}
     else:
         ds = ui.require_dataset()
         allc = list(ds.frame.columns)
@@ -69,11 +70,17 @@ else:
         modes, bins = {}, {}
         for c in cols:
             m1, m2 = st.columns(2)
-            num = c in ds.bounds
-            modes[c] = m1.radio(f"{literal(c)} as", ("bins", "categories") if num else ("categories",), horizontal=True,
-                                key=f"h_mode_{c}")
+            # bounded columns: one cell per integer when the PUBLIC bounds are whole numbers ≤ 50 apart, else bins
+            opts = ((("integers",) if histograms.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
+                    "categories")) if c in ds.bounds else ("categories",)
+            modes[c] = m1.radio(f"{literal(c)} as", ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
+                                horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get, help=(
+                                    "Default: one cell per integer when the column's public bounds are whole "
+                                    f"numbers at most {histograms.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
+                                    "never on the data: survey codes, counts); choose equal bins for a "
+                                    "continuous column."))
             if modes[c] == "bins":
-                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=f"h_bins_{c}")
+                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=ui.kept(f"h_bins_{c}"))
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
     try:
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
@@ -124,7 +131,13 @@ if rel is not None:
     st.caption("  \n".join(map(literal, [rel.calibration.statement(), *rel.notes_of("info")])))
     truth = table.to_dense() if (ds is None or ds.is_demo) and table.p <= 2**20 else None
     cf = plots.cells_frame(labels, truth, rel.value.laplace, np.asarray(rel.value.threshold))
-    ui.plot(plots.cells_figure(cf), cf, "histogram_release")
+    names = [str(c) for c in cols] if ds is not None else []
+    ui.plot(plots.cells_figure(cf, axis_title=" × ".join(names) or "cell"), cf, "histogram_release")
+    if ds is not None:       # the released counts as a table, by level of each column (true counts: demo data only)
+        counts = plots.counts_table(cf, names, getattr(labels, "levels", None))
+        st.dataframe(counts, hide_index=True, width="stretch")
+        ui.download_csv(counts, "histogram_released_counts.csv", "Download the released counts (CSV)",
+                        key="h_counts_csv")
     a, b = st.columns(2)
     a.metric("Laplace: cells released ≠ 0", f"{int((rel.value.laplace != 0).sum()):,}")
     b.metric("Thresholded: cells released ≠ 0", f"{rel.value.threshold.nnz:,}")

@@ -20,7 +20,8 @@ STEP_RULES = ("Theorem 2.5", "c·(nε)^(2/3)", "set T")
 ss = st.session_state
 ui.persist(lasso_source=SOURCES[0], lasso_n=20_000, lasso_p=50, lasso_s=5, lasso_delta=1e-6, lasso_radius=1.0,
            lasso_T=100, lasso_sel="exponential", lasso_comp="zcdp", lasso_steps_rule="Theorem 2.5", lasso_c=0.05,
-           lasso_intercept=None)
+           lasso_intercept=None, lasso_view="Release")
+VIEWS = ("Release", "Teaching view (not private)")
 st.title("Private LASSO")
 ui.share_link("lasso")
 st.markdown("Least squares over the **ℓ1 ball** ‖θ‖₁ ≤ r, solved by **Frank–Wolfe**: each step moves θ toward one "
@@ -48,9 +49,9 @@ with tab_rel:
             src = export.loaded(lasso.diabetes_dataset) if source == SOURCES[1] else None
             ds = src.load() if src else ui.require_dataset()
             cols = ui.bounded_columns(ds)
-            y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=f"lasso_y_{source}")
+            y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"lasso_y_{source}"))
             rest = [c for c in cols if c != y_col]
-            x_cols = c2.multiselect("Covariates x", ui.offered(f"lasso_x_{source}_{y_col}", rest, rest),
+            x_cols = c2.multiselect("Covariates x", ui.offered(ui.kept(f"lasso_x_{source}_{y_col}"), rest, rest),
                                     key=f"lasso_x_{source}_{y_col}")
         st.caption(literal(ds.provenance))
         design = lasso.prepare_design(ds, y_col, x_cols)
@@ -83,15 +84,20 @@ with tab_rel:
                    format_func={"exponential": "exponential (Gumbel)", "laplace": "Laplace noisy-min"}.get)
     comp = g2.radio("Composition over the T steps", lasso.COMPOSITIONS, key="lasso_comp", horizontal=True,
                     format_func={"zcdp": "zCDP", "advanced": "advanced composition"}.get)
+    user = privacy.data_kind(ds) == privacy.USER
+    teaching = user and st.radio("View", VIEWS, horizontal=True, key="lasso_view", help=(
+        "Release: only the released coefficients and the public calibration. Teaching view: the same release "
+        "beside the non-private constrained fit and scikit-learn's Lasso and OLS with an intercept, computed "
+        "from your data — NOT private, recorded in the ledger as not DP.")) == VIEWS[1]
     try:
         cfg = lasso.LassoConfig(epsilon=eps, delta=delta, radius=radius, steps=int(steps) or None, selection=sel,
                             composition=comp, intercept=bool(intercept), step_scale=c_scale)
         cal = lasso.calibrate(cfg, design.X.shape)
-        req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg),
-                         privacy.release_label("Private LASSO θ", data=ds.name, columns=[y_col, *x_cols][:6],
-                                               epsilon=eps, details={"δ": delta, "T": cal.params["steps"]}),
-                         ds, [y_col, *x_cols],
-                         cost=cal.cost(1))
+        req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg, teaching),
+                         privacy.release_label("Private LASSO θ" + " (teaching view)" * teaching, data=ds.name,
+                                               columns=[y_col, *x_cols][:6], epsilon=eps,
+                                               details={"δ": delta, "T": cal.params["steps"]}),
+                         ds, [y_col, *x_cols], cost=cal.cost(1), teaching=teaching)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -99,13 +105,14 @@ with tab_rel:
              .set_index("accounting (public)"))
     ui.accuracy_preview({"Private Frank–Wolfe": ("lasso/private-fw-intercept" if cfg.intercept else "lasso/private-fw",
                                                  cfg)}, key="lasso", n=design.X.shape[0], d=design.X.shape[1])
-    clicked, slot = ui.release_button("Release θ", key="lasso_go", requests=req)
+    button = "Show the teaching view" if teaching else "Release θ"
+    clicked, slot = ui.release_button(button, key="lasso_go", requests=req)
     out = ui.run_release(req, lambda rng: lasso.release((design.X, design.y), cfg, rng=rng,
-                                                        diagnostics=privacy.data_kind(ds) != privacy.USER,
+                                                        diagnostics=not user or teaching,
                                                         progress=ui.progress(slot, "Frank–Wolfe steps")),
                          submitted=clicked)
     if out is not None:
-        ui.show_outcome(out, button="Release θ")
+        ui.show_outcome(out, button=button)
     if out is not None and out.ready:
         r, dv = out.result, out.result.diagnostics.values
         ui.export_code(lambda: export.lasso_script(
@@ -129,9 +136,10 @@ with tab_rel:
             rec = lasso.support_recovery(theta, truth)
             st.caption(f"Support recovery vs the true θ (simulation, public): {rec['recovered']} of the {rec['k']} "
                        f"true non-zeros among the {rec['k']} largest |θ_j| (signs agree on {rec['signs agree']}).")
-        if privacy.data_kind(ds) == privacy.USER:  # your data: the release only (the comparison would reveal the data)
+        if user and not teaching:   # your data, release view: the release only (the comparison would reveal the data)
             ui.plot(*coefficients_figure(names, {"private_fw": r.value}), "lasso_coefficients")
-            st.caption("The non-private comparison (θ*, excess risk, support) is shown on simulated and built-in data.")
+            st.caption("The non-private comparison (θ*, excess risk, scikit-learn's fits) is in the teaching view "
+                       "(View above: computed from your data, not private, recorded as not DP).")
             if design.clip_warning:
                 with ui.nonprivate("Data check"):
                     st.warning(design.clip_warning)
@@ -156,6 +164,15 @@ with tab_rel:
                                f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
                 if design.clip_warning:
                     st.warning(design.clip_warning)
+                refs = lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
+                st.dataframe(refs, hide_index=True, width="stretch")
+                ui.download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
+                st.caption(f"In the columns' own units ({literal(y_col)} per unit of each covariate). The constrained "
+                           "fit and scikit-learn's Lasso (same ℓ1 radius, intercept) should agree; OLS has no "
+                           "constraint. A released coefficient with the opposite sign of these fits is noise or the "
+                           "constraint at work, not a finding." + ("" if cfg.intercept else " The release has no "
+                           "intercept: its coefficients absorb the columns' offsets from the centres of their "
+                           "bounds, so they can differ from the intercept fits even at a huge ε."))
 
 for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "lasso_run_p")):
     with tab:

@@ -34,16 +34,16 @@ c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
 try:
     if kind == "marginals":
-        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 14, 6, key="qr_d"),
-                                       c3.number_input("w (order)", 1, 3, 2, key="qr_w"))
+        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 14, 6, key=ui.kept("qr_d")),
+                                       c3.number_input("w (order)", 1, 3, 2, key=ui.kept("qr_w")))
     elif kind == "thresholds":
-        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key="qr_N"))
+        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key=ui.kept("qr_N")))
     elif kind == "signs":
-        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, 64, key="qr_k"),
-                                         c3.number_input("|U|", 2, 4096, 256, key="qr_U"))
+        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, 64, key=ui.kept("qr_k")),
+                                         c3.number_input("|U|", 2, 4096, 256, key=ui.kept("qr_U")))
     else:
-        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, 500, key="qr_ck"),
-                                  r=c3.number_input("r (cone radius)", 0.01, 1.0, 0.05, key="qr_r"))
+        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, 500, key=ui.kept("qr_ck")),
+                                  r=c3.number_input("r (cone radius)", 0.01, 1.0, 0.05, key=ui.kept("qr_r")))
     wl = spec.build()
 except ValueError as exc:
     ui.show_error(exc)

@@ -86,7 +86,7 @@ def test_knorm_mean_matches_releases(d, norm):
     ds = kng.simulated_dataset("mean", n, d, rng=3)
     x = ds.frame.to_numpy()
     cfg = kng.make("mean", mechanism="kng", epsilon=0.7, norm=norm, size=N, bounds=(-4.0, 4.0))
-    rel = kng.release(x, cfg, rng=11)
+    rel = kng.release_for(cfg)(x, cfg, rng=11)
     centre = kng.nonprivate_estimate(x, cfg)
     errs = PV._norm_of(rel.value - centre, norm)
     law = PV.preview("kng/mean-kng", dataclasses.replace(cfg, size=1), n=n, d=d)
@@ -100,7 +100,7 @@ def test_gaussian_mean_exponential_matches_releases():
     n = 1000
     x = kng.simulated_dataset("mean", n, 1, rng=4).frame.to_numpy()
     cfg = kng.make("mean", mechanism="exponential", epsilon=1.0, size=N, bounds=(-4.0, 4.0))
-    errs = np.abs(kng.release(x, cfg, rng=12).value - kng.nonprivate_estimate(x, cfg))[:, 0]
+    errs = np.abs(kng.release_for(cfg)(x, cfg, rng=12).value - kng.nonprivate_estimate(x, cfg))[:, 0]
     _check(PV.preview("kng/mean-exponential", dataclasses.replace(cfg, size=1), n=n), errs)
 
 
@@ -160,7 +160,7 @@ def test_exponential_pieces_match_releases(mechanism, tau):
     problem = "median" if tau == 0.5 else "quantile"
     kw = {} if problem == "median" else {"tau": tau}
     cfg = kng.make(problem, mechanism=mechanism, epsilon=0.5, size=N, bounds=(0.0, 10.0), **kw)
-    errs = np.abs(kng.release(x, cfg, rng=16).value[:, 0] - kng.nonprivate_estimate(x, cfg)[0])
+    errs = np.abs(kng.release_for(cfg)(x, cfg, rng=16).value[:, 0] - kng.nonprivate_estimate(x, cfg)[0])
     _check(PV.preview(f"kng/{problem}-{mechanism}", dataclasses.replace(cfg, size=1), n=n), errs)
 
 
@@ -176,7 +176,8 @@ def test_simulated_regression_matches_releases(mechanism):
     g = np.random.default_rng(99)                # the same public design (as dpcore.preview builds it), new draw
     X = np.column_stack([np.ones(n), g.uniform(-4, 4, n)])
     y = np.clip(10.0 * (0.5 * X[:, 1] / 4 + 0.2 * g.standard_normal(n)), -10, 10)
-    rel = kng.release((X, y), dataclasses.replace(cfg, size=N), rng=17)
+    cfg = dataclasses.replace(cfg, size=N)
+    rel = kng.release_for(cfg)((X, y), cfg, rng=17)
     errs = np.abs(rel.value - kng.nonprivate_estimate((X, y), cfg)).max(axis=1)
     _check(law, errs)
 

@@ -20,19 +20,32 @@ def method_label(m: str) -> str:
     return _NAMES.get(m) or label(m, topic=TOPIC)
 
 
+def _units(bounds) -> tuple[float, float]:
+    """(lower, width) of the public bounds of an axis; (0, 1) when none are given (the rescaled axis)."""
+    if bounds is None:
+        return 0.0, 1.0
+    lo, hi = map(float, bounds)
+    return lo, hi - lo
+
+
 def estimates_figure(comparison, *, reference: dict | None = None, axis_label: str = "x rescaled to [0, 1]",
-                     max_lines: int = 3) -> tuple[go.Figure, pd.DataFrame]:
+                     max_lines: int = 3, bounds: tuple[float, float] | None = None) -> tuple[go.Figure, pd.DataFrame]:
     """d = 1: a few released draws per method (thin lines) and the 10–90 % band over all draws; optional
-    reference curves ``{name: values on the grid}`` (the true density, the non-private KDE)."""
-    x = comparison.grid
+    reference curves ``{name: values on the grid}`` (the true density, the non-private KDE).
+
+    ``bounds`` = the column's public (lower, upper): the axis is drawn in the column's own units (x = lower +
+    u·(upper − lower)) and the density per unit of the column (divided by upper − lower) — a public change of
+    variables of the released estimate on [0, 1]. ``axis_label`` then names the column."""
+    lo, width = _units(bounds)
+    x = lo + width * comparison.grid
     fig = go.Figure()
-    frame = comparison.frame()
+    frame = comparison.frame().assign(x=lambda f: lo + width * f["x"], density=lambda f: f["density"] / width)
     for k, (m, r) in enumerate(comparison.releases.items()):
-        v = np.asarray(r.value)
+        v = np.asarray(r.value) / width
         c = colour(m, k, topic=TOPIC)
         if len(v) > 1:
-            lo, hi = np.quantile(v, [0.1, 0.9], axis=0)
-            fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([hi, lo[::-1]]), fill="toself",
+            q10, q90 = np.quantile(v, [0.1, 0.9], axis=0)
+            fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([q90, q10[::-1]]), fill="toself",
                                      fillcolor=c, opacity=0.2, line=dict(width=0), hoverinfo="skip",
                                      name=f"{method_label(m)}: 10–90 % of {len(v)} draws"))
         for i, row in enumerate(v[:max_lines]):
@@ -40,31 +53,40 @@ def estimates_figure(comparison, *, reference: dict | None = None, axis_label: s
                                      opacity=0.8,
                                      name=f"{method_label(m)} (draws)", legendgroup=m, showlegend=i == 0))
     for i, (name, vals) in enumerate((reference or {}).items()):
+        vals = np.asarray(vals) / width
         fig.add_trace(go.Scatter(x=x, y=vals, mode="lines", name=method_label(name),
                                  line=dict(color="#000000", width=3, dash="solid" if i == 0 else "dash")))
         frame = pd.concat([frame, pd.DataFrame({"method": name, "draw": 0, "x": x, "density": vals})],
                           ignore_index=True)
     fig.update_layout(**LAYOUT, title="Released density estimates (draws and band over repeated draws)",
-                      xaxis_title=axis_label, yaxis_title="density (per unit of the rescaled axis)",
+                      xaxis_title=axis_label, yaxis_title="density (per unit of the rescaled axis)" if bounds is None
+                      else "density (per unit of the column)",
                       legend=dict(orientation="h", y=-0.2))
     return fig, frame
 
 
 def heatmaps_figure(comparison, *, reference: dict | None = None,
-                    axis_labels=("x₁ rescaled to [0, 1]", "x₂ rescaled to [0, 1]")) -> tuple[go.Figure, pd.DataFrame]:
-    """d = 2: the first released draw of each method (and reference surfaces) as heatmaps on one colour scale."""
-    panels = [(m, np.asarray(r.value)[0]) for m, r in comparison.releases.items()] + list((reference or {}).items())
+                    axis_labels=("x₁ rescaled to [0, 1]", "x₂ rescaled to [0, 1]"),
+                    bounds: tuple | None = None) -> tuple[go.Figure, pd.DataFrame]:
+    """d = 2: the first released draw of each method (and reference surfaces) as heatmaps on one colour scale.
+    ``bounds`` = ((lower₁, upper₁), (lower₂, upper₂)), public: axes in the columns' units, density per unit area."""
+    (lo1, w1), (lo2, w2) = (_units(None), _units(None)) if bounds is None else map(_units, bounds)
+    panels = [(m, np.asarray(r.value)[0] / (w1 * w2)) for m, r in comparison.releases.items()]
+    panels += [(m, np.asarray(v) / (w1 * w2)) for m, v in (reference or {}).items()]
     fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[method_label(m) for m, _ in panels])
     top = max(float(np.max(v)) for _, v in panels)
     bottom = min(float(np.min(v)) for _, v in panels)
     for j, (_, v) in enumerate(panels):
-        fig.add_trace(go.Heatmap(z=v.T, x=comparison.grid, y=comparison.grid, zmin=bottom, zmax=top,
-                                 colorscale="Viridis", showscale=j == 0, colorbar=dict(title="density")),
+        fig.add_trace(go.Heatmap(z=v.T, x=lo1 + w1 * comparison.grid, y=lo2 + w2 * comparison.grid, zmin=bottom,
+                                 zmax=top, colorscale="Viridis", showscale=j == 0, colorbar=dict(title="density")),
                       row=1, col=j + 1)
         fig.update_xaxes(title_text=axis_labels[0], row=1, col=j + 1)
     fig.update_yaxes(title_text=axis_labels[1], row=1, col=1)
     fig.update_layout(**LAYOUT, title="Released 2-D density estimates (first draw of each method)")
-    return fig, comparison.frame()
+    frame = comparison.frame()
+    if bounds is not None:
+        frame = frame.assign(x1=lo1 + w1 * frame["x1"], x2=lo2 + w2 * frame["x2"], density=frame["density"] / (w1 * w2))
+    return fig, frame
 
 
 def exponents_figure(ex: pd.DataFrame) -> tuple[go.Figure, pd.DataFrame]:

@@ -12,6 +12,7 @@ samplers, the column → histogram builder and the random-DP illustration are pr
 (1.0, 1073741824)
 """
 from . import release
+from ._bins import INTEGER_MAX_LEVELS, default_mode
 from ._columns import MAX_CATEGORIES, MODES, CategoricalTable, column_histogram
 from ._random_dp import GUARANTEE as RDP_GUARANTEE
 from ._random_dp import RDPConfig, RDPDemo, RDPRelease, rdp_demo, rdp_failure_rate, rdp_gamma, rdp_release
@@ -32,4 +33,4 @@ __all__ = ["HISTOGRAM_POST", "NEIGHBOURS", "NOISES", "SAMPLERS", "TAU_RULES", "T
            "as_counts", "batch_errors", "dense_errors", "histogram_errors", "NLCS_N", "NLCS_P", "NLCS_Q",
            "nlcs_shaped", "sparse_table", "MAX_CATEGORIES", "MODES", "CategoricalTable", "column_histogram",
            "RDP_GUARANTEE", "RDPConfig", "RDPDemo", "RDPRelease", "rdp_demo", "rdp_failure_rate", "rdp_gamma",
-           "rdp_release"]
+           "rdp_release", "INTEGER_MAX_LEVELS", "default_mode"]

@@ -2,6 +2,8 @@
 
 Each column becomes a factor with k levels:
 
+* ``"integers"`` — a numeric column whose public bounds are whole numbers at most 50 apart: one cell per
+  integer (values rounded to the nearest integer after clipping; :mod:`._bins`);
 * ``"bins"`` — a numeric column with declared public bounds [lo, hi], cut into k equal bins (values
   outside are clipped into the end bins, missing cells take the column's public imputation value):
   the domain is public;
@@ -26,13 +28,14 @@ from .._validation import check_int
 from ..data._format import list_names, short
 from ..errors import DataError, DPValueError
 from ..limits import check_work
+from . import _bins as bins_rules
 from ._tables import MAX_DENSE_CELLS, SparseCounts
 
 __all__ = ["MAX_CATEGORIES", "MODES", "CategoricalTable", "CrossedLabels", "column_histogram"]
 
 #: Largest number of levels of one column used as categories.
 MAX_CATEGORIES = 10_000
-MODES = ("categories", "bins")
+MODES = ("categories", "bins", "integers")
 MISSING = "(missing)"
 
 
@@ -45,6 +48,11 @@ class CrossedLabels(SequenceABC):
 
     def __len__(self) -> int:
         return len(self._a) * len(self._b)
+
+    @property
+    def levels(self) -> tuple[list[str], list[str]]:
+        """The labels of the first column's and the second column's levels (cell i = i₁·k₂ + i₂)."""
+        return list(self._a), list(self._b)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -86,24 +94,30 @@ def _levels(ds, column: str, mode: str, bins: Optional[int]) -> tuple[np.ndarray
     if column not in frame.columns:
         raise DataError(f"column {short(column)} not found; available columns: {list_names(frame.columns)}.")
     x = frame[column]
-    if mode == "bins":
+    if mode in ("bins", "integers"):
         if column not in ds.numeric_columns or column not in ds.bounds:
-            raise DPValueError(f"column {short(column)}: bins need a numeric column with declared public bounds; "
+            raise DPValueError(f"column {short(column)}: {mode} need a numeric column with declared public bounds; "
                                "declare them on the Data page or use mode 'categories'.")
-        k = check_int(bins, f"bins of column {column!r}", lo=1, hi=MAX_CATEGORIES)
         lo, hi = ds.bounds[column]
+        if mode == "integers" and bins_rules.default_mode((lo, hi)) != "integers":
+            raise DPValueError(f"column {short(column)}: one cell per integer needs whole-number bounds at most "
+                               f"{bins_rules.INTEGER_MAX_LEVELS} integers apart (got [{lo:g}, {hi:g}]); use mode 'bins'.")
         v = x.to_numpy(dtype=float)
         miss = np.isnan(v)
         v = np.where(miss, ds.impute_value(column), v)
         clipped = int(((v < lo) | (v > hi)).sum())
-        idx = np.clip(np.floor((np.clip(v, lo, hi) - lo) / (hi - lo) * k), 0, k - 1).astype(np.int64)
-        edges = np.linspace(lo, hi, k + 1)
-        labels = [f"[{edges[i]:.4g}, {edges[i + 1]:.4g}{']' if i == k - 1 else ')'}" for i in range(k)]
-        notes = [f"{column}: {clipped} value(s) outside [{lo:g}, {hi:g}] clipped into the end bins; "
+        if mode == "integers":
+            idx, labels = bins_rules.integer_index(v, (lo, hi)), bins_rules.integer_labels((lo, hi))
+        else:
+            k = check_int(bins, f"bins of column {column!r}", lo=1, hi=MAX_CATEGORIES)
+            idx = np.clip(np.floor((np.clip(v, lo, hi) - lo) / (hi - lo) * k), 0, k - 1).astype(np.int64)
+            labels = bins_rules.bin_labels(lo, hi, k)
+        notes = [f"{column}: {clipped} value(s) outside [{lo:g}, {hi:g}] clipped into the end {mode}; "
                  f"{int(miss.sum())} missing cell(s) set to the public value {ds.impute_value(column):g}."]
         return idx, labels, False, notes
     if mode != "categories":
-        raise DPValueError(f"mode = {mode!r} for column {short(column)} is not supported; choose 'categories' or 'bins'.")
+        raise DPValueError(f"mode = {mode!r} for column {short(column)} is not supported; choose 'categories', "
+                           "'integers' or 'bins'.")
     numeric = pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_bool_dtype(x)
     if numeric:
         vals = x.to_numpy(dtype=float)
@@ -145,7 +159,7 @@ def column_histogram(ds, columns: Sequence[str], *, modes: Mapping[str, str], bi
     if not 1 <= len(columns) <= 2:
         raise DPValueError(f"choose one or two columns (got {len(columns)}); two are crossed into one table.")
     bins = dict(bins or {})
-    if len(columns) == 2 and all(modes.get(c) == "bins" for c in columns):   # public sizes: refuse before reading
+    if len(columns) == 2 and all(modes.get(c) == "bins" for c in columns):   # ("integers": ≤ 50 levels each)   # public sizes: refuse before reading
         check_work("cells of the crossed table", {f"k{i + 1} (bins of {short(c)})": check_int(
             bins.get(c), f"bins of column {c!r}", lo=1, hi=MAX_CATEGORIES) for i, c in enumerate(columns)},
             MAX_DENSE_CELLS, fix="use fewer bins")

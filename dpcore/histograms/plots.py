@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from ..viz import style
 
 TOPIC = "histograms"
-__all__ = ["cells_frame", "cells_figure", "error_box_figure", "false_positive_figure"]
+__all__ = ["cells_frame", "cells_figure", "counts_table", "error_box_figure", "false_positive_figure"]
 
 _LABELS = {"laplace": "Laplace", "laplace-clip-round": "Laplace + clip/round", "threshold": "Thresholded",
            "oracle-threshold": "Threshold, oracle q (NOT private)", "all-zeros": "All-zeros output"}
@@ -40,9 +40,29 @@ def cells_frame(labels: Sequence[str] | None, truth: np.ndarray | None, laplace:
     return pd.DataFrame(out)
 
 
-def cells_figure(frame: pd.DataFrame, *, max_bars: int = 60) -> go.Figure:
+def counts_table(frame: pd.DataFrame, columns: Sequence[str], levels: Sequence[Sequence[str]] | None = None
+                 ) -> pd.DataFrame:
+    """The released counts as a table a reader can use: one column per histogram column holding its level
+    (the labels of a crossed table split back into the two columns' levels), then the released values (and
+    the true counts when present). ``frame`` from :func:`cells_frame`; ``levels`` = the labels of each
+    column's levels for a crossed table (``CrossedLabels.levels``)."""
+    out = frame.drop(columns=["label"]).rename(columns={"cell": "cell index"})
+    if len(columns) == 2 and levels is not None:
+        k2 = len(levels[1])
+        idx = frame["cell"].to_numpy()
+        inside = idx < len(levels[0]) * k2
+        first = [levels[0][i // k2] if ok else "(padding)" for i, ok in zip(idx, inside)]
+        second = [levels[1][i % k2] if ok else "(padding)" for i, ok in zip(idx, inside)]
+        out.insert(1, str(columns[0]), first)
+        out.insert(2, str(columns[1]), second)
+    else:
+        out.insert(1, str(columns[0]) if columns else "cell", frame["label"].astype(str).to_numpy())
+    return out
+
+
+def cells_figure(frame: pd.DataFrame, *, max_bars: int = 60, axis_title: str = "cell") -> go.Figure:
     """Grouped bars of the released values (and the true counts, if present) for up to ``max_bars`` cells
-    (those with the largest thresholded value first)."""
+    (those with the largest thresholded value first); ``axis_title`` names the column(s) of the cells."""
     f = frame.sort_values("thresholded (released)", ascending=False).head(max_bars).sort_values("cell")
     fig = go.Figure()
     colours = {"Laplace (released)": style.colour("laplace", 1, topic=TOPIC),
@@ -52,7 +72,7 @@ def cells_figure(frame: pd.DataFrame, *, max_bars: int = 60) -> go.Figure:
         fig.add_trace(go.Bar(x=f["label"].astype(str), y=f[col], name=col, marker_color=colours[col],
                              opacity=0.45 if col.startswith("true") else 0.9))
     fig.update_layout(barmode="group", title=f"Released counts ({len(f)} cells shown)", **style.LAYOUT)
-    fig.update_xaxes(title="cell", type="category")
+    fig.update_xaxes(title=axis_title, type="category")
     fig.update_yaxes(title="count (records)")
     return fig
 

@@ -263,3 +263,41 @@ def test_simulator_parameter_error_is_shown_not_raised(app):
     at.button(key="data_sim_go").click().run()
     assert not at.exception
     assert any("scale" in e.value and "must be" in _unescape(e.value) for e in at.error)
+
+
+def test_missing_cells_midpoint_or_a_charged_private_mean_and_their_effect(app):
+    """Issue 20 item 3: 6 of 200 cells missing, bounds [0, 5000], values near 1000. Before: only the counts of
+    filled cells were shown. After: the labelled non-private view shows the mean without the filled cells and
+    with the midpoint (≈ 4 % higher); a private mean costs ε = 1 — named on the button before the click — is
+    booked in the dataset's budget, and becomes the column's imputation value."""
+    g = np.random.default_rng(5)
+    income = g.normal(1000, 200, 200).clip(0, 5000).round(1)
+    cells = [f"{i}," + ("" if i < 6 else f"{v}") for i, v in enumerate(income)]
+    csv = ("id,income\n" + "\n".join(cells) + "\n").encode()
+    at = _upload(app.run(), "survey.csv", csv)
+    at.multiselect(key="data_columns").set_value(["income"]).run()
+    _inputs(at, "lower")[0].set_value(0.0)
+    _inputs(at, "upper")[0].set_value(5000.0).run()
+    assert not at.exception and not at.error
+    observed = float(income[6:].mean())
+    effect = next(d.value for d in at.dataframe if "shift of the mean" in d.value.columns)
+    assert effect["mean"].iloc[0] == pytest.approx(observed)
+    assert effect["shift of the mean"].iloc[1] / observed == pytest.approx(0.04, abs=0.01)     # the midpoint: +4 %
+    button = at.button(key="data_imp_go")
+    assert button.label == "Release the private mean — ε = 1, δ = 0"                        # the cost, before
+    from tests.app.pagetest import ledger
+    assert ledger(at).totals().n_releases == 0
+    at.session_state["data_imp_eps_typed"] = 1.0
+    button.click().run()
+    assert not at.exception
+    assert ledger(at).totals().n_releases == 1 and ledger(at).totals().basic_epsilon == 1.0
+    assert not any("not charged again" in c.value for c in at.caption)         # shown as released, not "cached"
+    ds = at.session_state["dp_dataset"]
+    filled = ds.impute_value("income")
+    assert filled != 2500.0 and 0.0 <= filled <= 5000.0
+    assert _inputs(at, "impute missing with")[0].value == filled
+    from pages import _components as ui
+    acct = at.session_state[ui.SESSION_KEY].account(ui.data_identity(ds))
+    assert acct.spent()[0] == pytest.approx(1.0)                              # booked in the dataset's budget
+    at.run()                                                                   # a rerun: cached, not charged again
+    assert ledger(at).totals().n_releases == 1

@@ -81,3 +81,38 @@ def test_private_bandwidth_option():
     at = _run(dn_eps_h=0.5, dn_methods=["gp"], dn_draws=2)
     assert not at.error
     assert any("Private bandwidth" in c.value for c in at.caption)
+
+
+def _xy(trace):
+    import base64
+
+    def arr(v):
+        if isinstance(v, dict):
+            return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        return np.asarray(v, dtype=float)
+    return arr(trace["x"]), arr(trace["y"])
+
+
+def test_axes_are_in_the_columns_units():
+    """Issue 20 item 4: an age column with public bounds [18, 100] is drawn on an axis in years (18 … 100) with
+    a density per year, not on [0, 1] "age rescaled from [18, 100]"."""
+    from dpcore.data import load_csv
+    from pages import _components as ui
+    g = np.random.default_rng(0)
+    csv = pd.DataFrame({"age": g.normal(45, 12, 800).clip(18, 100).round(1)}).to_csv(index=False)
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = load_csv(csv.encode(), name="upload.csv").with_bounds("age", 18, 100)
+    at.session_state["dn_source"] = "Dataset from the Data page"
+    at.run()
+    at.button(key="dn_go").click().run()
+    _ok(at)
+    released, nonprivate = _charts(at)[:2]
+    for fig in (released, nonprivate):
+        title = fig["layout"]["xaxis"]["title"]["text"]
+        assert title.startswith("age") and "rescaled" not in title
+        assert "per unit of the column" in fig["layout"]["yaxis"]["title"]["text"]
+        x, _ = _xy(fig["data"][0])
+        assert x.min() >= 18 and x.max() <= 100 and x.max() - x.min() > 70
+    x, y = _xy(next(t for t in nonprivate["data"] if t["name"] == "Non-private KDE"))
+    assert 0.9 < float(np.sum(y) * (x[1] - x[0])) < 1.05                  # a density per year integrates to ≈ 1
+    assert any("h = 0.05 on [0, 1] is 4.1 in age" in c.value for c in at.caption)

@@ -122,3 +122,48 @@ def test_bad_input_many_distinct_values_as_categories_and_p_too_small():
     _ok(at)
     assert any("p = 4 is smaller than the 7 categories" in e and "at least 7" in e for e in _errors(at))
     assert _ledger(at).totals().n_releases == 0
+
+
+def test_integer_coded_survey_columns_read_as_integers_with_a_table_of_released_counts():
+    """Issue 20 item 4: two survey answers coded 0…6 (public bounds [0, 6]) crossed. Before: seven equal bins per
+    column labelled "[0, 0.8571) × [1, 1.857)", an x axis titled "cell", no table, a diagnostics header
+    "false_positives error". After: one cell per integer ("3 × 4"), the axis names the columns, a table of the
+    released counts by level with its CSV, readable diagnostics headers."""
+    g = np.random.default_rng(3)
+    frame = pd.DataFrame({"trust": g.integers(0, 7, 400).astype(float), "income band": g.integers(0, 7, 400)})
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    _upload(at, frame.to_csv(index=False), bounds={"trust": (0, 6), "income band": (0, 6)})
+    at.session_state["h_cols"] = ["trust", "income band"]
+    at.run()
+    _ok(at)
+    assert at.radio(key="h_mode_trust").value == "integers"          # the default: whole bounds ≤ 50 apart
+    assert any("p = 49 cells" in c.value for c in at.caption)
+    at.button(key="h_go").click().run()
+    _ok(at)
+    assert _ledger(at).totals().n_releases == 1
+    bars = _charts(at)[0]
+    labels = [str(x) for t in bars["data"] for x in t["x"]]
+    assert "3 × 4" in labels and not any("[" in x or "." in x for x in labels)
+    assert "trust × income band" in bars["layout"]["xaxis"]["title"]["text"]
+    table = at.dataframe[0].value
+    assert list(table.columns[1:3]) == ["trust", "income band"] and len(table) == 49
+    assert set(table["trust"]) == {str(v) for v in range(7)}
+    assert {"thresholded (released)", "Laplace (released)"} <= set(table.columns)
+    assert any(b.label == "Download the released counts (CSV)" for b in at.get("download_button"))
+    headers = [str(c) for d in at.dataframe[1:] for c in d.value.columns]
+    assert headers and not any("_" in h for h in headers), headers
+
+
+def test_bins_of_a_continuous_column_have_short_labels():
+    g = np.random.default_rng(4)
+    frame = pd.DataFrame({"age": g.uniform(18, 98, 300)})
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    _upload(at, frame.to_csv(index=False), bounds={"age": (18, 98.5)})
+    at.session_state["h_cols"] = ["age"]
+    at.run()
+    assert at.radio(key="h_mode_age").value == "bins" and at.radio(key="h_mode_age").options == ["equal bins",
+                                                                                                   "categories (from the data)"]
+    at.button(key="h_go").click().run()
+    _ok(at)
+    labels = list(at.dataframe[0].value["age"])
+    assert labels[:2] == ["[18, 26.1)", "[26.1, 34.1)"] and max(map(len, labels)) <= 14

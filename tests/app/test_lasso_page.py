@@ -154,3 +154,42 @@ def test_switching_to_real_data_turns_the_intercept_on():
     at.radio(key="lasso_source").set_value("Diabetes (built-in)").run()
     _ok(at)
     assert at.checkbox(key="lasso_intercept").value is True         # was False in Chromium after the switch
+
+
+def _diabetes_as_upload():
+    """scikit-learn's diabetes table as a user's upload (kind "user": charged, budgeted), with the public bounds
+    of the built-in example (domain knowledge)."""
+    from dpcore.data import Dataset, builtin_dataset
+
+    b = builtin_dataset("diabetes")
+    return Dataset(b.frame.reset_index(drop=True), b.numeric_columns, dict(b.bounds), "upload of diabetes.csv",
+                   name="diabetes.csv")
+
+
+def test_teaching_view_on_user_data_shows_the_intercept_fits_of_scikit_learn():
+    """Issue 20 item 5: on a user's table the page had no non-private comparison ("shown on simulated and built-in
+    data"). Now a View switch gives the labelled non-private teaching view (recorded as not DP): the constrained
+    fit and scikit-learn's intercept Lasso and OLS in the columns' units; OLS equals an independent scikit-learn
+    fit on the raw table (no cell of diabetes lies outside its public bounds)."""
+    from sklearn.linear_model import LinearRegression
+
+    from pages import _components as ui
+    ds = _diabetes_as_upload()
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["lasso_source"] = "Dataset from the Data page"
+    at.session_state["lasso_view"] = "Teaching view (not private)"
+    at.run()
+    _ok(at)
+    at.button(key="lasso_go").click().run()
+    _ok(at)
+    entry = _ledger(at).entries[-1]
+    assert not entry.counted_as_dp and _ledger(at).totals().n_releases == 0      # teaching: not DP, apart
+    refs = next(d.value for d in at.dataframe if "scikit-learn OLS, intercept (non-private)" in d.value.columns)
+    x_cols = [c for c in ds.numeric_columns if c != "target"]
+    ols = LinearRegression().fit(ds.frame[x_cols].to_numpy(float), ds.frame["target"].to_numpy(float))
+    np.testing.assert_allclose(refs["scikit-learn OLS, intercept (non-private)"], np.r_[ols.intercept_, ols.coef_],
+                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(refs["scikit-learn Lasso, intercept (non-private)"],
+                               refs["constrained fit, intercept (non-private)"], rtol=1e-3, atol=1e-3)
+    assert "released (private)" in refs.columns and list(refs["term"]) == ["intercept", *x_cols]

@@ -230,3 +230,26 @@ def test_query_release_page_shows_the_same_text_on_neighbouring_uploads(case):
     # the projection's duality gap is computed from the noisy answers only: a note of kind "output" (declared
     # private output in dpcore/query_release/declare.py), masked like a released value
     _assert_same_surface(*pages, [r"(?<=duality gap ≤ )\S+"])
+
+
+# ----------------------------------------------------------------------------------- Data page: private imputation mean
+@pytest.mark.parametrize("case", ["one cell no longer missing", "one value outside its bounds"])
+def test_data_page_private_imputation_mean_shows_the_same_text_on_neighbouring_uploads(case):
+    """Issue 20 item 3: the private mean that fills missing cells. Outside its non-private box (the effect of
+    the filling) the page may show the released mean and the public calibration only — not the number of
+    missing cells, not a clipping count."""
+    g = np.random.default_rng(0)
+    D = pd.DataFrame({"income": g.normal(1000, 200, 200).clip(0, 5000)})
+    D.loc[:5, "income"] = np.nan
+    Dp = D.copy()
+    Dp.loc[0, "income"] = 5000.0 if case == "one cell no longer missing" else np.nan
+    if case != "one cell no longer missing":
+        Dp.loc[10, "income"] = 9000.0                                  # bounds (0, 5000): clipped
+    bounds = {"income": (0.0, 5000.0)}
+    value = [r"(?<=private mean of income: )\S+", r"(?<=filled with )\S+(?=\.)"]
+
+    def run(f):
+        return _release("data.py", _dataset(f, bounds), "data_imp_go", data_columns=["income"])
+    pages = [_baseline("data-impute", lambda: run(D)), run(Dp)]
+    assert all(any("private mean" in s.value for s in at.success) for at in pages)
+    _assert_same_surface(*pages, value)

@@ -95,4 +95,15 @@ def test_crossed_labels_are_made_on_demand_and_equal_the_full_list():
         ct.labels[len(full)]
     big = column_histogram(_two_numeric(), ["u", "v"], modes={"u": "bins", "v": "bins"}, bins={"u": 4096, "v": 4096})
     assert len(big.labels) == 2**24 == big.counts.p and big.labels[4097] == big.labels[1].replace(
-        "[0, 0.0002441) ×", "[0.0002441, 0.0004883) ×")
+        "[0, 0.00024) ×", "[0.00024, 0.00049) ×")   # short labels (issue 20): two significant digits of the width
+
+
+def test_integers_mode_one_cell_per_integer_of_the_public_bounds():
+    """Issue 20 item 4: a column coded 0…6 with bounds [0, 6]: seven cells labelled 0…6 (values clipped, a stray
+    2.4 rounded into cell 2, a missing cell to the public midpoint 3); refused for bounds that are not whole."""
+    f = pd.DataFrame({"q": [0.0, 6.0, 2.4, np.nan, 9.0, 3.0]})
+    ct = column_histogram(Dataset(f, ("q",), {"q": (0, 6)}, "test"), ["q"], modes={"q": "integers"})
+    assert list(ct.labels) == ["0", "1", "2", "3", "4", "5", "6"] and ct.from_data == ()
+    assert ct.counts.to_dense().tolist() == [1, 0, 1, 2, 0, 0, 2]
+    with pytest.raises(DPValueError, match="whole-number bounds"):
+        column_histogram(Dataset(f, ("q",), {"q": (0, 6.5)}, "test"), ["q"], modes={"q": "integers"})

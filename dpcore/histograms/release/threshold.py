@@ -79,12 +79,18 @@ def laplace_and_threshold_release(data: Any, config: ThresholdConfig, *, rng: RN
     notes = (Note("info", "The per-cell vector and its thresholded version come from the same draw: thresholding is "
                           "post-processing, so the pair costs ε once."),
              Note("info", f"τ = {tau:.4g}; {noise_text(config.noise)} = {cal.constant:.4g}."))
-    diag = Diagnostics(values={**{f"{k} error, per cell (non-private)": v
+    diag = Diagnostics(values={**{f"{ERROR_NAMES.get(k, k)}, Laplace per cell (non-private)": v
                                   for k, v in histogram_errors(x, counts).items()},
-                               **{f"{k} error, thresholded (non-private)": v
+                               **{f"{ERROR_NAMES.get(k, k)}, thresholded (non-private)": v
                                   for k, v in histogram_errors(thr, counts).items()},
                                "occupied cells q (non-private)": counts.q})
     return Release("histograms/threshold", PairValue(x, thr), cal.cost(1), cal, True, notes, diag, config)
+
+
+#: Readable names of the error measures of ``histogram_errors`` (issue 20: a diagnostics header read
+#: "false_positives error").
+ERROR_NAMES = {"l1": "ℓ1 error", "l2": "ℓ2 error", "max": "largest cell error", "false_positives": "false positives",
+               "missed": "occupied cells released as 0"}
 
 
 def oracle_threshold(data: Any, config: ThresholdConfig, *, reps: int = 1, rng: RNGLike = None) -> BatchHistogram:
