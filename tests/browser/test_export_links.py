@@ -44,6 +44,6 @@ def test_shared_link_and_exported_script_in_chromium(page, server, tmp_path, eps
         from dpcore import histograms
         from dpcore.data import builtin_dataset
 
-        truth = histograms.column_histogram(builtin_dataset("wine"), ["target", "alcohol"], modes={"target": "bins",
-                                 "alcohol": "bins"}, bins={"target": 3, "alcohol": 8}).counts
+        truth = histograms.column_histogram(builtin_dataset("wine"), ["target", "alcohol"],
+                                            modes={"target": "integers", "alcohol": "bins"}, bins={"alcohol": 8}).counts
         assert shown[1] == f"{truth.q:,}"
