@@ -32,7 +32,9 @@ c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
 try:
     if kind == "marginals":
-        spec = workloads.Marginals(c2.number_input("d (attributes)", 2, 14, 6, key="qr_d"),
+        spec = workloads.Marginals(c2.number_input("d (attributes)", 2, 11, 6, key="qr_d", help=(
+            "At most 11: the packing profile and the chaining nets compare pairs of the |X| = 2^d points "
+            "(work ∝ 4^d); at d = 12 the lab's time model is over the 30 s budget at any setting.")),
                                    c3.number_input("w (order)", 1, 3, 2, key="qr_w"))
     elif kind == "thresholds":
         spec = workloads.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key="qr_N"))
