@@ -188,7 +188,8 @@ def _exceptions(at: AppTest) -> list[str]:
 
 def sweep(page: str, dataset: str | None, *, sidebar: bool = False, shard: int = 0, shards: int = SHARDS,
           press: Callable[[str], bool] = lambda key: True, buttons: bool = True,
-          start: Callable[[], AppTest] | None = None) -> tuple[list[str], float]:
+          start: Callable[[], AppTest] | None = None,
+          values: Callable[[object], list] | None = None) -> tuple[list[str], float]:
     """Run the sweep; returns the failures (page, widget, value, exception or timeout) and the slowest run.
 
     ``press(key)``: whether the page's release / run buttons are pressed in the run that sets widget ``key``
@@ -198,7 +199,7 @@ def sweep(page: str, dataset: str | None, *, sidebar: bool = False, shard: int =
     start = start or (lambda: _base(page, dataset))
     at = start()
     assert not at.exception, (page, dataset, _exceptions(at))
-    plan = [(w.type, w.key, w.value, trial_values(w)) for w in widgets(at, sidebar=sidebar)][shard::shards]
+    plan = [(w.type, w.key, w.value, (values or trial_values)(w)) for w in widgets(at, sidebar=sidebar)][shard::shards]
     run_buttons = [b.key for b in at.button if b.key and b.proto.type != "primary"
                and not b.key.startswith(SIDEBAR_PREFIX) and b.key.startswith(("dn_run", "dn_svm", "sp_run",
                                                                               "lasso_run", "evn_", "qr_"))]
@@ -295,10 +296,20 @@ def test_every_widget_at_its_extremes_pressed(page, dataset, sidebar, shard, sha
 
 #: CI tier: session values of each page's cheap base on top of :data:`CHEAP` (the lab and the widgets that
 #: recompute on every rerun at their smallest useful size).
-QUICK = {"pages/query_release.py": {"qr_nmax": 100, "qr_reps": 2, "qr_methods": ["gaussian"], "qr_alpha": 0.4}}
+QUICK = {"pages/query_release.py": {"qr_nmax": 100, "qr_reps": 2, "qr_methods": ["gaussian"], "qr_alpha": 0.4,
+                                    "qr_d": 3, "qr_N": 16, "qr_k": 8, "qr_U": 16, "qr_ck": 10}}
 #: CI tier: the widgets whose extremes are run with the page's buttons pressed (the size limits the caps guard,
 #: chosen so that each run is refused up front or small from the cheap base).
 QUICK_PRESS = ("kng_sim_d", "dn_grid", "dn_draws", "dn_d", "dn_knorm_k", "lasso_p", "h_log2p", "h_q")
+
+
+def quick_values(w) -> list:
+    """The CI tier's values for ``w``: :func:`trial_values`, a long select (over :data:`MAX_SCALE_STOPS` options,
+    e.g. the 56 audits) at its first, middle and last option."""
+    vals = trial_values(w)
+    if w.type in ("selectbox", "radio") and len(vals) > MAX_SCALE_STOPS:
+        vals = [vals[0], vals[len(vals) // 2], vals[-1]]
+    return vals
 
 
 def sweep_quick(page: str, *, sidebar: bool = False) -> tuple[list[str], float]:
@@ -308,7 +319,7 @@ def sweep_quick(page: str, *, sidebar: bool = False) -> tuple[list[str], float]:
     parameter fails); no dataset scenario, no secondary buttons (both in the slow tiers)."""
     state = {**CHEAP.get(page, {}), **QUICK.get(page, {})}
     return sweep(page, None, sidebar=sidebar, shards=1, buttons=False, press=lambda key: key in QUICK_PRESS,
-                 start=lambda: _base(page, None, state))
+                 start=lambda: _base(page, None, state), values=quick_values)
 
 
 # CI tier (issue 18): in CI, about 1–2 minutes of CPU on the 2-core machine for all pages.
