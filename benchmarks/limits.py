@@ -166,6 +166,67 @@ def case_error_vs_n_lasso_p100():
                    epsilon=1.0, seed=0, jobs=1, methods=["p=100"], max_seconds=BUDGET_SECONDS)
 
 
+def _lab(spec_code: str):
+    from dpcore.query_release import cost, lab
+    from dpcore.query_release import workloads as W  # noqa: F401  (used by eval)
+    cfg = lab.LabConfig(eval(spec_code), dataset="two far points",
+                        methods=("gaussian", "projection", "coarse", "chaining", "local-projection"),
+                        ns=(10, 30, 100, 300, 1000), reps=4, alphas=(0.4, 0.2, 0.1, 0.05))
+    print(f"estimate {cost.lab_seconds(cfg):.1f} s", file=sys.stderr)
+    lab.run_lab(cfg, rng=0)
+
+
+def case_query_release_d10_w2():
+    """The page's defaults on 2-way marginals at d = 10 (estimate ≈ 24 s: the largest d the model lets run)."""
+    _lab("W.Marginals(10, 2)")
+
+
+def case_query_release_d11_w2():
+    _lab("W.Marginals(11, 2)")
+
+
+def case_query_release_thresholds_512():
+    _lab("W.Thresholds(512)")
+
+
+def case_query_release_cone_k2000_r01():
+    _lab("W.Cone(2000, r=0.1)")
+
+
+def _audit_at_cap(aid: str):
+    from dpcore.audit import explore as X
+    from dpcore.registry import audits
+    a = audits()[aid]
+    X.run(a, n=X.sample_cap(a), rng=0, chunks=10, progress=lambda d, t: True)
+
+
+def case_audit_kng_linreg_cap():
+    _audit_at_cap("kng/linear_regression-kng")
+
+
+def case_audit_lasso_eight_steps_cap():
+    _audit_at_cap("lasso/eight-steps")
+
+
+def case_audit_density_knorm_cap():
+    _audit_at_cap("density/knorm")
+
+
+def case_data_csv_49mb():
+    """A CSV near the 50 MB upload limit: 960 000 rows × 6 numbers."""
+    import numpy as np
+
+    from dpcore.data import readers as R
+    g = np.random.default_rng(0)
+    n = 960_000
+    cols = [np.arange(n), g.integers(18, 90, n), g.normal(5e4, 2e4, n), g.random(n), g.normal(70, 10, n),
+            g.normal(170, 10, n)]
+    body = "\n".join(f"{a},{b},{c:.6f},{d:.8f},{e:.5f},{f:.4f}" for a, b, c, d, e, f in zip(*cols))
+    raw = ("id,age,income,score,weight,height\n" + body + "\n").encode()
+    del body, cols
+    R.load_csv(raw, name="big.csv", progress=lambda d, t: True)
+
+
 CASES = {
     "histograms": [("cross 10 000 × 10 000 bins (refused)", case_histograms_cross_10000x10000),
                    ("cross 4096 × 4096 = 2^24 cells, release + figure", case_histograms_cross_4096x4096_release),
@@ -177,6 +238,14 @@ CASES = {
                 ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
     "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
             ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
+    "query_release": [("2-way marginals d = 10, page defaults", case_query_release_d10_w2),
+                      ("2-way marginals d = 11 (refused by the time model)", case_query_release_d11_w2),
+                      ("thresholds N = 512, page defaults", case_query_release_thresholds_512),
+                      ("cone k = 2000, r = 0.1, page defaults", case_query_release_cone_k2000_r01)],
+    "audit": [("KNG linear regression at its cap", case_audit_kng_linreg_cap),
+              ("LASSO eight steps at its cap", case_audit_lasso_eight_steps_cap),
+              ("density K-norm at its cap", case_audit_density_knorm_cap)],
+    "data": [("CSV 49 MB, 960 000 × 6 (generated in the child)", case_data_csv_49mb)],
     "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso),
                    ("LASSO figure, p = 100 only, page's limits", case_error_vs_n_lasso_p100)],
 }

@@ -1,10 +1,16 @@
-"""The widget-extremes sweep (issue 18), in two tiers.
+"""The widget-extremes sweep (issue 18), in three tiers.
 
-* CI tier (``test_every_widget_at_its_extremes_ci``, marker ``app``): every numeric widget of every page at
-  its minimum and maximum and every select at every option, one at a time — but from a cheap base state (the
-  widgets that size the computation at small values, :data:`CHEAP`) and pressing the release / run buttons
+* CI tier (``test_every_widget_at_its_extremes_ci``, marker ``app``, in CI): every numeric widget of every page
+  at its minimum and maximum and every select at every option (a select of more than :data:`MAX_SCALE_STOPS`
+  options, e.g. the 56 audits, at its first, middle and last), one at a time, from a cheap base state
+  (:data:`CHEAP` and :data:`QUICK`), pressing the buttons only for :data:`QUICK_PRESS` (size widgets whose caps
+  or time models refuse up front); no dataset scenario, no secondary buttons, forms not submitted (Error vs n's
+  widgets take effect on submit: the slow tiers cover them).
+* Pressed tier (``test_every_widget_at_its_extremes_pressed``, markers ``app`` and ``slow``): the same from
+  the cheap base :data:`CHEAP`, pressing the release / run buttons
   only when the widget set sizes the computation (:data:`SIZE_KEYS`: their extremes are what the caps guard)
-  or the page is a form (its values take effect only on submit, :data:`FORM_PAGES`). A crash of a formula at
+  or the page is a form (its values take effect only on submit, :data:`FORM_PAGES`), with and without a
+  dataset. A crash of a formula at
   an extreme parameter (bandwidth 1e-300, B = 1e154) happens when the page validates and calibrates the
   request, which every rerun does before the button; the work at the size limits is run where it is set.
 * Full sweep (``test_every_widget_at_its_extremes_raises_nothing``, markers ``app`` and ``slow``), by hand:
