@@ -29,14 +29,14 @@ def test_d14_marginals_at_the_page_defaults_is_refused_before_any_work(monkeypat
 
 
 @pytest.mark.parametrize("spec", [W.Marginals(12, 1), W.Marginals(11, 2), W.RandomSigns(512, 1024),
-                                  W.Thresholds(1024), W.Marginals(10, 3)])
+                                  W.Thresholds(1024), W.Marginals(10, 3), W.Marginals(10, 2), W.Thresholds(512)])
 def test_heavy_workloads_at_the_page_defaults_are_refused(spec):
     with pytest.raises(DPValueError, match="estimated time"):
         lab.LabConfig(spec, **PAGE_DEFAULTS)
 
 
-@pytest.mark.parametrize("spec", [W.Marginals(6, 2), W.Marginals(10, 2), W.Marginals(11, 1), W.Thresholds(512),
-                                  W.RandomSigns(512, 256), W.Cone(500, r=0.05)])
+@pytest.mark.parametrize("spec", [W.Marginals(6, 2), W.Marginals(9, 2), W.Thresholds(256), W.RandomSigns(512, 256),
+                                  W.Cone(500, r=0.05)])
 def test_the_page_defaults_and_moderate_workloads_pass(spec):
     cfg = lab.LabConfig(spec, **PAGE_DEFAULTS)
     assert 0 < cost.lab_seconds(cfg) <= BUDGET_SECONDS
