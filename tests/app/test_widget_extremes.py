@@ -328,8 +328,18 @@ def sweep_quick(page: str, *, sidebar: bool = False) -> tuple[list[str], float]:
                  start=lambda: _base(page, None, state), values=quick_values)
 
 
-# CI tier (issue 18): in CI, about 1–2 minutes of CPU on the 2-core machine for all pages.
-@pytest.mark.parametrize("page", [pytest.param(p, id=Path(p).stem) for p in app_pages()])
+#: CI tier: pages whose quick sweep is in CI (measured user CPU, -n 0, load 5–10: Home + Data + KNG 14 s, Query
+#: release 27.5 s). The others' quick sweeps are still over the CI budget (Certified eigenvalue bounds: over
+#: 90 s of CPU before it finished) and stay ``slow`` until their cheap base states are lowered further.
+CI_PAGES = ("pages/home.py", "pages/data.py", "pages/kng.py", "pages/query_release.py")
+
+
+def _quick_cases():
+    return [pytest.param(p, id=Path(p).stem, marks=() if p in CI_PAGES else (pytest.mark.slow,)) for p in app_pages()]
+
+
+# CI tier (issue 18): the pages of CI_PAGES in CI (about 42 s of CPU), the others by hand with -m slow.
+@pytest.mark.parametrize("page", _quick_cases())
 def test_every_widget_at_its_extremes_ci(page):
     failures, slowest = sweep_quick(page, sidebar=page == "pages/home.py")
     assert not failures, "\n".join(failures)
