@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUDGET_S, BUDGET_MB = 30.0, 1024.0
+#: Pages that read the session's dataset: driven twice, as they open and with the built-in diabetes data.
+DATA_PAGES = ("pages/kng.py", "pages/density.py", "pages/eigenvalues.py", "pages/histograms.py",
+              "pages/lasso.py", "pages/query_release.py", "pages/data.py")
 
 
 # -- the cases: (page, name, code run in a child process) ---------------------------------------------------
@@ -163,6 +166,72 @@ def case_error_vs_n_lasso_p100():
                    epsilon=1.0, seed=0, jobs=1, methods=["p=100"], max_seconds=BUDGET_SECONDS)
 
 
+def _lab(spec_code: str):
+    from dpcore.query_release import _cost as cost
+    from dpcore.query_release import _lab as lab
+    from dpcore.query_release import _workloads as W  # noqa: F401  (used by eval)
+    cfg = lab.LabConfig(eval(spec_code), dataset="two far points",
+                        methods=("gaussian", "projection", "coarse", "chaining", "local-projection"),
+                        ns=(10, 30, 100, 300, 1000), reps=4, alphas=(0.4, 0.2, 0.1, 0.05))
+    print(f"estimate {cost.lab_seconds(cfg):.1f} s", file=sys.stderr)
+    lab.run_lab(cfg, rng=0)
+
+
+def case_query_release_d10_w2():
+    """The page's defaults on 2-way marginals at d = 10 (estimate ≈ 24 s: the largest d the model lets run)."""
+    _lab("W.Marginals(10, 2)")
+
+
+def case_query_release_d11_w2():
+    _lab("W.Marginals(11, 2)")
+
+
+def case_query_release_thresholds_512():
+    _lab("W.Thresholds(512)")
+
+
+def case_query_release_cone_k2000_r01():
+    _lab("W.Cone(2000, r=0.1)")
+
+
+def _audit_at_cap(aid: str):
+    from dpcore.audit import explore as X
+    from dpcore.registry import audits
+    a = audits()[aid]
+    X.run(a, n=X.sample_cap(a), rng=0, chunks=10, progress=lambda d, t: True)
+
+
+def case_audit_kng_linreg_cap():
+    _audit_at_cap("kng/linear_regression-kng")
+
+
+def case_audit_lasso_eight_steps_cap():
+    _audit_at_cap("lasso/eight-steps")
+
+
+def case_audit_density_knorm_cap():
+    _audit_at_cap("density/knorm")
+
+
+def _csv_49mb() -> bytes:
+    import numpy as np
+    g = np.random.default_rng(0)
+    n = 960_000
+    cols = [np.arange(n), g.integers(18, 90, n), g.normal(5e4, 2e4, n), g.random(n), g.normal(70, 10, n),
+            g.normal(170, 10, n)]
+    body = "\n".join(f"{a},{b},{c:.6f},{d:.8f},{e:.5f},{f:.4f}" for a, b, c, d, e, f in zip(*cols))
+    return ("id,age,income,score,weight,height\n" + body + "\n").encode()
+
+
+def case_data_csv_49mb(raw: bytes):
+    """A CSV near the 50 MB upload limit: 960 000 rows × 6 numbers (made before the clock starts)."""
+    from dpcore.data import readers as R
+    R.load_csv(raw, name="big.csv", progress=lambda d, t: True)
+
+
+case_data_csv_49mb.setup = _csv_49mb  # type: ignore[attr-defined]
+
+
 CASES = {
     "histograms": [("cross 10 000 × 10 000 bins (refused)", case_histograms_cross_10000x10000),
                    ("cross 4096 × 4096 = 2^24 cells, release + figure", case_histograms_cross_4096x4096_release),
@@ -174,9 +243,115 @@ CASES = {
                 ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
     "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
             ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
+    "query_release": [("2-way marginals d = 10, page defaults", case_query_release_d10_w2),
+                      ("2-way marginals d = 11 (refused by the time model)", case_query_release_d11_w2),
+                      ("thresholds N = 512, page defaults", case_query_release_thresholds_512),
+                      ("cone k = 2000, r = 0.1, page defaults", case_query_release_cone_k2000_r01)],
+    "audit": [("KNG linear regression at its cap", case_audit_kng_linreg_cap),
+              ("LASSO eight steps at its cap", case_audit_lasso_eight_steps_cap),
+              ("density K-norm at its cap", case_audit_density_knorm_cap)],
+    "data": [("CSV 49 MB, 960 000 × 6 (generated in the child)", case_data_csv_49mb)],
     "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso),
                    ("LASSO figure, p = 100 only, page's limits", case_error_vs_n_lasso_p100)],
 }
+
+
+# -- pages through AppTest: every widget at its extremes, the release / run buttons pressed -------------------
+PAGE_CHILD = r'''
+import json, resource, sys, time
+sys.path.insert(0, {root!r})
+from streamlit.runtime.pages_manager import PagesManager
+_init = PagesManager.__init__
+def _routed(self, *a, **k):           # as tests/app/conftest.py: routed by app.py's st.navigation
+    _init(self, *a, **k)
+    PagesManager.uses_pages_directory = False
+PagesManager.__init__ = _routed
+from tests.app import test_widget_extremes as T
+page, dataset = {page!r}, {dataset!r}
+
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+def emit(what, seconds, before, outcome):
+    print(json.dumps({{"what": what, "seconds": seconds, "rss_mb": rss(), "grew_mb": rss() - before,
+                      "outcome": outcome}}), flush=True)
+
+def start():
+    return T._base(page, dataset)
+
+t0, r0 = time.perf_counter(), rss()
+at = start()
+emit("defaults, buttons pressed", time.perf_counter() - t0, r0, "error" if at.exception else "ok")
+plan = [(w.type, w.key, w.value, T.trial_values(w)) for w in T.widgets(at, sidebar=False)]
+for kind, key, default, values in plan:
+    for value in values:
+        found = [w for w in getattr(at, kind) if w.key == key]
+        if not found:
+            at = start()
+            found = [w for w in getattr(at, kind) if w.key == key]
+            if not found:
+                break
+        T._set(found[0], value)
+        T._press(at)
+        r0, t0 = rss(), time.perf_counter()
+        try:
+            at.run()
+            out = ("exception: " + str(at.exception[0].value)[:80]) if at.exception else (
+                "refused: " + at.error[0].value[:80].replace("\n", " ") if at.error else "ok")
+        except RuntimeError as exc:
+            out = f"timeout: {{exc}}"
+        emit(f"{{key}} = {{value!r}}"[:60], time.perf_counter() - t0, r0, out)
+        if out.startswith(("exception", "timeout")):
+            at = start()
+            continue
+        back = [w for w in getattr(at, kind) if w.key == key]
+        if back:
+            T._set(back[0], default, raw=True)
+        else:
+            at = start()
+'''
+
+
+def run_page(page: str, dataset: str | None, timeout: float) -> list[dict]:
+    """Drive ``page`` through AppTest in a child process; one record per run (seconds, peak RSS so far)."""
+    code = PAGE_CHILD.format(root=str(ROOT), page=page, dataset=dataset)
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"), PYTHONPATH=str(ROOT))
+    try:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env,
+                           cwd=ROOT)
+        out = p.stdout
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        out += "\n" + json.dumps({"what": "(the sweep)", "seconds": timeout, "rss_mb": float("nan"), "grew_mb": 0,
+                                   "outcome": f"killed after {timeout:g} s"})
+    return [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+
+
+def pages_main(pages: list[str], timeout: float) -> None:
+    """Per page: every run of its sweep with the buttons pressed; prints the slowest and largest interaction."""
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
+    summary = []
+    for page in pages:
+        for dataset in ((None, "diabetes") if page in DATA_PAGES else (None,)):
+            recs = run_page(page, dataset, timeout)
+            tag = page + (f" [{dataset}]" if dataset else "")
+            over = [r for r in recs if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB]
+            for r in over:
+                print(f"  OVER BUDGET {tag}: {r['what']} {r['seconds']:.1f} s, {r['rss_mb']:.0f} MB: {r['outcome']}")
+            bad = [r for r in recs if r["outcome"].startswith(("exception", "timeout", "killed"))]
+            for r in bad:
+                print(f"  FAILED {tag}: {r['what']}: {r['outcome']}")
+            if recs:
+                slow = max(recs, key=lambda r: r["seconds"])
+                big = max(recs, key=lambda r: (r["grew_mb"], r["rss_mb"]))
+                summary.append((tag, len(recs), slow, max(r["rss_mb"] for r in recs if r["rss_mb"] == r["rss_mb"]), big))
+            print(f"{tag}: {len(recs)} runs", flush=True)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction; peak = the child's peak RSS, imports "
+          "included; largest = the run that raised it most):")
+    for tag, n, slow, peak, big in summary:
+        print(f"{tag:<32} {n:>4} runs  slowest {slow['seconds']:6.1f} s ({slow['what']})  peak {peak:6.0f} MB, "
+              f"largest +{big['grew_mb']:.0f} MB ({big['what']})")
 
 
 # -- running ------------------------------------------------------------------------------------------------
@@ -185,9 +360,11 @@ def _child(page: str, index: int, mem_mb: float) -> None:
     lim = int(mem_mb * 2**20)
     resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
     name, fn = CASES[page][index]
+    setup = getattr(fn, "setup", None)
+    args = (setup(),) if setup else ()          # inputs made before the clock starts (e.g. the CSV's bytes)
     t0 = time.perf_counter()
     try:
-        fn()
+        fn(*args)
         outcome = "done"
     except MemoryError:
         outcome = f"MemoryError (over the {mem_mb:.0f} MB address-space limit)"
@@ -220,10 +397,17 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case (s)")
     ap.add_argument("--mem", type=float, default=4096.0, help="address-space limit per case (MB)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--pages", nargs="*", help="drive these pages (default: every page) through AppTest at their "
+                                               "widgets' extremes instead of the dpcore cases")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         _child(args.child[0], int(args.child[1]), args.mem)
+        return
+    if args.pages is not None:
+        sys.path.insert(0, str(ROOT))
+        from pages import _nav
+        pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0))
         return
     pages = args.only or list(CASES)
     if args.list:

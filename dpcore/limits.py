@@ -17,7 +17,8 @@ from collections.abc import Mapping
 
 from .errors import DPValueError
 
-__all__ = ["BUDGET_SECONDS", "BUDGET_BYTES", "FLOAT_BYTES", "work", "check_work", "check_bytes"]
+__all__ = ["BUDGET_SECONDS", "BUDGET_BYTES", "FLOAT_BYTES", "work", "check_work", "check_bytes", "estimate_seconds",
+           "check_seconds"]
 
 #: The interaction budget the caps protect (seconds, bytes) on the 2-core reference machine.
 BUDGET_SECONDS = 30
@@ -73,3 +74,29 @@ def check_bytes(what: str, factors: Mapping[str, float], *, fix: str, cap: float
     """:func:`check_work` for memory: the factors multiply to bytes (include :data:`FLOAT_BYTES`); the default
     cap is half the budget, leaving room for the copies a computation makes."""
     return check_work(f"memory of {what}", factors, cap, fix=fix, unit=" bytes")
+
+
+def estimate_seconds(terms: Mapping[str, tuple[Mapping[str, float], float]]) -> float:
+    """Σ over terms of (∏ factors) × seconds per unit: a time model's estimate (see :func:`check_seconds`)."""
+    return sum(work(f) * float(unit) for f, unit in terms.values())
+
+
+def check_seconds(what: str, terms: Mapping[str, tuple[Mapping[str, float], float]], *, fix: str,
+                  cap: float = BUDGET_SECONDS) -> float:
+    """Refuse a request whose estimated time exceeds ``cap`` seconds; returns the estimate.
+
+    A time model is a sum of terms, each a product of public parameters times a unit cost in seconds fitted
+    on timed runs on the reference machine: ``terms`` maps a term's name to ``(factors, seconds per unit)``.
+    The refusal names every term with its factors, the total and the cap, e.g. ``"estimated time of the lab
+    run = simulations (releases 750 × 0.02 s) 15 s + nets (...) 40 s = 55 s exceeds the cap of 30 s ...; fix"``.
+    """
+    total = estimate_seconds(terms)
+    if total > cap:
+        parts = []
+        for name, (factors, unit) in terms.items():
+            prod = " × ".join(f"{k} {_fmt(v)}" for k, v in factors.items())
+            parts.append(f"{name} ({prod} × {float(unit):.3g} s) {work(factors) * float(unit):.3g} s")
+        raise DPValueError(f"estimated time of {what} = {' + '.join(parts)} = {total:.3g} s exceeds the cap of "
+                           f"{_fmt(cap)} s (it keeps one interaction under {BUDGET_SECONDS} s on the reference "
+                           f"2-core machine); {fix}.")
+    return total

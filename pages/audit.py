@@ -60,9 +60,11 @@ if A.delta > 0:
 else:
     delta = 0.0
     c2.caption("Pure ε-DP claim: δ = 0.")
-n = c3.number_input("samples per dataset", min_value=1, value=A.n_samples, step=10_000, key=ui.kept(f"audit_n::{aid}"),
-                    help=f"At most {explore.sample_cap(A):,} here ({explore.PAGE_SAMPLE_FACTOR} × the test suite's "
-                         f"{A.n_samples:,}). More samples: a tighter bound, a longer run.")
+n = c3.number_input("samples per dataset", min_value=1, value=explore.default_samples(A), step=10_000,
+                    key=ui.kept(f"audit_n::{aid}"),
+                    help=f"At most {explore.sample_cap(A):,} here (at most {explore.PAGE_SAMPLE_FACTOR} × the test "
+                         f"suite's {A.n_samples:,}, and what the time model lets run in about 30 s). More samples: a "
+                         "tighter bound, a longer run.")
 
 seed = ui.current_seed("audit", aid)
 b, slot = st.columns([1, 3], vertical_alignment="center")

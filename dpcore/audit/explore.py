@@ -33,7 +33,7 @@ from . import MAX_AUDIT_SAMPLES, Audit, AuditRun, run_audit
 from .harness import ALPHA as AUDIT_ALPHA
 from .harness import AuditResult, audit, clopper_pearson_lower, clopper_pearson_upper
 
-__all__ = ["PAGE_SAMPLE_FACTOR", "sample_cap", "check_samples", "records", "rebuild", "columns", "differing",
+__all__ = ["PAGE_SAMPLE_FACTOR", "sample_cap", "default_samples", "check_samples", "records", "rebuild", "columns", "differing",
            "presets", "pair_table", "apply_table", "run", "AuditSummary", "summarize", "DECLARED"]
 
 #: The page may draw up to this many times the test suite's sample size (and never over MAX_AUDIT_SAMPLES).
@@ -45,8 +45,16 @@ IDENTICAL = "Identical (D′ = D: nothing to detect)"
 
 
 def sample_cap(audit_: Audit) -> int:
-    """Largest sample size per dataset the page runs for ``audit_`` (protects a shared server)."""
-    return int(min(MAX_AUDIT_SAMPLES, PAGE_SAMPLE_FACTOR * audit_.n_samples))
+    """Largest sample size per dataset the page runs for ``audit_`` (protects a shared server): at most
+    PAGE_SAMPLE_FACTOR × the suite's size, MAX_AUDIT_SAMPLES, and the time model's cap
+    (:func:`dpcore.audit.cost.time_cap`: n × measured seconds per sample under the interaction budget)."""
+    from .cost import time_cap
+    return int(min(MAX_AUDIT_SAMPLES, PAGE_SAMPLE_FACTOR * audit_.n_samples, max(time_cap(audit_.id), 1_000)))
+
+
+def default_samples(audit_: Audit) -> int:
+    """The page's starting sample size: the suite's, or the cap when the time model caps it lower."""
+    return min(audit_.n_samples, sample_cap(audit_))
 
 
 def check_samples(audit_: Audit, n: Any) -> int:
@@ -54,8 +62,11 @@ def check_samples(audit_: Audit, n: Any) -> int:
     n = check_int(n, "sample size n")
     cap = sample_cap(audit_)
     if not 1_000 <= n <= cap:
-        raise DPValueError(f"sample size n = {n:,} per dataset is outside 1,000 … {cap:,} for this audit "
-                           f"({PAGE_SAMPLE_FACTOR} × the test suite's {audit_.n_samples:,}); lower n.")
+        from .cost import RUN_SECONDS, seconds_per_sample
+        raise DPValueError(f"sample size n = {n:,} per dataset is outside 1,000 … {cap:,} for this audit (the cap: "
+                           f"the least of {PAGE_SAMPLE_FACTOR} × the test suite's {audit_.n_samples:,}, "
+                           f"{MAX_AUDIT_SAMPLES:,} and the time model's {RUN_SECONDS:g} s / "
+                           f"{seconds_per_sample(audit_.id):.3g} s per sample); lower n.")
     return n
 
 
@@ -164,7 +175,7 @@ def run(audit_: Audit, *, n: Optional[int] = None, mutant: bool = False, epsilon
     parts together. A callback returning False raises :class:`~dpcore.errors.Cancelled` (nothing returned).
     ``chunks=1`` without a callback is exactly ``run_audit``. ``n`` is capped by :func:`sample_cap`.
     """
-    n = check_samples(audit_, audit_.n_samples if n is None else n)
+    n = check_samples(audit_, default_samples(audit_) if n is None else n)
     eps = check_epsilon(audit_.epsilon if epsilon is None else epsilon, "claimed epsilon")
     dlt = check_delta(audit_.delta if delta is None else delta, "claimed delta", allow_zero=True)
     kw: dict[str, Any] = dict(mutant=mutant, epsilon=eps, delta=dlt, datasets=datasets)

@@ -27,6 +27,7 @@ import pandas as pd
 
 from .._validation import check_int
 from ..errors import Cancelled, DataError
+from ._fastscan import scan_simple
 from ._cells import NA_TOKENS, ColumnParse, hints, is_number_text, parse_cells
 from ._format import list_names, mb, short
 from ._excel import MAX_EXCEL_CELLS, MAX_SHARED_STRINGS, _XLSX_FIX, _check_dimension, _check_workbook_zip, _sheet_rows
@@ -327,13 +328,29 @@ def _scan_records(text: str, sep: str, name: str, max_rows: int, max_cols: int) 
     return _Scan(header, header_record, recs, lines, idx + 1, n_blank)
 
 
-def _cells_pandas(text: str, sep: str, scan: _Scan) -> list[pd.Series] | None:
-    """Pass 2: all cells as strings via pandas' C parser; None if it disagrees with pass 1."""
+#: Records per chunk of the cell pass (a progress tick between chunks, where a newer rerun stops a stale load).
+CELL_CHUNK = 100_000
+
+
+def _cell_chunks(scan: _Scan) -> int:
+    return -(-scan.n_records // CELL_CHUNK)
+
+
+def _cells_pandas(text: str, sep: str, scan: _Scan, progress: Any = None,
+                  steps: tuple[int, int] = (0, 0)) -> list[pd.Series] | None:
+    """Pass 2: all cells as strings via pandas' C parser, in chunks of :data:`CELL_CHUNK` records with a progress
+    tick after each (``steps``: the first tick's number and the total); None if it disagrees with pass 1."""
     m = len(scan.header)
     try:
-        raw = pd.read_csv(io.BytesIO(text.encode("utf-8")), encoding="utf-8", sep=sep, header=None, dtype=object,
-                          na_filter=False, keep_default_na=False, skip_blank_lines=False, index_col=False,
-                          engine="c", quotechar='"', doublequote=True, low_memory=False)
+        reader = pd.read_csv(io.BytesIO(text.encode("utf-8")), encoding="utf-8", sep=sep, header=None, dtype=object,
+                             na_filter=False, keep_default_na=False, skip_blank_lines=False, index_col=False,
+                             engine="c", quotechar='"', doublequote=True, low_memory=False, chunksize=CELL_CHUNK)
+        parts = []
+        with reader:
+            for i, part in enumerate(reader):
+                parts.append(part)
+                _tick(progress, steps[0] + i, steps[1])
+        raw = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, csv.Error):
         return None
     if raw.shape != (scan.n_records, m):
@@ -526,9 +543,10 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
         raise DataError(f"{short(name)} contains only whitespace/blank lines: no header and no data. Choose a CSV "
                         "file with a header line and at least one data row.")
     sep = _sniff_separator(text)
-    scan = _scan_records(text, sep, name, max_rows, max_cols)
-    _tick(progress, 2, 3 + len(scan.header))
-    m = len(scan.header)
+    scan = scan_simple(text, sep, max_rows, max_cols, _Scan) or _scan_records(text, sep, name, max_rows, max_cols)
+    m, chunks = len(scan.header), _cell_chunks(scan)
+    total = 3 + chunks + m
+    _tick(progress, 2, total)
     if m > 1 or sep != ",":
         notes.append(f"separator: {_SEP_NAMES[sep]} (detected).")
     else:
@@ -540,15 +558,15 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
                         "at least one data row below the header.")
     if scan.n_blank:
         notes.append(f"skipped {scan.n_blank} blank line(s).")
-    cells = _cells_pandas(text, sep, scan)
-    _tick(progress, 3, 3 + m)
+    cells = _cells_pandas(text, sep, scan, progress, (3, total))
+    _tick(progress, 3 + chunks, total)
     if cells is None:
         cells = _cells_csv(text, sep, scan)
     index = pd.Index(np.frombuffer(scan.data_lines, dtype=np.int64).copy(), name="line")
     digest = hashlib.sha256(raw).hexdigest()[:12]
     prov = f"uploaded file {short(name, 80)} ({len(raw):,} bytes, sha256 {digest}…), {n:,} rows x {m} columns."
-    ds = _assemble(names, cells, index, notes, sep, name, prov, progress, (3, 3 + m))
-    _tick(progress, 3 + m, 3 + m)
+    ds = _assemble(names, cells, index, notes, sep, name, prov, progress, (3 + chunks, total))
+    _tick(progress, total, total)
     return ds
 
 

@@ -92,6 +92,8 @@ class LabConfig:
         if work > MAX_LAB_WORK:
             raise DPValueError(f"the local methods would draw reps·n·k·levels ≈ {work:,.0f} numbers, over the cap "
                                f"{MAX_LAB_WORK:,.0f}; lower the largest n, the reps or the workload size.")
+        from ._cost import check_lab
+        check_lab(self)       # the time model of the whole run (issue 18): refused before anything is computed
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,7 +150,7 @@ def run_lab(config: LabConfig, *, rng: RNGLike = None,
     """Everything the query-release page plots, on public synthetic data (see the module docstring)."""
     wl = config.workload.build()
     g = as_generator(rng)
-    total = len(config.ns) * len(config.methods) + 2
+    total = len(config.ns) * len(config.methods) + 1 + len(config.alphas)   # a tick per α: a rerun stops it
     done = 0
 
     def tick():
@@ -193,7 +195,7 @@ def run_lab(config: LabConfig, *, rng: RNGLike = None,
                                                   reps=config.complexity_reps, n_max=10 ** 6, seed=0)
             comp.append({"alpha": a, "curve": f"{m} (empirical)", "kind": "empirical",
                          "n": float(nstar) if nstar <= 10 ** 6 else math.nan})
-    tick()
+        tick()
     complexity = pd.DataFrame(comp)
     complexity["inv_alpha"] = 1.0 / complexity["alpha"]
     if answers is None:

@@ -60,10 +60,20 @@ def test_defaults_and_rho_changes_the_output():
     assert _ledger(at).totals().n_releases == 0          # simulations are not releases
 
 
-def test_universe_cap_message():
-    at = _run(qr_d=14, qr_w=3)
+def test_time_model_refuses_a_heavy_lab_before_work(monkeypatch):
+    """Issue 18: the lab at d = 14 ran for minutes (widget max now 11: 4^d work); at d = 11, w = 2 the time model
+    refuses it up front, naming its terms and the 30 s cap, and no greedy net is computed."""
+    from dpcore.query_release import geometry
+
+    def boom(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(geometry, "greedy_net", boom)
+    at = _run(qr_d=11, qr_w=2, qr_nmax=1000, qr_reps=4)
     msgs = [e.value.replace("\\", "") for e in at.error]
-    assert any("cap" in m and "16,384" in m and "20,000,000" in m for m in msgs), msgs
+    assert any("estimated time of the query-release lab run" in m and "greedy nets" in m and "cap of 30 s" in m
+               for m in msgs), msgs
+    assert at.number_input(key="qr_d").max == 11
 
 
 def test_cone_and_thresholds_run():
