@@ -38,7 +38,7 @@ from .errors import DPValueError
 
 __all__ = ["ErrorLaw", "LEVELS", "DEFAULT_REPS", "MAX_PREVIEW_WORK", "laplace_abs", "laplace_l1", "geometric_l1",
            "gaussian_norm", "gaussian_rms", "knorm_radius", "exponential_pieces", "threshold_l1", "from_samples",
-           "unavailable", "preview", "previews", "evenly_spread", "DENSITY_NAMES", "marginals_config"]
+           "unavailable", "preview", "previews", "evenly_spread", "simulate", "norm_of"]
 
 #: The probabilities of the intervals drawn: the error is at most q(0.5) half the time, q(0.9) nine times in ten.
 LEVELS = (0.5, 0.9)
@@ -240,7 +240,7 @@ def threshold_l1(p: int, scale: float, tau: float, *, noise: str = "laplace", re
     if noise == "geometric":   # P(Z > τ) = a^m/(1 + a), m = ⌊τ⌋ + 1; a survivor is m + Geometric(1 − a) failures
         a, m = math.exp(-1.0 / scale), math.floor(tau) + 1
         f = g.binomial(int(p), a ** m / (1 + a), size=reps)
-        l1 = f * m + np.where(f > 0, g.negative_binomial(np.maximum(f, 1), 1 - a), 0)
+        l1: np.ndarray = (f * m + np.where(f > 0, g.negative_binomial(np.maximum(f, 1), 1 - a), 0)).astype(float)
     else:
         f = g.binomial(int(p), 0.5 * math.exp(-tau / scale), size=reps)
         l1 = f * tau + np.where(f > 0, g.gamma(np.maximum(f, 1), scale), 0.0)
@@ -269,24 +269,24 @@ def evenly_spread(n: int, lo: float, hi: float) -> np.ndarray:
     return (lo + (np.arange(int(n)) + 0.5) / int(n) * (hi - lo))[:, None]
 
 
-def _simulate(name: str, data: Any, config: Any, reps: int, rng: Any, *, measure: str, label: str, method: str,
+def simulate(name: str, design: Any, config: Any, reps: int, rng: Any, *, measure: str, label: str, method: str,
               basis: str, error: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> ErrorLaw:
-    """Run the registered mechanism ``name`` ``reps`` times on the public ``data`` (one call with size = reps
+    """Run the registered mechanism ``name`` ``reps`` times on the public ``design`` (a simulated dataset, never the user's) (one call with size = reps
     when its config has a ``size``, else reps calls) and measure each draw against its non-private answer."""
     from . import registry
 
     spec = registry.mechanism(name)
-    target = np.asarray(spec.nonprivate(data, config), dtype=float)
+    target = np.asarray(spec.nonprivate(design, config), dtype=float)
     g = as_generator(rng)
     fields = {f.name for f in dataclasses.fields(config)}
     if "size" in fields:
-        rel = spec.release(data, dataclasses.replace(config, size=int(reps)), rng=g)
+        rel = spec.release(design, dataclasses.replace(config, size=int(reps)), rng=g)
         rows = np.asarray(spec.compare(rel.value) if spec.compare else rel.value, dtype=float).reshape(int(reps), -1)
         released = np.isfinite(rows).all(axis=1)
     else:
         vals = []
         for s in g.spawn(int(reps)):
-            r = spec.release(data, config, rng=s)
+            r = spec.release(design, config, rng=s)
             vals.append(np.asarray(spec.compare(r.value) if spec.compare else r.value, dtype=float).ravel())
         rows = np.vstack(vals)
         released = np.isfinite(rows).all(axis=1)
@@ -298,52 +298,12 @@ def _simulate(name: str, data: Any, config: Any, reps: int, rng: Any, *, measure
 
 
 # -- the dispatch ----------------------------------------------------------------------------------------------
-def _norm_of(diff: np.ndarray, norm: str) -> np.ndarray:
+def norm_of(diff: np.ndarray, norm: str) -> np.ndarray:
     if norm == "l2":
         return np.sqrt((diff ** 2).sum(axis=1))
     if norm == "l1":
         return np.abs(diff).sum(axis=1)
     return np.abs(diff).max(axis=1)
-
-
-def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str, intercept: bool = True) -> ErrorLaw:
-    from . import kng
-
-    problem, mech = config.problem, config.mechanism
-    cal = kng.calibrate_for(config)(config, (n, d))
-    norm = config.norm if d > 1 else "linf"
-    if problem == "mean":
-        if mech == "kng":   # f ∝ exp(−2nc‖θ − x̄‖_K): the K-norm mechanism for x̄
-            return knorm_radius(d, 1.0 / (2.0 * n * cal.constant), norm, method=mech, label=label, unit="θ − x̄",
-                                what="; KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1)")
-        return gaussian_norm(1.0 / math.sqrt(2.0 * n * cal.constant), d, norm, method=mech, label=label, rng=rng,
-                             unit="θ − x̄",
-                             what="; before truncation to the public box (which can only make it smaller in each "
-                                  "coordinate)")
-    if problem in ("median", "quantile") and d == 1:
-        lo, hi = float(np.ravel(config.bounds[0])[0]), float(np.ravel(config.bounds[1])[0])
-        x = evenly_spread(n, lo, hi)
-        law = kng.exact_pieces(x, config)
-        centre = float(np.ravel(kng.nonprivate_estimate(x, config))[0])
-        return exponential_pieces(law.cdf, centre, hi - lo, method=mech, label=label,
-                                  basis=f"exact law on a public design: n = {n:,} values spread evenly over the "
-                                        f"bounds [{lo:g}, {hi:g}] (on your data it depends on how the values spread)")
-    if problem == "linear_regression":
-        xb = np.broadcast_to(np.asarray(config.x_bound, dtype=float), (d,))
-        yb = float(config.y_bound)
-        g = as_generator(rng).spawn(1)[0]
-        X = g.uniform(-xb, xb, size=(n, d))
-        if intercept:
-            X[:, 0] = 1.0
-        signal = X[:, 1] / xb[1] if d > 1 else 0.0
-        y = np.clip(yb * (0.5 * signal + 0.2 * g.standard_normal(n)), -yb, yb)
-        return _simulate(name, (X, y), config, reps, rng, measure=f"‖θ − θ̂‖{'∞' if norm == 'linf' else norm[1:]}",
-                         label=label, method=mech, error=lambda r, t: _norm_of(r - t, norm),
-                         basis=f"simulated: {reps} draws on a public design (n = {n:,}, x uniform on its public "
-                               f"bounds{', an intercept' if intercept else ''}, y = clip(½·(first x, scaled) + "
-                               "0.2·N(0, 1)) in y's bounds; seeded): on your data it depends on the design")
-    return unavailable(mech, label, "this mechanism samples by MCMC over every record; a simulated preview would "
-                                    "take as long as many releases")
 
 
 def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = None, rng: Any = 0,
@@ -376,114 +336,19 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
         config = spec.make(**kw)
     n = check_int(n, "n", lo=1)
     label = label or spec.title
-    topic = spec.topic
-    if topic == "kng":
-        return _kng(name, config, n, int(d), reps or DEFAULT_REPS, rng, label, bool(shape.get("intercept", True)))
-    if name == "histograms/laplace":    # a ThresholdConfig is accepted too: its cells' noise (any p, no dense cap)
-        from . import histograms as H
-        cal = (H.calibrate_threshold(config, (n,)) if isinstance(config, H.ThresholdConfig)
-               else H.calibrate_histogram(config, (n,)))
-        if config.noise == "geometric":
-            return geometric_l1(config.p, config.epsilon / cal.sensitivity, rng=rng, method=name, label=label)
-        return laplace_l1(config.p, cal.constant, method=name, label=label)
-    if name == "histograms/threshold":
-        cal = spec.calibrate(config, (n,))
-        q = cal.params["q_for_tau"]
-        if q is None:
-            return unavailable(name, label, "τ depends on the noisy q̂ released with it")
-        tau = cal.constant * math.log(config.p / q)
-        return threshold_l1(config.p, cal.constant, tau, noise=config.noise, rng=rng, method=name, label=label)
-    if name == "query_release/gaussian":    # σ from the mechanism's own public calibration
-        return gaussian_rms(spec.calibrate(config, (n,)).constant, config.workload.build().k, method=name, label=label)
-    if topic == "query_release":
-        wl = config.workload.build()
-        reps = reps or 50                       # one release call per draw (a projection each): fifty
-        if (n + wl.size) * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
-            return unavailable(name, label, f"a simulation of {reps} releases on n = {n:,} rows exceeds the preview's "
-                                            "work cap")
-        data = as_generator(rng).spawn(1)[0].integers(0, wl.size, n)     # n records uniform on the public universe
-        return _simulate(name, data, config, reps, rng, measure=f"RMS over the k = {wl.k} answers", label=label,
-                         method=name, basis=f"simulated: {reps} releases on a public design of n = {n:,} rows drawn "
-                                            "uniformly from the universe (seeded)",
-                         error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
-    if topic == "density":
-        from .density import mixture
-        grid_cells = int(getattr(config, "grid", 128)) ** int(getattr(config, "d", 1))
-        if (reps or 100) * grid_cells > MAX_PREVIEW_WORK / 100:
-            return unavailable(name, label, "the grid is too fine for a simulated preview")
-        x = mixture(int(getattr(config, "d", 1))).sample(n, as_generator(rng).spawn(1)[0])
-        reps_d = min(reps or 100, 100)           # the density configs cap draws at 100
-        return _simulate(name, x, config, reps_d, rng, measure="RMS over the grid (density units on [0, 1]^d)",
-                         label=label, method=name,
-                         basis=f"simulated: {reps_d} draws on a public design (n = {n:,} from the two-component "
-                               "mixture); the noise these mechanisms add does not depend on the data",
-                         error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
-    if name == "single_parameter/functional":
-        return _functional(config, n, int(d), reps, rng, label)
-    if topic == "lasso":
-        return _lasso(name, config, n, int(d), reps, rng, label)
-    return unavailable(name, label, "no accuracy preview is declared for this mechanism")
+    hook = _topic_preview(spec.topic)
+    if hook is None:
+        return unavailable(name, label, "no accuracy preview is declared for this mechanism")
+    return hook(name, spec, config, n=n, d=int(d), reps=reps, rng=rng, label=label, **shape)
 
 
-def _functional(config: Any, n: int, d: int, reps: int, rng: Any, label: str) -> ErrorLaw:
-    from . import single_parameter as E
+def _topic_preview(topic: str) -> Optional[Callable[..., ErrorLaw]]:
+    """The topic's declared preview (``Topic.preview``): each topic knows the law of its own noise."""
+    from . import registry
 
-    if config.loss != "robust":
-        return unavailable("single_parameter/functional", label,
-                           "the public design of the preview is a robust regression; with the logistic loss "
-                           "the error depends on how separable the data are")
-    reps = reps or 50
-    if n * d * reps > MAX_PREVIEW_WORK / 4:
-        return unavailable("single_parameter/functional", label, f"{reps} simulated releases on n = {n:,} rows "
-                                                                 "exceed the preview's work cap")
-    g = as_generator(rng)
-    ds = E.simulated_dataset(max(n, 2), max(d, 1), rng=g.spawn(1)[0])
-    X, y = E.prepare_xy(ds, "y", list(ds.numeric_columns[:-1]), intercept=False, scale_response=False)
-    cfg = dataclasses.replace(config, coordinate=min(config.coordinate, X.shape[1] - 1), geometry="l2-ball",
-                              radius=1.0)
-    return _simulate("single_parameter/functional", (X, y), cfg, reps, g, measure="|⟨v, θ⟩ − ⟨v, θ̂⟩|", label=label,
-                     method="single_parameter/functional",
-                     basis=f"simulated: {reps} releases on a public design (robust regression, n = {n:,}, d = {d}, "
-                           "covariates on the unit sphere, t₃ noise; seeded)",
-                     error=lambda r, t: np.abs(r - t).max(axis=1))
+    return next((t.preview for t in registry.topics() if t.name == topic), None)
 
 
-def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: str) -> ErrorLaw:
-    from . import lasso as L
-
-    steps = int(L.calibrate(config, (n, p)).params["steps"])
-    reps = reps or 50
-    work = float(n) * p * steps * reps
-    if work > MAX_PREVIEW_WORK or reps < 1:
-        return unavailable(name, label, f"{reps} simulated releases would touch n·p·T·reps = {work:.2g} values, over "
-                                        f"the preview's cap {MAX_PREVIEW_WORK:.0g}: lower n, p or T to see it")
-    g = as_generator(rng)
-    X, y, _ = L.sparse_regression(n, p, min(5, p), rng=g.spawn(1)[0])
-    vals = []
-    for s in g.spawn(reps):
-        r = L.release((X, y), config, rng=s, diagnostics=True)
-        vals.append(r.diagnostics.values["excess risk (private)"])
-    return from_samples(np.asarray(vals), name, label, "excess risk L(θ) − min L",
-                        f"simulated: {reps} releases on a public design (sparse regression, n = {n:,}, p = {p}, "
-                        "5 non-zeros; seeded)")
-
-
-#: The density page's method keys → registry names.
-DENSITY_NAMES = {"gp": "density/gp-kde", "fourier-laplace": "density/fourier-laplace", "knorm": "density/knorm"}
-
-
-def marginals_config(d: int, w: int, method: str, *, rho: float, alpha: float = 0.1) -> Any:
-    """The central config of a release of the w-way marginals of d public bits by ``method`` (as
-    :func:`dpcore.query_release.lab.release_marginals` builds it), for its preview."""
-    from . import query_release as Q
-
-    spec = Q.Marginals(int(d), int(w))
-    make = {"gaussian": lambda: Q.GaussianConfig(spec, rho), "projection": lambda: Q.ProjectionConfig(spec, rho),
-            "coarse": lambda: Q.CoarseConfig(spec, rho, alpha), "chaining": lambda: Q.ChainingConfig(spec, rho, alpha),
-            "pmw": lambda: Q.PMWConfig(spec, rho)}
-    if method not in make:
-        raise DPValueError(f"method = {method!r}: choose among {', '.join(make)}.")
-    return make[method]()
 
 
 def previews(items: Mapping[str, tuple[str, Any]], **public: Any) -> list[ErrorLaw]:

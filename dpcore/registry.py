@@ -55,6 +55,10 @@ class Topic:
         The full citation shown on the home page (empty for a topic without a paper).
     url : str
         A link to the paper.
+    preview : callable or None
+        ``preview(name, spec, config, *, n, d, reps, rng, label, **shape) -> dpcore.preview.ErrorLaw``: the law
+        of the error one draw of the topic's mechanism ``name`` adds, from public inputs only (the accuracy shown
+        before a release; :func:`dpcore.preview.preview` dispatches here). None: no preview.
     styles : Mapping[str, Style]
         Label and colour of each method name used in the topic's frames and figures (read by
         :mod:`dpcore.viz.style`; names are looked up within the topic first, so two topics may both
@@ -70,6 +74,7 @@ class Topic:
     paper: str = ""
     url: str = ""
     styles: Mapping[str, Style] = field(default_factory=lambda: MappingProxyType({}))
+    preview: Any = None
 
     def __post_init__(self) -> None:
         for kind in ("mechanisms", "audits", "experiments"):

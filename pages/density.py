@@ -7,7 +7,6 @@ figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data
 # nav: title="Private density estimation" icon=":material/area_chart:" order=151 paper="https://jmlr.org/papers/v14/hall13a.html" topic="Hall (2012), Hall, Rinaldo & Wasserman (2013): a private KDE by adding a Gaussian-process path (RKHS sensitivity), Fourier coefficients with Laplace or K-norm noise, and a private kernel SVM."
 import streamlit as st
 
-from dpcore import preview
 from dpcore import density, export, privacy
 from dpcore.data import builtin_dataset, literal
 from dpcore.density import figures, plots
@@ -79,7 +78,7 @@ with tab_est:
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    ui.accuracy_preview({plots.method_label(m): (preview.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
+    ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
                         key="dn", n=len(x))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
     out = ui.run_release(req, lambda rng: density.compare_release(x, cfg, rng=rng,

@@ -9,7 +9,6 @@ through the release path). Reference: Błasiok, Bun, Nikolov & Steinke (2019).
 import pandas as pd
 import streamlit as st
 
-from dpcore import preview
 from dpcore import export, privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
@@ -152,7 +151,7 @@ except ValueError as exc:
     st.stop()
 try:    # the release names a bad schema (w > columns) on its click; the preview is then left out
     ui.accuracy_preview({plots.method_label(method): (f"query_release/{method}",
-                                                      preview.marginals_config(len(rules), w, method, rho=rho_r,
+                                                      query_release.marginals_config(len(rules), w, method, rho=rho_r,
                                                                                alpha=alpha))},
                         key="qr", n=len(ds.frame))
 except ValueError:

@@ -88,7 +88,7 @@ def test_knorm_mean_matches_releases(d, norm):
     cfg = kng.make("mean", mechanism="kng", epsilon=0.7, norm=norm, size=N, bounds=(-4.0, 4.0))
     rel = kng.release_for(cfg)(x, cfg, rng=11)
     centre = kng.nonprivate_estimate(x, cfg)
-    errs = PV._norm_of(rel.value - centre, norm)
+    errs = PV.norm_of(rel.value - centre, norm)
     law = PV.preview("kng/mean-kng", dataclasses.replace(cfg, size=1), n=n, d=d)
     _check(law, errs)
 

@@ -32,7 +32,9 @@ from .configs import (METHODS, BandwidthConfig, CompareConfig, FourierConfig, GP
 from .designs import MAX_D, Mixture, mixture, real_column, to_unit_cube, two_class
 from .release.svm import accuracy_vs_epsilon, svm_demo
 
-__all__ = ["GPKDEConfig", "FourierConfig", "KNormConfig", "BandwidthConfig", "SVMConfig", "CompareConfig", "METHODS",
+from ._preview import DENSITY_NAMES
+
+__all__ = ["DENSITY_NAMES", "GPKDEConfig", "FourierConfig", "KNormConfig", "BandwidthConfig", "SVMConfig", "CompareConfig", "METHODS",
            "calibrate_gp", "calibrate_fourier", "calibrate_knorm", "calibrate_bandwidth", "calibrate_svm", "release",
            "nonprivate_kde", "nonprivate_fourier", "nonprivate_knorm", "nonprivate_bandwidth", "nonprivate_svm",
            "Comparison", "compare_release", "comparison_costs", "check_compare_work", "nonprivate_reference",

@@ -22,6 +22,7 @@ from .calibration import calibrate_bandwidth, calibrate_fourier, calibrate_gp, c
 from .configs import BandwidthConfig, FourierConfig, GPKDEConfig, KNormConfig, SVMConfig
 from .figures import EXPERIMENTS
 from .release import bandwidth, fourier, kde, knorm, svm
+from ._preview import error_law
 
 REFERENCE = ("Hall (2012), New Statistical Applications for Differential Privacy, CMU thesis (defence slides); "
              "Hall, Rinaldo & Wasserman (2013), JMLR 14:703–727")
@@ -109,6 +110,7 @@ TOPIC = Topic(name="density", title="Private density estimation (Hall)", referen
               mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS,
     paper="Hall, Rinaldo & Wasserman, “Differential privacy for functions and functional data”, JMLR 2013 (private density estimation); Hall (2012), PhD thesis, Parts 2–3",
     url="https://arxiv.org/abs/1203.2570",
+    preview=error_law,
     styles={
         "gp": Style("GP (RKHS) KDE", "blue"),
         "fourier-laplace": Style("Fourier + Laplace", "vermillion"),

@@ -19,6 +19,7 @@ from .calibration import REFERENCE, calibrate_histogram, calibrate_threshold, da
 from .configs import HistogramConfig, ThresholdConfig
 from .figures import EXPERIMENTS
 from .release import laplace, threshold
+from ._preview import error_law
 
 
 def _ex_histogram():
@@ -87,6 +88,7 @@ TOPIC = Topic(name="histograms", title="Sparse private histograms (Laplace vs ha
               reference=REFERENCE, mechanisms=MECHANISMS, audits=AUDITS, experiments=EXPERIMENTS,
     paper="Hall (2012), “New Statistical Applications for Differential Privacy”, PhD thesis, Part 1 (sparse private histograms)",
     url="http://reports-archive.adm.cs.cmu.edu/anon/ml2011/abstracts/12-113.html",
+    preview=error_law,
     styles={
         "laplace": Style("Laplace", "vermillion"),
         "laplace-clip-round": Style("Laplace + clip/round", "orange"),

@@ -20,6 +20,7 @@ from ._api import PROBLEMS, nonprivate_estimate
 from .audits import AUDITS
 from .calibration import calibrate_linear_regression, calibrate_location, calibrate_quantile_regression
 from .release import linear_regression, location, quantile_regression
+from ._preview import error_law
 
 
 def _tight_median_data() -> np.ndarray:
@@ -120,6 +121,7 @@ TOPIC = Topic(
     experiments=figures.EXPERIMENTS,
     paper="Reimherr & Awan, “KNG: The K-Norm Gradient Mechanism”, NeurIPS 2019",
     url="https://arxiv.org/abs/1905.09436",
+    preview=error_law,
     styles={
         "kng": Style("KNG", "blue"),
         "exponential": Style("Exponential mechanism", "vermillion"),

@@ -13,6 +13,7 @@ from .calibration import REFERENCE, calibrate, calibrate_noisy_gradient
 from .configs import LassoConfig, NoisyGradientConfig
 from .designs import sparse_regression
 from .release import noisy_gradient, private_fw
+from ._preview import error_law
 
 
 def _example():
@@ -108,6 +109,7 @@ TOPIC = Topic(
     experiments=figures.EXPERIMENTS,
     paper="Talwar, Thakurta & Zhang, “Nearly Optimal Private LASSO”, NeurIPS 2015",
     url="https://proceedings.neurips.cc/paper_files/paper/2015/hash/52d080a3e172c33fd6886a37e7288491-Abstract.html",
+    preview=error_law,
     styles={
         "private_fw": Style("Private Frank–Wolfe", "vermillion"),
         "nonprivate_fw": Style("Non-private Frank–Wolfe (same T)", "blue"),

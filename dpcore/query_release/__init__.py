@@ -22,7 +22,9 @@ from .calibration import (calibrate_chaining, calibrate_coarse, calibrate_gaussi
 from .configs import (ChainingConfig, CoarseConfig, GaussianConfig, LocalChainingConfig, LocalCoarseConfig,
                       LocalProjectionConfig, PMWConfig, ProjectionConfig, check_alpha, check_workload)
 
-__all__ = ["GaussianConfig", "ProjectionConfig", "CoarseConfig", "ChainingConfig", "PMWConfig",
+from ._preview import marginals_config
+
+__all__ = ["marginals_config", "GaussianConfig", "ProjectionConfig", "CoarseConfig", "ChainingConfig", "PMWConfig",
            "LocalProjectionConfig", "LocalCoarseConfig", "LocalChainingConfig", "check_alpha", "check_workload",
            "calibrate_gaussian", "calibrate_projection", "calibrate_coarse", "calibrate_chaining", "calibrate_pmw",
            "calibrate_local_projection", "calibrate_local_coarse", "calibrate_local_chaining", "release",

@@ -27,6 +27,7 @@ from .calibration import (calibrate_chaining, calibrate_coarse, calibrate_gaussi
 from .configs import (ChainingConfig, CoarseConfig, GaussianConfig, LocalChainingConfig, LocalCoarseConfig,
                       LocalProjectionConfig, PMWConfig, ProjectionConfig)
 from .release import chaining, coarse, gaussian, local_chaining, local_coarse, local_projection, pmw, projection
+from ._preview import error_law
 
 REFERENCE = ("Błasiok, Bun, Nikolov & Steinke (2019), Towards Instance-Optimal Private Query Release, SODA; "
              "Nikolov, Talwar & Zhang (2016); Hardt & Rothblum (2010)")
@@ -168,6 +169,7 @@ TOPIC = Topic(
     experiments=EXPERIMENTS,
     paper="Blasiok, Bun, Nikolov & Steinke, “Towards Instance-Optimal Private Query Release”, SODA 2019",
     url="https://arxiv.org/abs/1811.03763",
+    preview=error_law,
     styles={
         "gaussian": Style("Gaussian only", "grey"),
         "projection": Style("Projection", "blue"),

@@ -16,6 +16,7 @@ from .configs import (EigenBoundsConfig, FunctionalConfig, GenericConfig, Lambda
 from .designs import example_data
 from .release import (eigen_bounds, functional, lambda_min, noisy_gd, objective_perturbation, output_perturbation,
                       theta, theta_generic)
+from ._preview import error_law
 
 REFERENCE = ("Asi, Duchi & Talwar (2025), On Privately Estimating a Single Parameter, arXiv:2503.17252; "
              "Asi & Duchi (2020), Instance-optimality in differential privacy via approximate inverse "
@@ -154,6 +155,7 @@ TOPIC = Topic(
     experiments=figures.EXPERIMENTS,
     paper="Asi, Duchi & Talwar, “On Privately Estimating a Single Parameter”, 2025",
     url="https://arxiv.org/abs/2503.17252",
+    preview=error_law,
     styles={
         "alg5": Style("Algorithm 5 (propose-test-release)", "blue"),
         "oracle": Style("Local-sensitivity oracle (NOT private)", "black"),

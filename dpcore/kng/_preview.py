@@ -1,0 +1,58 @@
+"""The accuracy preview of the KNG mechanisms: the law of the error one draw adds, from public inputs only
+(declared as ``Topic.preview`` and called by :func:`dpcore.preview.preview`; no data argument)."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..preview import (DEFAULT_REPS, ErrorLaw, exponential_pieces, evenly_spread, gaussian_norm, knorm_radius, norm_of,
+                       simulate, unavailable)
+from .._rng import as_generator
+from . import _api as _kng_api
+from .calibration import calibrate_for
+
+
+def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, rng: Any, label: str,
+              **shape: Any) -> ErrorLaw:
+    """KNG, the exponential mechanism and objective perturbation (see :func:`_kng`)."""
+    return _kng(name, config, n, d, reps or DEFAULT_REPS, rng, label, bool(shape.get("intercept", True)))
+
+
+def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str, intercept: bool = True) -> ErrorLaw:
+    problem, mech = config.problem, config.mechanism
+    cal = calibrate_for(config)(config, (n, d))
+    norm = config.norm if d > 1 else "linf"
+    if problem == "mean":
+        if mech == "kng":   # f ∝ exp(−2nc‖θ − x̄‖_K): the K-norm mechanism for x̄
+            return knorm_radius(d, 1.0 / (2.0 * n * cal.constant), norm, method=mech, label=label, unit="θ − x̄",
+                                what="; KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1)")
+        return gaussian_norm(1.0 / math.sqrt(2.0 * n * cal.constant), d, norm, method=mech, label=label, rng=rng,
+                             unit="θ − x̄",
+                             what="; before truncation to the public box (which can only make it smaller in each "
+                                  "coordinate)")
+    if problem in ("median", "quantile") and d == 1:
+        lo, hi = float(np.ravel(config.bounds[0])[0]), float(np.ravel(config.bounds[1])[0])
+        x = evenly_spread(n, lo, hi)
+        law = _kng_api.exact_pieces(x, config)
+        centre = float(np.ravel(_kng_api.nonprivate_estimate(x, config))[0])
+        return exponential_pieces(law.cdf, centre, hi - lo, method=mech, label=label,
+                                  basis=f"exact law on a public design: n = {n:,} values spread evenly over the "
+                                        f"bounds [{lo:g}, {hi:g}] (on your data it depends on how the values spread)")
+    if problem == "linear_regression":
+        xb = np.broadcast_to(np.asarray(config.x_bound, dtype=float), (d,))
+        yb = float(config.y_bound)
+        g = as_generator(rng).spawn(1)[0]
+        X = g.uniform(-xb, xb, size=(n, d))
+        if intercept:
+            X[:, 0] = 1.0
+        signal = X[:, 1] / xb[1] if d > 1 else 0.0
+        y = np.clip(yb * (0.5 * signal + 0.2 * g.standard_normal(n)), -yb, yb)
+        return simulate(name, (X, y), config, reps, rng, measure=f"‖θ − θ̂‖{'∞' if norm == 'linf' else norm[1:]}",
+                         label=label, method=mech, error=lambda r, t: norm_of(r - t, norm),
+                         basis=f"simulated: {reps} draws on a public design (n = {n:,}, x uniform on its public "
+                               f"bounds{', an intercept' if intercept else ''}, y = clip(½·(first x, scaled) + "
+                               "0.2·N(0, 1)) in y's bounds; seeded): on your data it depends on the design")
+    return unavailable(mech, label, "this mechanism samples by MCMC over every record; a simulated preview would "
+                                    "take as long as many releases")
