@@ -59,6 +59,9 @@ class Topic:
         ``preview(name, spec, config, *, n, d, reps, rng, label, **shape) -> dpcore.preview.ErrorLaw``: the law
         of the error one draw of the topic's mechanism ``name`` adds, from public inputs only (the accuracy shown
         before a release; :func:`dpcore.preview.preview` dispatches here). None: no preview.
+    audit_seconds : Mapping[str, float]
+        Measured seconds per sample per dataset of each of the topic's audits (the audit page's time model,
+        :mod:`dpcore.audit.cost`).
     styles : Mapping[str, Style]
         Label and colour of each method name used in the topic's frames and figures (read by
         :mod:`dpcore.viz.style`; names are looked up within the topic first, so two topics may both
@@ -75,11 +78,13 @@ class Topic:
     url: str = ""
     styles: Mapping[str, Style] = field(default_factory=lambda: MappingProxyType({}))
     preview: Any = None
+    audit_seconds: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         for kind in ("mechanisms", "audits", "experiments"):
             object.__setattr__(self, kind, tuple(getattr(self, kind)))
         object.__setattr__(self, "styles", MappingProxyType(dict(self.styles)))
+        object.__setattr__(self, "audit_seconds", MappingProxyType(dict(self.audit_seconds)))
         for key, st in self.styles.items():
             if not isinstance(st, Style):
                 raise TypeError(f"style {key!r} of topic {self.name!r} must be a registry.Style.")

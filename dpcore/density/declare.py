@@ -117,4 +117,11 @@ TOPIC = Topic(name="density", title="Private density estimation (Hall)", referen
         "knorm": Style("K-norm (orbitope)", "bluish_green"),
         "svm-private": Style("Private kernel SVM (GP noise)", "blue"),
     },
+    audit_seconds={
+        "density/gp-kde": 1.67e-05,
+        "density/fourier-laplace": 1.10e-05,
+        "density/knorm": 5.80e-05,
+        "density/bandwidth": 1.01e-05,
+        "density/svm": 2.69e-05,
+    },
 )

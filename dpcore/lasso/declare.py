@@ -116,4 +116,13 @@ TOPIC = Topic(
         "optimum": Style("Constrained optimum θ* (non-private)", "black"),
         "truth": Style("True θ (simulation)", "bluish_green"),
     },
+    audit_seconds={
+        "lasso/one-step": 3.93e-05,
+        "lasso/three-steps": 5.76e-05,
+        "lasso/eight-steps": 1.35e-04,
+        "lasso/one-step-laplace": 2.34e-05,
+        "lasso/one-step-12-vertices": 4.39e-05,
+        "lasso/intercept-means": 3.91e-05,
+        "lasso/noisy-gradient-one-step": 4.40e-05,
+    },
 )

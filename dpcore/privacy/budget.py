@@ -384,6 +384,20 @@ class LedgerFile:
     saved: str
 
 
+def json_document(text: str | bytes, fmt: str, version: Any, bad: Any) -> dict:
+    """The JSON object of a file that must say ``format: fmt`` and ``version``; ``bad(where, what)`` builds the
+    error naming what is wrong (not JSON, another format, another version)."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise bad("the file", "is not JSON") from None
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise bad("the file", f"does not say format “{fmt}”")
+    if doc.get("version") != version:
+        raise bad("the file", f"has version {str(doc.get('version'))[:10]}; this app reads version {version}")
+    return doc
+
+
 def _bad(where: str, what: str) -> DPValueError:
     return DPValueError(f"This is not a valid ledger file: {where} {what}. Upload the JSON file saved with "
                         "“Download ledger (JSON)”, unchanged.")
@@ -445,14 +459,7 @@ def ledger_from_json(data: bytes | str) -> LedgerFile:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise _bad("the file", "is not UTF-8 text") from None
-    try:
-        doc = json.loads(data)
-    except (json.JSONDecodeError, RecursionError):
-        raise _bad("the file", "is not JSON") from None
-    if not isinstance(doc, dict) or doc.get("format") != LEDGER_FORMAT:
-        raise _bad("the file", f"does not say format “{LEDGER_FORMAT}”")
-    if doc.get("version") != LEDGER_VERSION:
-        raise _bad("the file", f"has version {str(doc.get('version'))[:10]}; this app reads version {LEDGER_VERSION}")
+    doc = json_document(data, LEDGER_FORMAT, LEDGER_VERSION, _bad)
     accounts, seen = [], set()
     for i, a in enumerate(_field(doc, "datasets", list, "the file")):
         where = f"dataset {i + 1}"

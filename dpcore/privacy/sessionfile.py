@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import DPValueError
-from .budget import LedgerFile, ledger_from_json
+from .budget import LedgerFile, json_document, ledger_from_json
 
 __all__ = ["SESSION_FORMAT", "SESSION_VERSION", "MAX_SESSION_BYTES", "MAX_SETTINGS", "SessionFile",
            "session_to_json", "session_from_json", "public_settings", "dataset_to_dict", "dataset_from_dict"]
@@ -243,15 +243,10 @@ def session_from_json(data: bytes | str) -> SessionFile:
         raise DPValueError(f"The session file is {len(data) / 2**20:.1f} MB; at most {MAX_SESSION_BYTES // 2**20} MB "
                            "is read. Upload the JSON file saved with “Download session”.")
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise _bad("the file", "is not UTF-8 text") from None
-    except (json.JSONDecodeError, RecursionError):
-        raise _bad("the file", "is not JSON") from None
-    if not isinstance(doc, dict) or doc.get("format") != SESSION_FORMAT:
-        raise _bad("the file", f"does not say format “{SESSION_FORMAT}”")
-    if doc.get("version") != SESSION_VERSION:
-        raise _bad("the file", f"has version {str(doc.get('version'))[:10]}; this app reads version {SESSION_VERSION}")
+    doc = json_document(text, SESSION_FORMAT, SESSION_VERSION, _bad)
     if not isinstance(doc.get("ledger"), dict):
         raise _bad("the file", "has no “ledger”")
     ledger = ledger_from_json(json.dumps(doc["ledger"]))

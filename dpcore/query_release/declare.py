@@ -181,5 +181,15 @@ TOPIC = Topic(
         "local-coarse": Style("Local coarse projection", "vermillion"),
         "local-chaining": Style("Local chaining", "bluish_green"),
     },
+    audit_seconds={
+        "query_release/gaussian": 2.38e-05,
+        "query_release/projection": 2.81e-04,
+        "query_release/coarse": 1.81e-05,
+        "query_release/chaining": 2.75e-05,
+        "query_release/pmw": 1.30e-04,
+        "query_release/local-projection": 1.21e-05,
+        "query_release/local-coarse": 1.05e-05,
+        "query_release/local-chaining": 1.73e-05,
+    },
 )
 

@@ -166,4 +166,15 @@ TOPIC = Topic(
         "lam_hat": Style("certified λ̂ ≤ λ_min", "blue"),
         "Lam_hat": Style("certified Λ̂ ≥ λ_max", "vermillion"),
     },
+    audit_seconds={
+        "single_parameter/lambda-min": 1.31e-05,
+        "single_parameter/eigen-bounds": 2.04e-05,
+        "single_parameter/theta": 5.55e-05,
+        "single_parameter/theta-generic": 4.38e-05,
+        "single_parameter/functional-gaussian": 7.39e-05,
+        "single_parameter/functional-ptr": 2.92e-05,
+        "single_parameter/output-perturbation": 3.82e-05,
+        "single_parameter/objective-perturbation": 2.75e-04,
+        "single_parameter/noisy-gd": 2.64e-05,
+    },
 )

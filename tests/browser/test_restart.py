@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.browser.conftest import start_server, stop_server
-from tests.browser.test_browser import CSV, _free_port, wait_idle
+from tests.browser.test_browser import CSV, _free_port, bounds_then_kng_release, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -47,19 +47,7 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(brows
         pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL
         _upload_csv(pg, str(csv))
         assert "Privacy budget of this dataset" in _main_text(pg)
-        for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
-            box = pg.get_by_placeholder(placeholder).first
-            box.fill(value)
-            box.press("Enter")
-            wait_idle(pg)
-        pg.get_by_role("link", name="KNG explorer").first.click()
-        wait_idle(pg)
-        pg.get_by_text("Dataset from the Data page", exact=True).first.click()
-        wait_idle(pg)
-        pg.get_by_text("Release", exact=True).first.click()
-        wait_idle(pg)
-        pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
-        wait_idle(pg)
+        bounds_then_kng_release(pg)
         side = pg.locator('[data-testid="stSidebar"]').inner_text()
         assert "remaining ε = 2" in side, side
         with pg.expect_download() as d:

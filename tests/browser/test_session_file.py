@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.browser.conftest import start_server, stop_server
-from tests.browser.test_browser import CSV, _free_port, wait_idle
+from tests.browser.test_browser import CSV, _free_port, bounds_then_kng_release, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -44,19 +44,7 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         wait_idle(pg)
         pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(csv))
         wait_idle(pg)
-        for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
-            box = pg.get_by_placeholder(placeholder).first
-            box.fill(value)
-            box.press("Enter")
-            wait_idle(pg)
-        pg.get_by_role("link", name="KNG explorer").first.click()
-        wait_idle(pg)
-        pg.get_by_text("Dataset from the Data page", exact=True).first.click()
-        wait_idle(pg)
-        pg.get_by_text("Release", exact=True).first.click()
-        wait_idle(pg)
-        pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
-        wait_idle(pg)
+        bounds_then_kng_release(pg)
         assert "remaining ε = 2" in _side(pg)
         pg.get_by_text("Save or resume the session").first.click()
         wait_idle(pg)
