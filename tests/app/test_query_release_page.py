@@ -63,7 +63,7 @@ def test_defaults_and_rho_changes_the_output():
 def test_time_model_refuses_a_heavy_lab_before_work(monkeypatch):
     """Issue 18: the lab at d = 14 ran for minutes (widget max now 11: 4^d work); at d = 11, w = 2 the time model
     refuses it up front, naming its terms and the 30 s cap, and no greedy net is computed."""
-    from dpcore.query_release import geometry
+    from dpcore.query_release import _geometry as geometry
 
     def boom(*a, **k):
         raise AssertionError("work started")

@@ -302,7 +302,7 @@ def test_kng_teaching_view_and_release_on_the_diabetes_example(server, page):
     page.get_by_text("Release", exact=True).first.click()
     wait_idle(page)
     page.get_by_text("Not private").first.wait_for()  # real records, known seed: recorded, not counted as DP
-    page.get_by_role("button", name="Release").first.click()
+    page.locator(".st-key-kng_go button").click()                 # the release button (by its key)
     wait_idle(page)
     page.get_by_text("Sensitivity Δ").first.wait_for()
     assert page.locator('[data-testid="stPlotlyChart"]').count() == 0  # the release shows no density
