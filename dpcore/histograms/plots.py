@@ -2,6 +2,8 @@
 (box plots with the all-zeros line and the slides' bound shapes), false positives."""
 from __future__ import annotations
 
+import math
+
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -82,8 +84,12 @@ def error_box_figure(frame: pd.DataFrame, *, n: int, bounds: Mapping[str, float]
     """Box plots of ``metric`` (default ℓ1 ``error``) per method over replicates, log y, with the
     all-zeros line at n (ℓ1) and the slides' minimax shapes as dotted lines labelled "up to a constant"."""
     fig = go.Figure()
+    shown, zeros = [], 0
     for i, m in enumerate([m for m in pd.unique(frame["method"]) if m != "all-zeros"]):
         y = frame.loc[frame["method"] == m, metric].dropna()
+        zeros += int((y <= 0).sum())
+        y = y[y > 0]                       # an error of 0 has no place on a log axis (counted in the title)
+        shown.append(y.to_numpy(float))
         if len(y):
             fig.add_trace(go.Box(y=y, name=_label(m), marker_color=style.colour(m, i, topic=TOPIC), boxpoints="all",
                                  jitter=0.3))
@@ -94,8 +100,15 @@ def error_box_figure(frame: pd.DataFrame, *, n: int, bounds: Mapping[str, float]
         fig.add_hline(y=v, line=dict(color=style.GREY, dash="dot"), annotation_text=f"{name}, up to a constant",
                       annotation_position="bottom right" if j else "top right")
     label = {"error": "ℓ1 error (counts)", "l2": "ℓ2 error (counts)", "max_error": "max error (counts)"}[metric]
-    fig.update_layout(title=title or f"{label} over repeated releases", showlegend=False, **style.LAYOUT)
-    fig.update_yaxes(title=label + " (log scale)", type="log", exponentformat="none")
+    title = title or f"{label} over repeated releases"
+    if zeros:
+        title += f" ({zeros} releases with error 0 are not drawn on the log axis)"
+    fig.update_layout(title=title, showlegend=False, **style.LAYOUT)
+    values = np.concatenate(shown + [np.asarray([n] if metric == "error" else [], float),
+                                     np.asarray(list((bounds or {}).values()), float)])
+    values = values[np.isfinite(values) & (values > 0)]
+    span = [math.log10(values.min()) - 0.2, math.log10(values.max()) + 0.2] if values.size else None
+    fig.update_yaxes(title=label + " (log scale)", type="log", exponentformat="none", range=span)
     return fig
 
 
