@@ -55,13 +55,13 @@ c1, c2, c3 = st.columns([2, 1, 1])
 with c1:
     eps = ui.epsilon_input("claimed ε", key=f"audit_eps::{aid}", default=A.epsilon, typed=True)
 if A.delta > 0:
-    delta = c2.number_input("claimed δ", min_value=0.0, max_value=0.5, value=float(A.delta), format="%g",
-                            key=ui.kept(f"audit_delta::{aid}"))
+    ui.persist(**{f"audit_delta::{aid}": float(A.delta)})   # (the default lives in the session state: a link sets it)
+    delta = c2.number_input("claimed δ", min_value=0.0, max_value=0.5, format="%g", key=f"audit_delta::{aid}")
 else:
     delta = 0.0
     c2.caption("Pure ε-DP claim: δ = 0.")
-n = c3.number_input("samples per dataset", min_value=1, value=explore.default_samples(A), step=10_000,
-                    key=ui.kept(f"audit_n::{aid}"),
+ui.persist(**{f"audit_n::{aid}": explore.default_samples(A)})
+n = c3.number_input("samples per dataset", min_value=1, step=10_000, key=f"audit_n::{aid}",
                     help=f"At most {explore.sample_cap(A):,} here (at most {explore.PAGE_SAMPLE_FACTOR} × the test "
                          f"suite's {A.n_samples:,}, and what the time model lets run in about 30 s). More samples: a "
                          "tighter bound, a longer run.")

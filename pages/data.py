@@ -17,9 +17,9 @@ esc = dpdata.escape_markdown
 LOAD_ID = "data_load_id"          # bumped when a new dataset is loaded: fresh bound widgets
 UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last upload handled
 MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
-MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
-#: The simulators offered: dpcore.data's univariate laws and the KNG paper's regression designs (a topic's own).
-SIMULATORS = {**dpdata.SIMULATORS, **kng.REGRESSION_SIMULATORS}
+# Per-session memory caps for simulated data, and the simulators offered (dpcore.data's univariate laws and the KNG
+# paper's regression designs): declared beside the page's links, which check a link's values against them.
+from pages._links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
 IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put in its imputation field
 
 
@@ -54,11 +54,14 @@ def _simulate() -> None:
     params = {}
     for col, (name, default) in zip(st.columns(len(widgets)), widgets):
         if name == "n":
-            n = col.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
+            ui.persist(data_sim_n=default)       # (defaults in the session state, not value=: a link may set them)
+            n = col.number_input("n (rows)", 1, MAX_SIM_N, step=100, key="data_sim_n")
         elif isinstance(default, int):
-            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=ui.kept(f"data_sim_{kind}_{name}"))
+            ui.persist(**{f"data_sim_{kind}_{name}": default})
+            params[name] = col.number_input(name, 2, MAX_SIM_D, key=f"data_sim_{kind}_{name}")
         else:
-            params[name] = col.number_input(name, value=float(default), format="%g", key=ui.kept(f"data_sim_{kind}_{name}"))
+            ui.persist(**{f"data_sim_{kind}_{name}": float(default)})
+            params[name] = col.number_input(name, format="%g", key=f"data_sim_{kind}_{name}")
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:
@@ -256,6 +259,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
 
 
 st.title("Data")
+ui.share_link("data")   # the simulation settings only: never a bound, a column, the budget or the data
 st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
             "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
 st.warning("Refreshing or closing this browser tab ends the session (so does a server restart): the dataset is "
