@@ -81,7 +81,7 @@ def _data() -> tuple[Param, ...]:
     out: list[Param] = [Param("data_source", "choice", ("Upload a file", "Simulate a dataset")),
                         Param("data_sim_kind", "choice", tuple(SIMULATORS)),
                         Param("data_sim_n", "int", lo=1, hi=MAX_SIM_N), *epsilon_params("data_imp_eps"),
-                        *_views("data_imp_go_curve")]
+                        *_views("data_imp_accuracy_preview_on", "data_imp_go_curve")]
     for kind, info in SIMULATORS.items():
         for name, default in info.defaults.items():
             if default is None:

@@ -150,6 +150,8 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
     except ValueError as exc:
         ui.show_error(exc)
         return
+    ui.accuracy_preview({"Private mean (Laplace)": ("data/impute-mean", float(eps))}, key="data_imp",
+                        n=len(ds.frame), bounds=(float(lo), float(hi)))
     button = "Release the private mean"
     clicked, slot = ui.release_button(button, key="data_imp_go", requests=req)
     out = ui.run_release(req, lambda rng: impute.release_mean_imputation(raw, (lo, hi), eps, rng=rng),

@@ -55,7 +55,8 @@ ALTERNATIVES = {
     "error_vs_n": {"evn_experiment": EXP, f"evn_eps_{EXP}": 2.0, f"evn_x_{EXP}": (1, 2), f"evn_reps_{EXP}": 2,
                    f"evn_methods_{EXP}": ["laplace"], f"evn_n_{EXP}": 100},
     "data": dict(data_source="Simulate a dataset", data_sim_kind="uniform", data_sim_n=500, data_sim_uniform_low=-1.0,
-                 data_sim_uniform_high=2.0, data_imp_eps=2.0, data_imp_eps_typed=2.0, data_imp_go_curve=True),
+                 data_sim_uniform_high=2.0, data_imp_eps=2.0, data_imp_eps_typed=2.0, data_imp_go_curve=True,
+                 data_imp_accuracy_preview_on=False),
 }
 
 #: Keyed widgets deliberately NOT in a link (a pattern on the key → why). Buttons (actions, not settings) are never
