@@ -59,12 +59,13 @@ def ledger(at: AppTest):
     return at.session_state[ui.LEDGER_KEY]
 
 
-def charts(at: AppTest) -> list[dict]:
-    """Every plotly chart on the page, as its JSON spec."""
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
 PREVIEW_SUFFIX = "_accuracy_preview"
+
+
+def charts(at: AppTest) -> list[dict]:
+    """The page's own plotly charts, as JSON specs, in page order — the accuracy preview left out (see
+    :func:`page_charts`; read it with ``chart(at, "<key>_accuracy_preview")``)."""
+    return [json.loads(c.proto.spec) for c in page_charts(at)]
 
 
 def page_charts(at: AppTest) -> list:
