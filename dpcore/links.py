@@ -8,9 +8,8 @@ back and checks every one: a parameter the page does not declare, a value of the
 of range is a :class:`LinkProblem` naming it, and the page then opens at its defaults with that
 message (all or nothing: a half-applied link would show a state nobody shared).
 
-Column choices are not linked (they name columns of a dataset the receiver may not have), nor are
-widgets drawn with an explicit default inside the page (Streamlit warns when session state also sets
-them): see docs/pages.md ("Shareable links").
+Column choices are not linked (they name columns of a dataset the receiver may not have), nor anything
+declared about the user's data: see docs/pages.md ("Shareable links").
 """
 from __future__ import annotations
 
