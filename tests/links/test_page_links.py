@@ -180,23 +180,22 @@ def _upload() -> dict:
 
 
 USER = "Dataset from the Data page"
+QR_CHEAP = dict(qr_nmax=100, qr_reps=2, qr_methods=["gaussian"])      # (the lab's cheapest run)
 #: The pages' other main states (cheap settings; the round trip above covers each page's ALTERNATIVES state).
 STATES = [
-    ("kng", dict(kng_sim_n=100, kng_draws_t=5)),
     ("kng", dict(kng_sim_n=100, kng_problem="linear_regression", kng_sim_d=2, kng_draws_t=3, kng_sweeps=200)),
     ("kng", dict(kng_source=USER, kng_view="Release", kng_problem="median", **_upload())),
     ("histograms", dict(h_log2p=10, h_reps=5)),
     ("histograms", dict(h_source=USER, h_reps=5, **_upload())),
-    ("density", dict(dn_n=200, dn_grid=32)),
-    ("density", dict(dn_source=USER, dn_grid=32, **_upload())),
+    ("density", dict(dn_n=200, dn_grid=32, dn_svm_n=200)),
+    ("density", dict(dn_source=USER, dn_grid=32, dn_svm_n=200, **_upload())),
     ("lasso", dict(lasso_n=200, lasso_p=5)),
     ("lasso", dict(lasso_source=USER, **_upload())),
     ("eigenvalues", dict(sp_n=500, sp_d=2, sp_cov_ns=[500], sp_cov_reps=1)),
     ("eigenvalues", dict(sp_source=USER, sp_cov_ns=[500], sp_cov_reps=1, **_upload())),
-    ("query_release", dict(qr_kind="signs", qr_k=8, qr_U=16, qr_nmax=100, qr_reps=2)),
-    ("query_release", dict(qr_kind="cone", qr_ck=20, qr_nmax=100, qr_reps=2)),
-    ("query_release", dict(qr_d=3, qr_nmax=100, qr_reps=2, qr_cols=["age", "colour"], qr_c_colour="red",
-                           **_upload())),
+    ("query_release", dict(qr_kind="signs", qr_k=8, qr_U=16, **QR_CHEAP)),
+    ("query_release", dict(qr_kind="cone", qr_ck=20, **QR_CHEAP)),
+    ("query_release", dict(qr_d=3, qr_cols=["age", "colour"], qr_c_colour="red", **QR_CHEAP, **_upload())),
     ("audit", {}),
     ("data", {}),
     ("data", dict(_upload())),
