@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import export
 from dpcore import kng
 from dpcore import privacy as P
 from dpcore.data import impute
@@ -161,6 +162,9 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
         if ss.pop("data_imp_just", None) != req.key:     # (just released: the rerun below shows it as released)
             ui.show_outcome(out, button=button)
         if out.ready:
+            ui.export_code(lambda: export.imputation_script(
+                export.from_dataset(ds, [col]), release=impute.release_mean_imputation, column=col, bounds=(lo, hi),
+                epsilon=float(eps), stream=ui.stream(req)), "data_imputation")
             mean = float(out.result.value)
             st.success(f"**Released** private mean of {esc(col)}: {mean:.6g} (within its bounds [{lo:g}, {hi:g}]).")
             st.caption(esc(out.result.calibration.statement() + " " + " ".join(out.result.notes_of("info"))))

@@ -12,6 +12,7 @@ from .recipes import (
     experiment_script,
     functional_script,
     histogram_script,
+    imputation_script,
     kng_script,
     lab_script,
     lasso_script,
@@ -21,4 +22,4 @@ from .sources import DataSource, Stream, from_dataset, loaded, seed_stream, simu
 
 __all__ = ["Assign", "Call", "Code", "ExportError", "Ref", "Script", "Section", "literal", "DataSource", "Stream",
            "from_dataset", "loaded", "seed_stream", "simulated", "stream", "density_script", "experiment_script",
-           "functional_script", "histogram_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]
+           "functional_script", "histogram_script", "imputation_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]

@@ -15,7 +15,7 @@ from .codegen import Assign, Call, Code, Ref, Script, Section, literal
 from .sources import DataSource, Stream
 
 __all__ = ["kng_script", "lasso_script", "histogram_script", "density_script", "functional_script",
-           "marginals_script", "experiment_script", "lab_script"]
+           "marginals_script", "experiment_script", "lab_script", "imputation_script"]
 
 _RUN = ("Runs without Streamlit: from the app's folder (or after `pip install .` there), "
         "`python this_file.py` — or run the notebook's cells in order.")
@@ -149,6 +149,20 @@ def marginals_script(source: DataSource, *, release: Any, rules: Sequence[Any], 
     return Script("Query release: marginals", _intro("Błasiok, Bun, Nikolov & Steinke (2019), exported from the "
                                                      "app's Query release page.", source),
                   (_data_section(source, ()), Section(f"{w}-way marginals ({method})", "", steps)), ("release",))
+
+
+def imputation_script(source: DataSource, *, release: Any, column: str, bounds: tuple[float, float], epsilon: float,
+                      stream: Stream) -> Script:
+    """The Data page's private mean of a column's observed cells, to fill its missing cells (``release``: the
+    page's ``dpcore.data.impute.release_mean_imputation``, on all n cells of the column as read)."""
+    prep = (Code(f"values = ds.frame[{literal(str(column))}].to_numpy(dtype=float)  # all n cells, NaN = missing"),)
+    steps = (*stream.steps(),
+             Call("release", release, (Ref("values"), tuple(map(float, bounds)), float(epsilon)), {"rng": Ref("rng")}),
+             Code('print("cost", release.cost.describe())'), Code("print(release.calibration.statement())"),
+             Code("print(release.value)"))
+    return Script("Private mean to fill missing cells", _intro("Laplace on the observed count and sum (Δ₁ = 3/2), "
+                                                               "exported from the app's Data page.", source),
+                  (_data_section(source, prep), Section("The private mean", "", steps)), ("release",))
 
 
 def lab_script(run_lab: Any, config: Any, seed: int) -> Script:

@@ -120,3 +120,16 @@ def test_error_vs_n_script_reproduces_the_figure(tmp_path):
     page = at.session_state["evn_results"][exp_id][1]
     cols = [c for c in page.columns if not c.startswith("time") and c != "elapsed_s"]
     pd.testing.assert_frame_equal(outs["frame"][cols].reset_index(drop=True), page[cols].reset_index(drop=True))
+
+
+def test_data_page_private_mean_script_reproduces_the_page(tmp_path):
+    """The Data page's private imputation mean on a built-in dataset (public data: the app's seed, so exact)."""
+    from dpcore.data import builtin_dataset
+    from pages import _components as ui
+
+    at = _page("data", click="data_imp_go", **{ui.DATASET_KEY: builtin_dataset("diabetes")})
+    script = exported(at, "data_imputation")
+    outs, stdout = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert_same_value(outs["release"], page.value)
+    assert "cost" in stdout
