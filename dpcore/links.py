@@ -8,9 +8,8 @@ back and checks every one: a parameter the page does not declare, a value of the
 of range is a :class:`LinkProblem` naming it, and the page then opens at its defaults with that
 message (all or nothing: a half-applied link would show a state nobody shared).
 
-Column choices are not linked (they name columns of a dataset the receiver may not have), nor are
-widgets drawn with an explicit default inside the page (Streamlit warns when session state also sets
-them): see docs/pages.md ("Shareable links").
+Column choices are not linked (they name columns of a dataset the receiver may not have), nor anything
+declared about the user's data: see docs/pages.md ("Shareable links").
 """
 from __future__ import annotations
 
@@ -44,8 +43,9 @@ class Param:
     ----------
     key : str
         The widget's session-state key, also the query parameter's name.
-    kind : {"float", "int", "bool", "choice", "choices"}
-        ``choice``: one of ``choices``; ``choices``: a list of distinct values among them.
+    kind : {"float", "int", "bool", "choice", "choices", "range"}
+        ``choice``: one of ``choices``; ``choices``: a list of distinct values among them; ``range``: a pair
+        ``(lo, hi)`` of ``choices`` with lo not after hi (a two-handled select slider).
     choices : tuple
         The values a choice widget offers (numbers or strings).
     lo, hi : float, optional
@@ -64,6 +64,8 @@ class Param:
             return [_text(v) for v in value]
         if self.kind == "bool":
             return ["1" if value else "0"]
+        if self.kind == "range":
+            return [_text(value[0]), _text(value[1])]
         return [_text(value)]
 
     def parse(self, raw: Sequence[str]) -> Any:
@@ -76,6 +78,13 @@ class Param:
             if len(set(map(_text, vals))) != len(vals):
                 raise LinkProblem(f"the link's parameter {self.key!r} repeats a value.")
             return vals
+        if self.kind == "range":
+            if len(raw) != 2:
+                raise LinkProblem(f"the link gives {self.key!r} {len(raw)} values; it takes two (a range).")
+            lo, hi = (self._choice(r) for r in raw)
+            if self.choices.index(lo) > self.choices.index(hi):
+                raise LinkProblem(f"the link's range {self.key} = {raw[0]!r} … {raw[1]!r} runs backwards.")
+            return (lo, hi)
         if len(raw) != 1:
             raise LinkProblem(f"the link gives {self.key!r} {len(raw)} values; it takes one.")
         text = raw[0]
@@ -106,6 +115,8 @@ class Param:
 
 
 def _text(v: Any) -> str:
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        v = v.item()                              # a NumPy scalar: its Python value (repr would say np.float64(…))
     if isinstance(v, bool):
         return "1" if v else "0"
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:

@@ -38,7 +38,7 @@ from .errors import DPValueError
 
 __all__ = ["ErrorLaw", "LEVELS", "DEFAULT_REPS", "MAX_PREVIEW_WORK", "laplace_abs", "laplace_l1", "geometric_l1",
            "gaussian_norm", "gaussian_rms", "knorm_radius", "exponential_pieces", "threshold_l1", "from_samples",
-           "unavailable", "preview", "previews", "evenly_spread", "simulate", "norm_of"]
+           "unavailable", "preview", "previews", "evenly_spread", "simulate", "norm_of", "mean_imputation"]
 
 #: The probabilities of the intervals drawn: the error is at most q(0.5) half the time, q(0.9) nine times in ten.
 LEVELS = (0.5, 0.9)
@@ -297,6 +297,27 @@ def simulate(name: str, design: Any, config: Any, reps: int, rng: Any, *, measur
     return from_samples(errs, method, label, measure, basis, p_withheld=1.0 - released.mean())
 
 
+def mean_imputation(epsilon: float, *, n: int, bounds: tuple[float, float], reps: int | None = None, rng: Any = 0,
+                    label: str = "Private mean (Laplace)") -> ErrorLaw:
+    """The Data page's private mean that fills a column's missing cells (:mod:`dpcore.data.impute`: Laplace on the
+    observed count and centred sum, Δ₁ = 3/2), simulated on the public design of ``n`` observed cells spread evenly
+    over the public ``bounds`` — how many cells are missing, and where the values lie, are data, so not used."""
+    from .data import impute
+
+    lo, hi = map(float, bounds)
+    n = check_int(n, "n", lo=1)
+    reps = DEFAULT_REPS * 10 if reps is None else check_int(reps, "reps", lo=1)
+    design = evenly_spread(n, lo, hi)[:, 0]
+    target = float(np.clip(design, lo, hi).mean())
+    # The release's own steps, vectorised over reps: its statistics once, its Laplace step, its post-processing.
+    noisy = impute.laplace_statistics(np.tile(impute._statistics(design, (lo, hi)), (reps, 1)),
+                                      impute.mean_imputation_config(epsilon), as_generator(rng))
+    errs = np.abs(impute._mean_from_noisy(noisy, (lo, hi)) - target)
+    return from_samples(errs, "data/impute-mean", label, "|mean − observed mean|",
+                        f"simulated: {reps} releases on n = {n:,} observed cells spread evenly over [{lo:g}, {hi:g}] "
+                        "(a public design; missing cells would make it noisier)")
+
+
 # -- the dispatch ----------------------------------------------------------------------------------------------
 def norm_of(diff: np.ndarray, norm: str) -> np.ndarray:
     if norm == "l2":
@@ -328,6 +349,9 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
     """
     from . import registry
 
+    if name == "data/impute-mean":       # the Data page's private mean (a shared mechanism, not a topic's)
+        return mean_imputation(config, n=n, bounds=shape["bounds"], reps=reps, rng=rng,
+                               **({"label": label} if label else {}))
     spec = registry.mechanism(name)
     if isinstance(config, Mapping):
         kw = dict(config)

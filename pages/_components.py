@@ -404,8 +404,7 @@ def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
 
 PREVIEW_CACHE_KEY, MAX_CACHED_PREVIEWS = "_dp_previews", 16
 #: Whether the accuracy preview is open when a page is first shown (its toggle remembers the user's choice).
-#: Off for now: the pages' AppTests count and index their charts, and the preview adds one before them.
-PREVIEW_DEFAULT = False
+PREVIEW_DEFAULT = True
 
 
 def _preview_laws(items: tuple, public: tuple) -> list:

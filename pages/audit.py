@@ -7,6 +7,7 @@ Synthetic neighbouring datasets only (never the session's upload); not a release
 # nav: title="Privacy audit" icon=":material/fact_check:" order=210
 import streamlit as st
 
+from dpcore import export
 from dpcore.audit import explore
 from dpcore.registry import audits
 from dpcore.privacy import PrivacyCost
@@ -14,6 +15,7 @@ from dpcore.privacy.tradeoff import reading
 from dpcore.viz.audit import overlay_figure, tradeoff_figure
 from pages import _components as ui
 
+AUDIT_CHUNKS = 10   # parts of a run (the progress bar moves between them); they fix the numbers, so the export states it
 RESULT_KEY = "audit_result"  # session_state: (settings, AuditSummary) of the last finished run, written at the end
 AUDITS = audits()
 ids = list(AUDITS)
@@ -55,13 +57,13 @@ c1, c2, c3 = st.columns([2, 1, 1])
 with c1:
     eps = ui.epsilon_input("claimed ε", key=f"audit_eps::{aid}", default=A.epsilon, typed=True)
 if A.delta > 0:
-    delta = c2.number_input("claimed δ", min_value=0.0, max_value=0.5, value=float(A.delta), format="%g",
-                            key=ui.kept(f"audit_delta::{aid}"))
+    ui.persist(**{f"audit_delta::{aid}": float(A.delta)})   # (the default lives in the session state: a link sets it)
+    delta = c2.number_input("claimed δ", min_value=0.0, max_value=0.5, format="%g", key=f"audit_delta::{aid}")
 else:
     delta = 0.0
     c2.caption("Pure ε-DP claim: δ = 0.")
-n = c3.number_input("samples per dataset", min_value=1, value=explore.default_samples(A), step=10_000,
-                    key=ui.kept(f"audit_n::{aid}"),
+ui.persist(**{f"audit_n::{aid}": explore.default_samples(A)})
+n = c3.number_input("samples per dataset", min_value=1, step=10_000, key=f"audit_n::{aid}",
                     help=f"At most {explore.sample_cap(A):,} here (at most {explore.PAGE_SAMPLE_FACTOR} × the test "
                          f"suite's {A.n_samples:,}, and what the time model lets run in about 30 s). More samples: a "
                          "tighter bound, a longer run.")
@@ -74,7 +76,7 @@ try:
     settings = (aid, bool(mutant), preset, explore.pair_table(A, pair).to_json(), float(eps), float(delta), int(n), seed)
     if clicked:
         bar = slot.empty()
-        run = explore.run(A, n=n, mutant=mutant, epsilon=eps, delta=delta, datasets=pair, rng=seed, chunks=10,
+        run = explore.run(A, n=n, mutant=mutant, epsilon=eps, delta=delta, datasets=pair, rng=seed, chunks=AUDIT_CHUNKS,
                           progress=ui.progress(bar, "samples drawn per dataset"))
         bar.empty()
         st.session_state[RESULT_KEY] = (settings, explore.summarize(run, datasets=pair))  # one assignment: old or new
@@ -103,6 +105,10 @@ if r.rejected:
 else:
     st.success(f"**Not rejected**: no event refutes ({r.epsilon:.4g}, {r.delta:g})-DP (best margin {r.worst:+.3g}). "
                "An audit can refute a claim, never prove it.", icon=":material/verified_user:")
+if shown == settings:
+    ui.export_code(lambda: export.audit_script(
+        aid, preset=preset, edited=None if explore.pair_table(A, presets[preset]).equals(table) else pair, n=n,
+        mutant=bool(mutant), epsilon=float(eps), delta=float(delta), seed=seed, chunks=AUDIT_CHUNKS), "audit")
 ui.plot(*overlay_figure(s), f"audit_{shown[0].replace('/', '_')}")
 if max(s.missing) > 0:
     st.caption(f"Non-numeric outputs (e.g. ⊥, abstained): {s.missing[0]:.2%} on D, {s.missing[1]:.2%} on D′ "

@@ -7,6 +7,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import data as dpdata
+from dpcore import export
 from dpcore import kng
 from dpcore import privacy as P
 from dpcore.data import impute
@@ -17,9 +18,9 @@ esc = dpdata.escape_markdown
 LOAD_ID = "data_load_id"          # bumped when a new dataset is loaded: fresh bound widgets
 UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last upload handled
 MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
-MAX_SIM_N, MAX_SIM_D = 200_000, 20  # per-session memory caps for simulated data
-#: The simulators offered: dpcore.data's univariate laws and the KNG paper's regression designs (a topic's own).
-SIMULATORS = {**dpdata.SIMULATORS, **kng.REGRESSION_SIMULATORS}
+# Per-session memory caps for simulated data, and the simulators offered (dpcore.data's univariate laws and the KNG
+# paper's regression designs): declared beside the page's links, which check a link's values against them.
+from pages._links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
 IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put in its imputation field
 
 
@@ -54,11 +55,14 @@ def _simulate() -> None:
     params = {}
     for col, (name, default) in zip(st.columns(len(widgets)), widgets):
         if name == "n":
-            n = col.number_input("n (rows)", 1, MAX_SIM_N, default, step=100, key="data_sim_n")
+            ui.persist(data_sim_n=default)       # (defaults in the session state, not value=: a link may set them)
+            n = col.number_input("n (rows)", 1, MAX_SIM_N, step=100, key="data_sim_n")
         elif isinstance(default, int):
-            params[name] = col.number_input(name, 2, MAX_SIM_D, default, key=ui.kept(f"data_sim_{kind}_{name}"))
+            ui.persist(**{f"data_sim_{kind}_{name}": default})
+            params[name] = col.number_input(name, 2, MAX_SIM_D, key=f"data_sim_{kind}_{name}")
         else:
-            params[name] = col.number_input(name, value=float(default), format="%g", key=ui.kept(f"data_sim_{kind}_{name}"))
+            ui.persist(**{f"data_sim_{kind}_{name}": float(default)})
+            params[name] = col.number_input(name, format="%g", key=f"data_sim_{kind}_{name}")
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
         try:
@@ -147,6 +151,8 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
     except ValueError as exc:
         ui.show_error(exc)
         return
+    ui.accuracy_preview({"Private mean (Laplace)": ("data/impute-mean", float(eps))}, key="data_imp",
+                        n=len(ds.frame), bounds=(float(lo), float(hi)))
     button = "Release the private mean"
     clicked, slot = ui.release_button(button, key="data_imp_go", requests=req)
     out = ui.run_release(req, lambda rng: impute.release_mean_imputation(raw, (lo, hi), eps, rng=rng),
@@ -156,6 +162,9 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
         if ss.pop("data_imp_just", None) != req.key:     # (just released: the rerun below shows it as released)
             ui.show_outcome(out, button=button)
         if out.ready:
+            ui.export_code(lambda: export.imputation_script(
+                export.from_dataset(ds, [col]), release=impute.release_mean_imputation, column=col, bounds=(lo, hi),
+                epsilon=float(eps), stream=ui.stream(req)), "data_imputation")
             mean = float(out.result.value)
             st.success(f"**Released** private mean of {esc(col)}: {mean:.6g} (within its bounds [{lo:g}, {hi:g}]).")
             st.caption(esc(out.result.calibration.statement() + " " + " ".join(out.result.notes_of("info"))))
@@ -256,6 +265,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
 
 
 st.title("Data")
+ui.share_link("data")   # the simulation settings only: never a bound, a column, the budget or the data
 st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
             "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
 st.warning("Refreshing or closing this browser tab ends the session (so does a server restart): the dataset is "

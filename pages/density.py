@@ -15,7 +15,7 @@ from dpcore.viz.experiments import error_vs_x_figure
 from pages import _components as ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
-ui.persist(dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
+ui.persist(dn_svm_n=500, dn_svm_lam=0.01, dn_svm_h=0.15, dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
            dn_knorm_k=2, dn_methods=list(density.METHODS), dn_methods_user=["fourier-laplace"], dn_eps_h=0.0)
 st.title("Private density estimation")
 ui.share_link("density")
@@ -147,9 +147,9 @@ with tab_svm:
                "Gaussian kernel) released with GP noise of RKHS sensitivity 1/(λn) + 2√(g/λ) (g: the solver's "
                "public duality-gap bound).")
     s1, s2, s3 = st.columns(3)
-    sn = s1.select_slider("n (training)", [200, 500, 1000, 2000], value=500, key="dn_svm_n")
-    lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, value=0.01, format="%g", key="dn_svm_lam")
-    sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, value=0.15, format="%g", key="dn_svm_h")
+    sn = s1.select_slider("n (training)", [200, 500, 1000, 2000], key="dn_svm_n")
+    lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, format="%g", key="dn_svm_lam")
+    sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, format="%g", key="dn_svm_h")
     try:
         demo = density.svm_demo(int(sn), lam=lam, bandwidth=sh, epsilon=eps, delta=delta, rng=ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")

@@ -19,13 +19,15 @@ from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
 from dpcore.viz.experiments import error_vs_x_figure
 from pages import _cached as cached
 from pages import _components as ui
+from pages._links import EIGEN_SOURCES
 
-SOURCES = ("Simulated robust regression", "Breast cancer (built-in, logistic)", "Diabetes (built-in, robust regression)",
-           "Dataset from the Data page")
+SOURCES = EIGEN_SOURCES         # (declared beside the page's links)
 SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-heavy (0.1, 0.1, 0.7, 0.1)",
           "custom": "custom: a share for the bounds"}
 ui.persist(sp_source=SOURCES[0], sp_n=20_000, sp_d=5, sp_delta=1e-5, sp_share=0.5, sp_rho=0.01, sp_radius=1.0,
-           sp_split="quarters", sp_assume_lam=0.01)
+           sp_split="quarters", sp_assume_lam=0.01, sp_intercept=True, sp_cov_d=5, sp_cov_reps=4,
+           sp_cov_ns=[1000, 5000, 20_000, 100_000], **{f"sp_loss_{s}": "robust" if s == SOURCES[2] else "logistic"
+                                                      for s in SOURCES[1:]})
 ss = st.session_state
 
 st.title("Certified eigenvalue bounds")
@@ -100,10 +102,9 @@ with tab_rel:
         y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"sp_y_{source}"))
         x_cols = c2.multiselect("Covariates x", [c for c in cols if c != y_col],
                                 default=[c for c in cols if c != y_col], key=ui.kept(f"sp_x_{source}_{y_col}"))
-        loss = c3.radio("Loss", ["logistic", "robust"], horizontal=True, key=ui.kept(f"sp_loss_{source}"),
-                        index=1 if source == SOURCES[2] else 0,
+        loss = c3.radio("Loss", ["logistic", "robust"], horizontal=True, key=f"sp_loss_{source}",
                         format_func={"logistic": "logistic (y = ±1)", "robust": "robust regression"}.get)
-        intercept = c3.checkbox("Intercept", True, key=ui.kept("sp_intercept"))
+        intercept = c3.checkbox("Intercept", key="sp_intercept")
         geometry = c1.radio("Covariate domain after dividing each x by its public bound", ["hypercube", "l2-ball"],
                             key=ui.kept("sp_geometry"), format_func={"hypercube": "hypercube [−r, r]^d",
                                                             "l2-ball": "ℓ2 ball ‖x‖₂ ≤ r"}.get)
@@ -202,10 +203,9 @@ with tab_cov:
                "not a release, nothing is charged. The true eigenvalues are non-private; each band shows 10–90 % "
                "of the certified bounds over datasets and noise draws; hover for the empirical coverage.")
     k1, k2, k3 = st.columns(3)
-    cd = k1.number_input("d", 1, 20, 5, key="sp_cov_d")
-    reps = k2.number_input("datasets per n", 1, 20, 4, key="sp_cov_reps")
-    ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
-                        default=[1000, 5000, 20_000, 100_000], key="sp_cov_ns")
+    cd = k1.number_input("d", 1, 20, key="sp_cov_d")
+    reps = k2.number_input("datasets per n", 1, 20, key="sp_cov_reps")
+    ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000], key="sp_cov_ns")
     try:
         study = cached.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
                                           ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))

@@ -34,44 +34,60 @@ st.info("These are **simulations on synthetic data**: they never use your upload
         "not releases, so nothing is added to the privacy ledger.", icon=":material/science:")
 
 ids = list(REGISTRY)
-exp_id = st.selectbox("Experiment", ids, index=ids.index(DEFAULT_ID) if DEFAULT_ID in ids else 0,
-                      format_func=lambda i: REGISTRY[i].title, key="evn_experiment")
+ui.persist(evn_experiment=DEFAULT_ID if DEFAULT_ID in ids else ids[0])
+ui.share_link("error_vs_n")     # (before the form: a link's values are the widgets' session state when it draws)
+exp_id = st.selectbox("Experiment", ids, format_func=lambda i: REGISTRY[i].title, key="evn_experiment")
 exp = REGISTRY[exp_id]
 axis, limits, quick = exp.axis, exp.app_limits, exp.quick
+grid = axis.grid(limits.get("max_x"))
+qx = [x for x in exp.quick_xs if x in grid] or list(grid[:3])
+max_reps = int(limits.get("max_reps", 50))
 st.caption(exp.description)
+
+
+def option_default(name, default):
+    """The widget's starting value: the quick run's, under the figure's cap; None: the widget's own first choice."""
+    value, cap = quick.get(name, default), limits.get(f"max_{name}")
+    if isinstance(default, bool) or name in exp.option_choices or not isinstance(default, (int, float)):
+        return value if isinstance(default, bool) else None
+    return min(value, cap or value) if isinstance(default, int) else float(value)
+
+
+# The defaults live in the session state (never value=), so that a link's values, set before, are what the form draws.
+ui.persist(**{f"evn_x_{exp_id}": (qx[0], qx[-1]), f"evn_reps_{exp_id}": min(int(quick.get("reps", 10)), max_reps),
+              f"evn_methods_{exp_id}": list(exp.methods),
+              **{f"evn_{k}_{exp_id}": option_default(k, exp.options[k]) for k in exp.app_options}})
 
 
 def option_widget(name, default):
     """One widget per declared option, typed from its default (caps from the figure's app_limits)."""
-    value, cap, key = quick.get(name, default), limits.get(f"max_{name}"), ui.kept(f"evn_{name}_{exp_id}")
+    cap, key = limits.get(f"max_{name}"), f"evn_{name}_{exp_id}"
     label, help_text = symbol(name) if symbol(name) != name else name.capitalize(), exp.option_help.get(name)
     if isinstance(default, bool):
-        return st.checkbox(label, value=value, key=key, help=help_text)
+        return st.checkbox(label, key=key, help=help_text)
     if name in exp.option_choices:
         return st.radio(label, exp.option_choices[name], horizontal=True, key=key, help=help_text)
     if isinstance(default, int):
-        return int(st.number_input(label, value=min(value, cap or value), max_value=cap, step=1, key=key,
+        return int(st.number_input(label, min_value=None, max_value=cap, step=1, key=key,
                                    help=(help_text or "") + (f" The paper uses {default:,}." if cap else "")))
     if isinstance(default, float):
-        return float(st.number_input(label, value=float(value), key=key, help=help_text))
-    return st.text_input(label, value=value, key=key, help=help_text)
+        return float(st.number_input(label, key=key, help=help_text))
+    return st.text_input(label, key=key, help=help_text)
 
 
 with st.form(f"evn_form_{exp_id}"):
     eps = None
     if exp.default_epsilon is not None:
         eps = ui.epsilon_input(key=f"evn_eps_{exp_id}", default=exp.default_epsilon)
-    grid = axis.grid(limits.get("max_x"))
-    qx = [x for x in exp.quick_xs if x in grid] or list(grid[:3])
-    lo, hi = st.select_slider(f"Range of {axis.label}", options=grid, value=(qx[0], qx[-1]),
-                              format_func=format_number, key=ui.kept(f"evn_x_{exp_id}"))
-    max_reps = int(limits.get("max_reps", 50))
-    reps = st.slider(f"Replicates per {axis.name}", 2, max_reps, min(int(quick.get("reps", 10)), max_reps),
-                     key=ui.kept(f"evn_reps_{exp_id}"), help=f"Capped at {max_reps} to keep the run interactive; the "
+    # value= makes it a two-handled slider (Streamlit reads that from the default); the session state's pair wins.
+    lo, hi = st.select_slider(f"Range of {axis.label}", options=grid, value=(qx[0], qx[-1]), format_func=format_number,
+                              key=f"evn_x_{exp_id}")
+    reps = st.slider(f"Replicates per {axis.name}", 2, max_reps, key=f"evn_reps_{exp_id}",
+                     help=f"Capped at {max_reps} to keep the run interactive; the "
                      f"paper uses {exp.default_reps} (run `python -m dpcore reproduce {exp.id}`).")
     options = {k: option_widget(k, exp.options[k]) for k in exp.app_options}
-    methods = st.multiselect("Methods", exp.methods, default=list(exp.methods), format_func=exp.label,
-                             key=ui.kept(f"evn_methods_{exp_id}"), help="Fewer methods, shorter run (runs over "
+    methods = st.multiselect("Methods", exp.methods, format_func=exp.label,
+                             key=f"evn_methods_{exp_id}", help="Fewer methods, shorter run (runs over "
                              f"{BUDGET_SECONDS} s are refused before they start).") or list(exp.methods)
     submitted = st.form_submit_button("Run simulation", type="primary")
 

@@ -25,7 +25,8 @@ st.markdown("A workload of k linear queries over a **public** universe X ⊂ ℝ
             "mean point x̄. The **projection mechanism** adds Gaussian noise (σ = diam₂(X)/(n√(2ρ))) and projects "
             "onto conv X; **coarse projection** first rounds records to an (α/2)-net; **chaining** splits X into "
             "levels at scales 2⁻ⁱ. Local versions use an ε-LDP point randomizer per party.")
-ui.persist(qr_kind="marginals", qr_rho=0.5, qr_eps=1.0, qr_alpha=0.1,
+ui.persist(qr_d=6, qr_w=2, qr_N=128, qr_k=64, qr_U=256, qr_ck=500, qr_r=0.05, qr_data=query_release.DATASETS[2],
+           qr_nmax=1000, qr_reps=4, qr_rw=2, qr_rrho=0.1, qr_kind="marginals", qr_rho=0.5, qr_eps=1.0, qr_alpha=0.1,
            qr_methods=["gaussian", "projection", "coarse", "chaining", "local-projection"])
 ui.share_link("query_release")
 
@@ -33,18 +34,18 @@ c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
 try:
     if kind == "marginals":
-        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 11, 6, key=ui.kept("qr_d"), help=(
+        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 11, key="qr_d", help=(
             "At most 11: the packing profile and the chaining nets compare pairs of the |X| = 2^d points "
             "(work ∝ 4^d); at d = 12 the lab's time model is over the 30 s budget at any setting.")),
-                                       c3.number_input("w (order)", 1, 3, 2, key=ui.kept("qr_w")))
+                                       c3.number_input("w (order)", 1, 3, key="qr_w"))
     elif kind == "thresholds":
-        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, 128, key=ui.kept("qr_N")))
+        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, key="qr_N"))
     elif kind == "signs":
-        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, 64, key=ui.kept("qr_k")),
-                                         c3.number_input("|U|", 2, 4096, 256, key=ui.kept("qr_U")))
+        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, key="qr_k"),
+                                         c3.number_input("|U|", 2, 4096, key="qr_U"))
     else:
-        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, 500, key=ui.kept("qr_ck")),
-                                  r=c3.number_input("r (cone radius)", 0.01, 0.05, 0.05, key=ui.kept("qr_r"), help=(
+        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, key="qr_ck"),
+                                  r=c3.number_input("r (cone radius)", 0.01, 0.05, key="qr_r", help=(
                                       "At most 0.05: with a wider cone the Frank–Wolfe projections onto the chaining "
                                       "levels converge slowly (one lab run at the defaults: r = 0.1 48 s, r = 0.2 "
                                       "over 150 s), which the time model does not see.")))
@@ -56,14 +57,14 @@ st.caption(f"{wl.name}: |X| = {wl.size:,} points, k = {wl.k:,} queries, exact di
 
 with st.form("qr_form"):
     f1, f2, f3, f4 = st.columns(4)
-    dataset = f1.selectbox("Dataset (synthetic)", query_release.DATASETS, index=2, key="qr_data")
+    dataset = f1.selectbox("Dataset (synthetic)", query_release.DATASETS, key="qr_data")
     rho = f2.number_input("ρ (zCDP, central)", 0.001, 100.0, format="%.3f", key="qr_rho")
     eps = f3.number_input("ε (local, ε-LDP)", 0.01, 20.0, key="qr_eps")
     alpha = f4.number_input("target α (RMS)", 0.005, 1.0, format="%.3f", key="qr_alpha")
     methods = st.multiselect("Methods", METHODS, format_func=plots.method_label, key="qr_methods")
     g1, g2 = st.columns(2)
-    n_max = g1.select_slider("largest n", [100, 1000, 10_000, 100_000], value=1000, key="qr_nmax")
-    reps = g2.slider("replicates per n", 2, 30, 4, key="qr_reps")
+    n_max = g1.select_slider("largest n", [100, 1000, 10_000, 100_000], key="qr_nmax")
+    reps = g2.slider("replicates per n", 2, 30, key="qr_reps")
     run = st.form_submit_button("Run simulation", type="primary")
 conv = query_release.approx_guarantee(rho, 1e-6)
 st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsilon_tight']:.3g} (tight conversion) or "
@@ -133,10 +134,10 @@ for c in cols:
             st.stop()
         rules.append(query_release.ColumnRule(c, categories=cats))
 r1, r2, r3 = st.columns(3)
-w = r1.number_input("marginal order w", 1, 3, 2, key="qr_rw")
+w = r1.number_input("marginal order w", 1, 3, key="qr_rw")
 method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"),
                       format_func=plots.method_label, key="qr_rm")
-rho_r = r3.number_input("ρ of this release", 0.001, 100.0, 0.1, format="%.3f", key="qr_rrho",
+rho_r = r3.number_input("ρ of this release", 0.001, 100.0, format="%.3f", key="qr_rrho",
                         help="ρ-zCDP; the budget counts it as (ε, δ) at δ = 1e-6 (ρ = 0.1 ⇒ ε ≈ 2.1), as the "
                              "button shows.")
 if not rules:

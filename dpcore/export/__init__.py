@@ -8,10 +8,12 @@ The scripts import dpcore, never streamlit.
 """
 from .codegen import Assign, Call, Code, ExportError, Ref, Script, Section, literal
 from .recipes import (
+    audit_script,
     density_script,
     experiment_script,
     functional_script,
     histogram_script,
+    imputation_script,
     kng_script,
     lab_script,
     lasso_script,
@@ -20,5 +22,5 @@ from .recipes import (
 from .sources import DataSource, Stream, from_dataset, loaded, seed_stream, simulated, stream
 
 __all__ = ["Assign", "Call", "Code", "ExportError", "Ref", "Script", "Section", "literal", "DataSource", "Stream",
-           "from_dataset", "loaded", "seed_stream", "simulated", "stream", "density_script", "experiment_script",
-           "functional_script", "histogram_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]
+           "from_dataset", "loaded", "seed_stream", "simulated", "stream", "audit_script", "density_script", "experiment_script",
+           "functional_script", "histogram_script", "imputation_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]

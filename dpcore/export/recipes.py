@@ -15,7 +15,7 @@ from .codegen import Assign, Call, Code, Ref, Script, Section, literal
 from .sources import DataSource, Stream
 
 __all__ = ["kng_script", "lasso_script", "histogram_script", "density_script", "functional_script",
-           "marginals_script", "experiment_script", "lab_script"]
+           "marginals_script", "experiment_script", "lab_script", "imputation_script", "audit_script"]
 
 _RUN = ("Runs without Streamlit: from the app's folder (or after `pip install .` there), "
         "`python this_file.py` — or run the notebook's cells in order.")
@@ -149,6 +149,42 @@ def marginals_script(source: DataSource, *, release: Any, rules: Sequence[Any], 
     return Script("Query release: marginals", _intro("Błasiok, Bun, Nikolov & Steinke (2019), exported from the "
                                                      "app's Query release page.", source),
                   (_data_section(source, ()), Section(f"{w}-way marginals ({method})", "", steps)), ("release",))
+
+
+def imputation_script(source: DataSource, *, release: Any, column: str, bounds: tuple[float, float], epsilon: float,
+                      stream: Stream) -> Script:
+    """The Data page's private mean of a column's observed cells, to fill its missing cells (``release``: the
+    page's ``dpcore.data.impute.release_mean_imputation``, on all n cells of the column as read)."""
+    prep = (Code(f"values = ds.frame[{literal(str(column))}].to_numpy(dtype=float)  # all n cells, NaN = missing"),)
+    steps = (*stream.steps(),
+             Call("release", release, (Ref("values"), tuple(map(float, bounds)), float(epsilon)), {"rng": Ref("rng")}),
+             Code('print("cost", release.cost.describe())'), Code("print(release.calibration.statement())"),
+             Code("print(release.value)"))
+    return Script("Private mean to fill missing cells", _intro("Laplace on the observed count and sum (Δ₁ = 3/2), "
+                                                               "exported from the app's Data page.", source),
+                  (_data_section(source, prep), Section("The private mean", "", steps)), ("release",))
+
+
+def audit_script(audit_id: str, *, preset: str, edited: Any = None, n: int, mutant: bool, epsilon: float, delta: float,
+                 seed: int, chunks: int) -> Script:
+    """The audit page's run: the registered audit ``audit_id`` on its neighbouring pair (the preset named ``preset``,
+    or the ``edited`` pair when the user changed it), ``dpcore.audit.explore.run`` with the page's seed and chunks
+    (they fix the numbers), then ``summarize``."""
+    from dpcore import registry
+    from dpcore.audit import explore
+
+    pair = (Assign("datasets", edited, comment="The neighbouring pair as edited on the page.") if edited is not None
+            else Code(f"datasets = explore.presets(audit_)[{literal(preset)}]  # the page's preset pair",
+                      imports=("from dpcore.audit import explore",)))
+    steps = (Call("audits", registry.audits, ()), Code(f"audit_ = audits[{literal(audit_id)}]"), pair,
+             Call("audit_run", explore.run, (Ref("audit_"),), {"n": int(n), "mutant": bool(mutant), "epsilon": float(epsilon),
+                                                        "delta": float(delta), "datasets": Ref("datasets"),
+                                                        "rng": int(seed), "chunks": int(chunks)},
+                  comment="The same samples as the page: its seed, split in the same chunks."),
+             Call("summary", explore.summarize, (Ref("audit_run"),), {"datasets": Ref("datasets")}),
+             Code("print(summary.result)"), Code("print(summary.events)"))
+    return Script(f"Privacy audit of {audit_id}", "Synthetic neighbouring datasets with the app's seed: the script "
+                  f"reproduces the page's numbers exactly.\n{_RUN}", (Section("The audit", "", steps),), ("summary",))
 
 
 def lab_script(run_lab: Any, config: Any, seed: int) -> Script:

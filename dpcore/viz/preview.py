@@ -49,7 +49,7 @@ def preview_figure(laws: Sequence[ErrorLaw], *, title: str = "Expected error of 
     measures = sorted(set(shown["error measure"]))
     xt = measures[0] if len(measures) == 1 else "error (see the table for each mechanism's measure)"
     if log:
-        fig.update_xaxes(type="log")
+        fig.update_xaxes(type="log", exponentformat="power")   # 10⁻⁸, not SI "10n" (read as n rows)
     fig.update_layout(title=title, height=120 + 45 * max(len(shown), 1), margin=dict(l=10, r=10, t=50, b=40),
                       xaxis_title=xt + (" — log scale" if log else "") + "; thick: 50 %, thin: 90 %",
                       yaxis_title="mechanism")

@@ -59,9 +59,27 @@ def ledger(at: AppTest):
     return at.session_state[ui.LEDGER_KEY]
 
 
+PREVIEW_SUFFIX = "_accuracy_preview"
+
+
 def charts(at: AppTest) -> list[dict]:
-    """Every plotly chart on the page, as its JSON spec."""
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    """The page's own plotly charts, as JSON specs, in page order — the accuracy preview left out (see
+    :func:`page_charts`; read it with ``chart(at, "<key>_accuracy_preview")``)."""
+    return [json.loads(c.proto.spec) for c in page_charts(at)]
+
+
+def page_charts(at: AppTest) -> list:
+    """The page's plotly chart elements but the accuracy preview (``ui.accuracy_preview``, shown by default before
+    every release): a test counting or indexing a page's own figures is then independent of the preview. Charts
+    are told apart by their key (``ui.plot`` keys each one ``dp_plot::<name>``)."""
+    return [c for c in at.get("plotly_chart") if not str(getattr(c, "key", "") or "").endswith(PREVIEW_SUFFIX)]
+
+
+def chart(at: AppTest, name: str) -> dict:
+    """The JSON spec of the chart ``ui.plot`` drew under ``name`` (its key ``dp_plot::<name>``)."""
+    found = [c for c in at.get("plotly_chart") if getattr(c, "key", None) == f"dp_plot::{name}"]
+    assert len(found) == 1, [getattr(c, "key", None) for c in at.get("plotly_chart")]
+    return json.loads(found[0].proto.spec)
 
 
 # -- the public surface of a page (issue 17) --------------------------------------------------------

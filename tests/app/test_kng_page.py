@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP, TIMEOUT
+from tests.app.pagetest import page_charts
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "kng.py")
@@ -69,7 +70,7 @@ def _ledger(at: AppTest):
 
 
 def _charts(at: AppTest) -> list:
-    return [json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart")]
+    return [json.loads(c.proto.spec)["data"] for c in page_charts(at)]
 
 
 def _texts(at: AppTest) -> str:
@@ -98,7 +99,7 @@ def test_simulated_defaults_show_draws_density_and_theta_hat_free_and_epsilon_ch
 def test_every_problem_runs(problem):
     at = _run(kng_problem=problem, kng_sweeps=200)
     assert not at.error, [e.value for e in at.error]
-    assert len(at.get("plotly_chart")) >= 1
+    assert len(page_charts(at)) >= 1
     if problem in ("linear_regression", "quantile_regression"):
         kinds = {t["type"] for t in _charts(at)[0]}
         assert "contour" in kinds and "scatter" in kinds
@@ -119,12 +120,12 @@ def test_objective_perturbation_refused_for_quantile_regression():
     at = _run(kng_problem="quantile_regression", kng_sweeps=200, kng_draws_tq=20,
               kng_mechs_t=["kng", "objective_perturbation"])
     assert any("linear regression only" in e.value for e in at.error)
-    assert len(at.get("plotly_chart")) == 1  # KNG still shown
+    assert len(page_charts(at)) == 1  # KNG still shown
 
 
 def test_geometric_median_pairs_and_coordinates():
     at = _run(kng_problem="median", kng_sweeps=500, kng_draws_t=20, kng_sim_d=3, kng_cols=["x1", "x2", "x3"])
-    assert len(at.get("plotly_chart")) == 2  # 2-D view + pairs
+    assert len(page_charts(at)) == 2  # 2-D view + pairs
     _ok(at.selectbox(key="kng_cj").set_value(2).run())
 
 
@@ -197,7 +198,7 @@ def test_release_on_user_data_needs_a_click_shows_cost_first_and_only_value_and_
     t = _ledger(at).totals()
     assert (t.n_releases, t.basic_epsilon) == (1, 1.0)
     text = _texts(at)
-    assert "Sensitivity Δ" in text and "non-private θ̂" not in text and not at.get("plotly_chart")
+    assert "Sensitivity Δ" in text and "non-private θ̂" not in text and not page_charts(at)
     assert "clipped" not in text.lower() and "imputed" not in text.lower()
     labels = [e.label for e in _ledger(at).entries]
     assert labels[0] == "KNG, mean of age — people.csv; ε = 1; 1 draw" and all("_" not in x for x in labels)
@@ -267,7 +268,7 @@ def test_teaching_view_on_user_data_is_labelled_not_private_and_recorded_apart()
     assert at.number_input(key="kng_draws").value == 100 and any("press **Show the teaching view**" in i.value
                                                                     for i in at.info)
     _click(at)
-    assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at)
+    assert len(page_charts(at)) == 1 and "non-private θ̂" in _texts(at)
     assert any("Not private" in m.value and "Teaching view" in m.value for m in at.markdown)
     ledger = _ledger(at)
     assert ledger.totals().n_releases == 0 and ledger.totals().n_not_dp == 2
@@ -301,7 +302,7 @@ def test_release_shows_no_diagnostics_and_the_teaching_view_shows_them_in_the_la
     assert any("Not private" in m.value and "Teaching view" in m.value for m in at.markdown)
     at.radio(key="kng_view").set_value(RELEASE).run()
     _click(at)
-    assert not any("max R-hat" in d.value.columns for d in at.dataframe) and not at.get("plotly_chart")
+    assert not any("max R-hat" in d.value.columns for d in at.dataframe) and not page_charts(at)
     assert not any("Not private" in m.value for m in at.markdown)
 
 
@@ -332,7 +333,7 @@ def _walk(node):
 
 def test_builtin_demo_data_is_shown_freely_and_its_release_is_recorded_but_not_counted_as_dp():
     at = _on_user(ds=_user_ds(kind="built-in"), view=TEACH)
-    assert len(at.get("plotly_chart")) == 1 and "non-private θ̂" in _texts(at) and len(_ledger(at)) == 0
+    assert len(page_charts(at)) == 1 and "non-private θ̂" in _texts(at) and len(_ledger(at)) == 0
     _ok(at.radio(key="kng_view").set_value(RELEASE).run())  # real people's records: a click, then a ledger entry
     assert len(_ledger(at)) == 0 and "Not private" in _texts(at)
     _click(at)
@@ -381,7 +382,7 @@ def test_quantile_regression_teaching_default_is_small_and_the_click_is_capped_a
     # issue 18: its default (100 draws of two MCMC mechanisms, n = 1 000) took 34 s; now 25 draws (11 s)
     at = _run(kng_problem="quantile_regression", kng_sweeps=200)
     assert at.number_input(key="kng_draws").value == 25
-    assert len(at.get("plotly_chart")) >= 1 and not at.error
+    assert len(page_charts(at)) >= 1 and not at.error
     at = _run(kng_problem="quantile_regression", kng_sim_n=1000, kng_draws_tq=100, kng_sweeps=1000,
               kng_mechs_t=["kng"])
     at.number_input(key="kng_draws").set_value(60)

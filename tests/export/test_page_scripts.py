@@ -120,3 +120,45 @@ def test_error_vs_n_script_reproduces_the_figure(tmp_path):
     page = at.session_state["evn_results"][exp_id][1]
     cols = [c for c in page.columns if not c.startswith("time") and c != "elapsed_s"]
     pd.testing.assert_frame_equal(outs["frame"][cols].reset_index(drop=True), page[cols].reset_index(drop=True))
+
+
+def test_data_page_private_mean_script_reproduces_the_page(tmp_path):
+    """The Data page's private imputation mean on a built-in dataset (public data: the app's seed, so exact)."""
+    from dpcore.data import builtin_dataset
+    from pages import _components as ui
+
+    at = _page("data", click="data_imp_go", **{ui.DATASET_KEY: builtin_dataset("diabetes")})
+    script = exported(at, "data_imputation")
+    outs, stdout = run_script(script.to_python(), script.outputs, tmp_path)
+    (page,) = cached_results(at)
+    assert_same_value(outs["release"], page.value)
+    assert "cost" in stdout
+
+
+def test_audit_script_reproduces_the_page(tmp_path):
+    """The audit page's run (synthetic neighbours, the app's seed): the same lower bound and events."""
+    aid = "noise/laplace"
+    at = _page("audit", click="audit_go", **{"audit_id": aid, f"audit_n::{aid}": 20_000})
+    script = exported(at, "audit")
+    assert "explore.presets" in script.to_python()                 # the page's preset pair, by its name
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    page = at.session_state["audit_result"][1]
+    assert outs["summary"].result.epsilon_lower_bound == page.result.epsilon_lower_bound
+    pd.testing.assert_frame_equal(outs["summary"].events, page.events)
+
+
+def test_audit_script_with_an_edited_pair_runs_that_pair(capsys):
+    """A pair edited on the page (AppTest cannot type into st.data_editor) is written into the script as data."""
+    from dpcore import export
+    from dpcore.audit import explore
+    from dpcore.registry import audits
+
+    A = audits()["noise/laplace"]
+    pair = (np.array([0.0]), np.array([0.4]))
+    script = export.audit_script("noise/laplace", preset="edited", edited=pair, n=2_000, mutant=False, epsilon=1.0,
+                                 delta=0.0, seed=5, chunks=10)
+    outs: dict = {"__name__": "exported"}
+    exec(compile(script.to_python(), "exported.py", "exec"), outs)     # (in-process: the subprocess is tested above)
+    here = explore.summarize(explore.run(A, n=2_000, epsilon=1.0, delta=0.0, datasets=pair, rng=5, chunks=10),
+                             datasets=pair)
+    assert outs["summary"].result.epsilon_lower_bound == here.result.epsilon_lower_bound

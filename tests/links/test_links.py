@@ -53,3 +53,15 @@ def test_every_linked_page_is_a_page_and_keys_are_unique():
     assert set(PAGES) <= stems
     keys = [p.key for ps in PAGES.values() for p in ps]
     assert len(keys) == len(set(keys)) and not set(keys) & links.RESERVED
+
+
+def test_a_range_round_trips_and_is_refused_backwards_or_half_given():
+    import numpy as np
+
+    p = links.Param("evn_x", "range", (10, 100, 1000))
+    assert p.format((np.int64(10), np.int64(1000))) == ["10", "1000"]        # NumPy scalars: their Python text
+    assert p.parse(["10", "1000"]) == (10, 1000) and p.parse(["100", "100"]) == (100, 100)
+    for raw, says in ((["1000", "10"], "runs backwards"), (["10"], "takes two"), (["10", "7"], "not one of")):
+        with pytest.raises(links.LinkProblem, match=says):
+            p.parse(raw)
+    assert links.Param("x", "float").format(np.float64(0.5)) == ["0.5"]
