@@ -1,5 +1,18 @@
 """The accuracy preview of the LASSO mechanisms: the law of the error one draw adds, from public inputs only
-(declared as ``Topic.preview`` and called by :func:`dpcore.preview.preview`; no data argument)."""
+(declared as ``Topic.preview`` and called by :func:`dpcore.preview.preview`; no data argument).
+
+Private Frank–Wolfe (Talwar, Thakurta & Zhang 2015, Algorithm 2) on a public sparse design of the user's n and p,
+by sufficient statistics: the design's G = XᵀX, b = Xᵀy, yᵀy once (n·p²), then the ``reps`` private runs
+vectorised on the Gram path (T·p per run and step) with the release's own chooser (:func:`make_chooser` of the
+release's calibration), and the excess risk L(θ) − min_C L with L(θ) = (θᵀGθ − 2bᵀθ + yᵀy)/n — the quantity the
+release reports as ``"excess risk (private)"`` among its diagnostics.
+
+With an intercept the release first draws noisy means m = (m_x, m_y) and runs on ((x − m_x)/2, (y − m_y)/2); the
+sufficient statistics of those records follow exactly from XᵀX, Xᵀy, yᵀy, the column sums and m:
+(XᵀX − m_x S_xᵀ − S_x m_xᵀ + n m_x m_xᵀ)/4, (Xᵀy − m_y S_x − S_y m_x + n m_y m_x)/4 and
+(yᵀy − 2 m_y S_y + n m_y²)/4, so each run costs p² + T·p plus its own constrained optimum (the baseline moves
+with m, as in the release).
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -8,30 +21,96 @@ import numpy as np
 
 from .._rng import as_generator
 from ..preview import MAX_PREVIEW_WORK, ErrorLaw, from_samples, unavailable
+from ._solver import constrained_optimum, frank_wolfe, vertex_scores, vertex_to_theta
 from .calibration import calibrate
 from .designs import sparse_regression
-from .release.private_fw import release
+from .release.private_fw import make_chooser, noisy_means
+
+#: Largest public design (n·p cells) the preview builds in memory.
+MAX_PREVIEW_CELLS = 1e7
+#: Work units charged per constrained optimum (about its iterations × p²; each intercept run needs one).
+OPTIMUM_ITERATIONS = 300
 
 
 def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, rng: Any, label: str,
               **shape: Any) -> ErrorLaw:
-    """Private Frank–Wolfe: the excess risk of simulated releases on a public sparse design."""
+    """Private Frank–Wolfe: the excess risk of simulated private runs on a public sparse design."""
+    if name not in ("lasso/private-fw", "lasso/private-fw-intercept"):
+        return unavailable(name, label, "no accuracy preview is declared for this mechanism")
     return _lasso(name, config, n, d, reps, rng, label)
 
 
-def _lasso(name: str, config: Any, n: int, p: int, reps: int, rng: Any, label: str) -> ErrorLaw:
-    steps = int(calibrate(config, (n, p)).params["steps"])
-    reps = reps or 50
-    work = float(n) * p * steps * reps
-    if work > MAX_PREVIEW_WORK or reps < 1:
-        return unavailable(name, label, f"{reps} simulated releases would touch n·p·T·reps = {work:.2g} values, over "
-                                        f"the preview's cap {MAX_PREVIEW_WORK:.0g}: lower n, p or T to see it")
+def public_design(n: int, p: int, rng: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The preview's public design: :func:`~dpcore.lasso.designs.sparse_regression` with the user's n and p and
+    min(5, p) non-zeros (x uniform on [−1, 1]^p), drawn from ``rng``'s first spawned child."""
+    X, y, _ = sparse_regression(max(int(n), 2), int(p), min(5, int(p)), rng=as_generator(rng).spawn(1)[0])
+    return X, y
+
+
+def _lasso(name: str, config: Any, n: int, p: int, reps: Any, rng: Any, label: str) -> ErrorLaw:
+    cal = calibrate(config, (n, p))
+    steps = int(cal.params["steps"])
+    reps = int(reps or 100)
+    per_run = steps * p + (p * p * OPTIMUM_ITERATIONS if config.intercept else 0)
+    work = float(n) * p * p + float(reps) * per_run
+    if work > MAX_PREVIEW_WORK or float(n) * p > MAX_PREVIEW_CELLS or reps < 1:
+        return unavailable(name, label, f"{reps} simulated runs on a public design of n = {n:,}, p = {p} need "
+                                        f"n·p² + reps·(T·p{' + optimum' if config.intercept else ''}) = {work:.2g} "
+                                        f"operations, over the preview's cap {MAX_PREVIEW_WORK:.0g}: lower n, p or T "
+                                        "to see it")
     g = as_generator(rng)
-    X, y, _ = sparse_regression(n, p, min(5, p), rng=g.spawn(1)[0])
-    vals = []
-    for s in g.spawn(reps):
-        r = release((X, y), config, rng=s, diagnostics=True)
-        vals.append(r.diagnostics.values["excess risk (private)"])
-    return from_samples(np.asarray(vals), name, label, "excess risk L(θ) − min L",
-                        f"simulated: {reps} releases on a public design (sparse regression, n = {n:,}, p = {p}, "
-                        "5 non-zeros; seeded)")
+    X, y = public_design(n, p, g)
+    n = X.shape[0]
+    G, b, yy = X.T @ X, X.T @ y, float(y @ y)
+    if not config.intercept:
+        run = frank_wolfe(None, None, gram=(G, b), n=n, reps=reps, chooser=make_chooser(cal, g), radius=config.radius,
+                          steps=steps, constraint=config.constraint)
+        th = run.theta
+        risk = (np.einsum("ij,jk,ik->i", th, G, th) - 2 * th @ b + yy) / n
+        opt = constrained_optimum(None, None, config.radius, config.constraint, tol=1e-8, suffstats=(G, b, yy, n))
+        errs = risk - opt.loss
+    else:
+        errs = _intercept_runs(X, y, G, b, yy, config, cal, steps, reps, g)
+    return from_samples(np.maximum(errs, 0.0), name, label, "excess risk L(θ) − min_C L",
+                        f"simulated: {reps} private runs on a public design (sparse regression, n = {n:,}, p = {p}, "
+                        f"{min(5, p)} non-zeros, x uniform on [−1, 1]^p; seeded), by sufficient statistics"
+                        + ("; each run centred at its own noisy means, as the release" if config.intercept else ""))
+
+
+
+def _intercept_runs(X: np.ndarray, y: np.ndarray, G: np.ndarray, b: np.ndarray, yy: float, config: Any, cal: Any,
+                    steps: int, reps: int, g: np.random.Generator) -> np.ndarray:
+    """The excess risks of ``reps`` intercept releases, vectorised over the runs.
+
+    With c = x̄ − m_x and e = ȳ − m_y (m: the run's noisy means) the centred, halved records have
+    Gc = (G₀ + n c cᵀ)/4, bc = (b₀ + n c e)/4, yyc = (yy₀ + n e²)/4, where G₀ = XᵀX − n x̄x̄ᵀ, b₀ = Xᵀy − n x̄ȳ,
+    yy₀ = yᵀy − nȳ² are the exactly centred statistics; so the gradient of run r is the shared G₀θ − b₀ plus a
+    rank-one term n c_r (c_rᵀθ − e_r), kept in O(p) per step. The steps are those of
+    :func:`~dpcore.lasso._solver.frank_wolfe` (same scores, chooser, vertices and step sizes 2/(t + 2)).
+    """
+    n, p = X.shape
+    xbar, ybar = X.mean(axis=0), float(np.mean(y))
+    G0, b0, yy0 = G - n * np.outer(xbar, xbar), b - n * ybar * xbar, yy - n * ybar * ybar
+    m = noisy_means(xbar[None, :], np.array([ybar]), cal, g, size=reps)   # the release's stage 1, reps draws
+    c, e = xbar[None, :] - m[:, :p], ybar - m[:, p]
+    radius, constraint = float(config.radius), config.constraint
+    theta = np.zeros((reps, p)) if constraint == "l1" else np.full((reps, p), radius / p)
+    A, s = theta @ G0, (theta * c).sum(axis=1)           # G₀θ and cᵀθ per run
+    rows, choose = np.arange(reps), make_chooser(cal, g)
+    for t in range(1, steps + 1):
+        grad = (2.0 / n) * 0.25 * (A - b0[None, :] + n * c * (s - e)[:, None])
+        k = np.asarray(choose(vertex_scores(grad, radius, constraint), t))
+        j, val = vertex_to_theta(k, p, radius)
+        mu = 2.0 / (t + 2.0)
+        theta *= 1.0 - mu
+        theta[rows, j] += mu * val
+        A *= 1.0 - mu
+        A += (mu * val)[:, None] * G0[j]
+        s = (1.0 - mu) * s + mu * val * c[rows, j]
+    risk = 0.25 * ((np.einsum("ij,jk,ik->i", theta, G0, theta) - 2 * theta @ b0 + yy0) / n
+                   + ((theta * c).sum(axis=1) - e) ** 2)
+    best = np.array([constrained_optimum(None, None, radius, constraint, tol=1e-8,
+                                         suffstats=((G0 + n * np.outer(cr, cr)) / 4.0, (b0 + n * er * cr) / 4.0,
+                                                    (yy0 + n * er * er) / 4.0, n)).loss
+                     for cr, er in zip(c, e)])
+    return risk - best
