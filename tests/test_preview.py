@@ -215,3 +215,88 @@ def test_mean_imputation_matches_releases():
     errs = np.array([impute.release_mean_imputation(x, bounds, 0.5, rng=g).value - x.mean()
                      for g in np.random.default_rng(18).spawn(N)])
     _check(law, np.abs(errs))
+
+
+def _lasso_setup(intercept: bool, epsilon: float = 1.0):
+    from dpcore import lasso
+    from dpcore.lasso._preview import public_design
+
+    n, p = 500, 5
+    cfg = lasso.LassoConfig(epsilon=epsilon, delta=1e-6, steps=30, intercept=intercept)
+    X, y = public_design(n, p, 7)              # the preview's own public design (seed 7), built the same way
+    return lasso, cfg, X, y
+
+
+@pytest.mark.stat
+def test_private_frank_wolfe_matches_releases():
+    """Private Frank–Wolfe (LASSO), no intercept. The preview runs the release's chooser on the design's Gram
+    (sufficient statistics); the reference is 1 000 private runs of the release's vectorised sampler
+    (:func:`sample_run`, the audited one) on X itself, their excess risk L(θ) − min_C L computed from X, y — the
+    release's own diagnostic, which a few real ``release`` calls reproduce exactly. Checks the plumbing (the same
+    calibration, design, n and error definition); wrong variants (the preview at 2ε, at n/2) are rejected."""
+    from dpcore.lasso._solver import constrained_optimum, loss
+    from dpcore.lasso.release import private_fw as F
+
+    lasso, cfg, X, y = _lasso_setup(False)
+    opt = constrained_optimum(X, y, cfg.radius, "l1", tol=1e-8).loss
+    for s in np.random.default_rng(19).spawn(3):    # sample_run with the release's seed = the release itself
+        rel = F.release((X, y), cfg, rng=s)
+        run = F.sample_run((X, y), cfg, 1, np.random.default_rng(s.bit_generator.seed_seq))
+        assert rel.diagnostics.values["excess risk (private)"] == pytest.approx(float(loss(X, y, run.theta[0])) - opt,
+                                                                               abs=1e-12)
+    th = F.sample_run((X, y), cfg, N, 20).theta
+    errs = ((th @ X.T - y) ** 2).mean(axis=1) - opt
+    law = PV.preview("lasso/private-fw", cfg, n=500, d=5, reps=N, rng=7)
+    _check(law, errs)
+    tol = _tolerance(law, N)
+    for wrong in (PV.preview("lasso/private-fw", dataclasses.replace(cfg, epsilon=2.0), n=500, d=5, reps=N, rng=7),
+                  PV.preview("lasso/private-fw", cfg, n=250, d=5, reps=N, rng=7)):
+        assert _kolmogorov(wrong, errs) > tol
+
+
+@pytest.mark.stat
+def test_private_frank_wolfe_intercept_matches_releases():
+    """Private Frank–Wolfe with an intercept: the preview derives each run's centred statistics from XᵀX, the
+    column sums and the run's noisy means (rank-one algebra, vectorised over runs); the reference is 1 000
+    releases composed of the release's own stages (noisy means → centred records → Frank–Wolfe), which equal
+    ``release(...)`` with the same seed (checked on three), excess risk on the centred records as the release
+    reports it. Wrong variants (the preview at 2ε; without the intercept's centring noise) are rejected."""
+    from dpcore._rng import as_generator
+    from dpcore.lasso._solver import constrained_optimum, frank_wolfe, loss
+    from dpcore.lasso.release import private_fw as F
+
+    lasso, cfg, X, y = _lasso_setup(True)
+    cal = lasso.calibrate(cfg, X.shape)
+
+    def one(seed):
+        g = as_generator(seed)
+        Xc, yc = F.centre(X, y, F.noisy_means(X, y, cal, g)[0])
+        th = frank_wolfe(Xc, yc, radius=cfg.radius, steps=30, constraint="l1", chooser=F.make_chooser(cal, g)).theta[0]
+        return float(loss(Xc, yc, th)) - constrained_optimum(Xc, yc, cfg.radius, "l1", tol=1e-8).loss
+
+    for s in np.random.default_rng(21).spawn(3):
+        rel = F.release((X, y), cfg, rng=s)
+        assert rel.diagnostics.values["excess risk (private)"] == pytest.approx(
+            one(np.random.default_rng(s.bit_generator.seed_seq)), abs=1e-12)
+    errs = np.array([one(s) for s in np.random.default_rng(22).spawn(N)])
+    law = PV.preview("lasso/private-fw-intercept", cfg, n=500, d=5, reps=400, rng=7)   # a FISTA optimum per run
+    _check(law, errs)
+    tol = _tolerance(law, N)
+    wrong_eps = PV.preview("lasso/private-fw-intercept", dataclasses.replace(cfg, epsilon=2.0), n=500, d=5, reps=200,
+                           rng=7)
+    no_centring = PV.preview("lasso/private-fw", dataclasses.replace(cfg, intercept=False), n=500, d=5, reps=N, rng=7)
+    for wrong in (wrong_eps, no_centring):
+        assert _kolmogorov(wrong, errs) > tol
+
+
+def test_lasso_preview_at_page_defaults_is_available():
+    """The page's defaults (n = 20 000, p = 50, T from Theorem 2.5 ≈ 1 100) are within the preview's work cap."""
+    from dpcore import lasso
+
+    for intercept in (False, True):
+        cfg = lasso.LassoConfig(epsilon=1.0, delta=1e-6, intercept=intercept)
+        name = "lasso/private-fw-intercept" if intercept else "lasso/private-fw"
+        law = PV.preview(name, cfg, n=20_000, d=50, reps=5)
+        assert law.available, law.reason
+        assert "sufficient statistics" in law.basis and "n = 20,000, p = 50" in law.basis
+    assert not PV.preview("lasso/private-fw", lasso.LassoConfig(epsilon=1.0, delta=1e-6), n=50_000, d=2000).available
