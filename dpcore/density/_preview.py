@@ -21,7 +21,7 @@ def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, r
     if (reps or 100) * grid_cells > MAX_PREVIEW_WORK / 100:
         return unavailable(name, label, "the grid is too fine for a simulated preview")
     x = mixture(int(getattr(config, "d", 1))).sample(n, as_generator(rng).spawn(1)[0])
-    reps_d = min(reps or 100, 100)           # the density configs cap draws at 100
+    reps_d = min(reps or 100, 200 if name == "density/knorm" else 1000)   # the configs' caps on draws (size)
     return simulate(name, x, config, reps_d, rng, measure="RMS over the grid (density units on [0, 1]^d)",
                      label=label, method=name,
                      basis=f"simulated: {reps_d} draws on a public design (n = {n:,} from the two-component "
