@@ -330,3 +330,36 @@ def test_density_previews_match_releases(name):
     wrong = (_scaled(law, 0.5) if name == "density/knorm"
              else PV.preview(name, dataclasses.replace(cfg, epsilon=2.0), n=n, rng=7, reps=chunk))
     assert _kolmogorov(wrong, errs) > _tolerance(law, N)
+
+
+@pytest.mark.stat
+def test_propose_test_release_matches_releases():
+    """Single-parameter propose-test-release (Algorithm 5, ⟨v, θ⟩): the preview runs the release's own sampler
+    (:func:`sample_functional`, which ``release`` calls with size 1 — three real releases are reproduced exactly)
+    on its public robust-regression design, so this checks the plumbing (config, design, n, the error
+    |⟨v, θ⟩ − ⟨v, θ̂⟩| of the released draws and the ⊥ rate) against 1 000 runs on the same design, another seed.
+    Wrong variants (the preview at 2ε, at 1.6 n) are rejected; a preview at n/2 withholds everything."""
+    from dpcore.single_parameter import FunctionalConfig, prepare_xy, simulated_dataset
+    from dpcore.single_parameter._analysis import analyse
+    from dpcore.single_parameter.calibration import calibrate_functional
+    from dpcore.single_parameter.release import functional as F
+
+    n, d = 5000, 2
+    cfg = FunctionalConfig(epsilon=1.0, delta=1e-5, loss="robust", geometry="l2-ball", radius=1.0, rho=0.0)
+    ds = simulated_dataset(n, d, rng=np.random.default_rng(7).spawn(1)[0])      # the preview's design at rng = 7
+    X, y = prepare_xy(ds, "y", list(ds.numeric_columns[:-1]), intercept=False, scale_response=False)
+    an, cal = analyse((X, y), cfg), calibrate_functional(cfg, X.shape)
+    for s in np.random.default_rng(24).spawn(3):
+        one = F.sample_functional(an, cfg, 1, np.random.default_rng(s.bit_generator.seed_seq), cal)["value"][0]
+        assert F.release((X, y), cfg, rng=s).value == pytest.approx(one, rel=1e-12, nan_ok=True)
+    out = F.sample_functional(an, cfg, N, 25, cal)
+    passed = out["passed"]
+    errs = np.abs(out["value"][passed] - F.nonprivate((X, y), cfg))
+    law = PV.preview("single_parameter/functional", cfg, n=n, d=d, rng=7)
+    assert abs(law.p_withheld - (1 - passed.mean())) <= _tolerance(law, N)
+    _check(law, errs)
+    tol = _tolerance(law, len(errs))
+    for wrong in (PV.preview("single_parameter/functional", dataclasses.replace(cfg, epsilon=2.0), n=n, d=d, rng=7),
+                  PV.preview("single_parameter/functional", cfg, n=8000, d=d, rng=7)):
+        assert _kolmogorov(wrong, errs) > tol
+    assert not PV.preview("single_parameter/functional", cfg, n=n // 2, d=d, rng=7).available
