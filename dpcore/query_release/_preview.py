@@ -8,9 +8,11 @@ import numpy as np
 
 from .._rng import as_generator
 from ..errors import DPValueError
-from ..preview import MAX_PREVIEW_WORK, ErrorLaw, gaussian_rms, simulate, unavailable
+from ..preview import MAX_PREVIEW_WORK, ErrorLaw, from_samples, gaussian_rms, simulate, unavailable
+from ._central import nonprivate_answers
 from .configs import ChainingConfig, CoarseConfig, GaussianConfig, PMWConfig, ProjectionConfig
 from ._workloads import Marginals
+from .release._common import sample_outputs
 
 
 def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, rng: Any, label: str,
@@ -19,15 +21,23 @@ def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, r
     if name == "query_release/gaussian":    # σ from the mechanism's own public calibration
         return gaussian_rms(spec.calibrate(config, (n,)).constant, config.workload.build().k, method=name, label=label)
     wl = config.workload.build()
-    reps = reps or 50                       # one release call per draw (a projection each): fifty
+    central = isinstance(config, (ProjectionConfig, CoarseConfig, ChainingConfig, PMWConfig))
+    reps = int(reps or (200 if central else 50))   # central: the noise step vectorised, a projection per run
     if (n + wl.size) * reps * max(wl.k, 1) > MAX_PREVIEW_WORK:
         return unavailable(name, label, f"a simulation of {reps} releases on n = {n:,} rows exceeds the preview's "
                                         "work cap")
-    data = as_generator(rng).spawn(1)[0].integers(0, wl.size, n)     # n records uniform on the public universe
-    return simulate(name, data, config, reps, rng, measure=f"RMS over the k = {wl.k} answers", label=label,
-                     method=name, basis=f"simulated: {reps} releases on a public design of n = {n:,} rows drawn "
-                                        "uniformly from the universe (seeded)",
-                     error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
+    g = as_generator(rng)
+    data = g.spawn(1)[0].integers(0, wl.size, n)     # n records uniform on the public universe
+    basis = (f"simulated: {reps} releases on a public design of n = {n:,} rows drawn uniformly from the universe "
+             "(seeded)")
+    measure = f"RMS over the k = {wl.k} answers"
+    if not central:                                   # local protocols: the release itself, reps times
+        return simulate(name, data, config, reps, g, measure=measure, label=label, method=name, basis=basis,
+                        error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
+    # The releases' own vectorised sampler (the one the audits draw from): one read of the design, reps runs.
+    out = np.asarray(sample_outputs(data, config, reps, g), dtype=float).reshape(reps, -1)
+    truth = np.asarray(nonprivate_answers(data, config), dtype=float).ravel()
+    return from_samples(np.sqrt(((out - truth[None, :]) ** 2).mean(axis=1)), name, label, measure, basis)
 
 
 def marginals_config(d: int, w: int, method: str, *, rho: float, alpha: float = 0.1) -> Any:
