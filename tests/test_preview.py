@@ -307,29 +307,33 @@ def test_lasso_preview_at_page_defaults_is_available():
 
 
 @pytest.mark.stat
-@pytest.mark.parametrize("name", ["density/gp-kde", "density/fourier-laplace", "density/knorm"])
-def test_density_previews_match_releases(name):
-    """Density estimates (GP-KDE, Fourier/Laplace, K-norm KDE): the preview is simulated from the very release
-    function on the public two-component mixture, so this checks the plumbing — the same config and grid, n, the
-    design and the RMS-over-the-grid error — against 1 000 draws of the release (K-norm: five calls of its cap of
-    200; the preview draws as many, in the same chunks) on the same public design, another seed. Wrong variant:
-    the preview at 2ε (K-norm: its noise radius is ∝ 1/ε, so the law scaled by ½), rejected by the same check."""
+@pytest.mark.parametrize("name, d", [("density/gp-kde", 1), ("density/fourier-laplace", 1), ("density/gp-kde", 2),
+                                     ("density/knorm", 1)])
+def test_density_previews_match_releases(name, d):
+    """Density estimates. GP-KDE and Fourier/Laplace: the preview is a Monte Carlo of the exact, data-free law of
+    their additive noise (the release's GP sampler / Laplace coefficients, σ or b from the calibration at this
+    n), checked against 1 000 draws of the release on a simulated mixture — an independent reference (the
+    release computes f_D from the data and adds the noise). K-norm KDE: the preview is simulated from the very
+    release function on the public two-component mixture (five calls of its cap of 200 draws), so this checks
+    the plumbing (config, grid, n, design, RMS over the grid). Wrong variant: the preview at 2ε (K-norm: its
+    noise radius is ∝ 1/ε, so the law scaled by ½), rejected by the same check."""
     from dpcore.density import configs as C
     from dpcore.density.designs import mixture
 
     n = 200
-    cfg = {"density/gp-kde": C.GPKDEConfig(epsilon=1.0, grid=32),
+    cfg = {"density/gp-kde": C.GPKDEConfig(epsilon=1.0, grid=32 if d == 1 else 12, d=d),
            "density/fourier-laplace": C.FourierConfig(epsilon=1.0, grid=32),
            "density/knorm": C.KNormConfig(epsilon=1.0, k=1, grid=32, body_grid=32)}[name]   # k = 1: fast acceptance
     spec = registry.mechanism(name)
-    x = mixture(1).sample(n, np.random.default_rng(7).spawn(1)[0])      # the preview's design at rng = 7
+    x = mixture(d).sample(n, np.random.default_rng(7).spawn(1)[0])      # the K-norm preview's design at rng = 7
     truth = np.asarray(spec.nonprivate(x, cfg), float).ravel()
     chunk = 200 if name == "density/knorm" else N
     draws = np.vstack([np.asarray(spec.release(x, dataclasses.replace(cfg, size=chunk), rng=s).value, float)
                        .reshape(chunk, -1) for s in np.random.default_rng(23).spawn(N // chunk)])
     errs = np.sqrt(((draws - truth[None, :]) ** 2).mean(axis=1))
     law = PV.preview(name, cfg, n=n, rng=7, reps=N)
-    assert len(law.samples) == N and "public design" in law.basis
+    assert len(law.samples) == N
+    assert ("public design" if name == "density/knorm" else "data-free") in law.basis
     _check(law, errs)
     wrong = (_scaled(law, 0.5) if name == "density/knorm"
              else PV.preview(name, dataclasses.replace(cfg, epsilon=2.0), n=n, rng=7, reps=N))
