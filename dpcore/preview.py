@@ -10,10 +10,15 @@ bounds and the chosen parameters — **never of the data**: no function here tak
   of d draws; the RMS of k draws ~ σ√(χ²_k/k)), the K-norm mechanism (‖noise‖_K ~ Gamma(d, scale): Hardt &
   Talwar 2010; Reimherr & Awan 2019, Remark 4.1), and the exponential mechanism's 1-D law over the
   quantile/median's pieces on a public design (its CDF is exact; quantiles by bisection).
+* **Monte Carlo of an exact, data-free law** where the noise is additive and known but its norm has no closed
+  form: the two-sided geometric, thresholding's empty cells, the GP-KDE's Gaussian process and the
+  Fourier/Laplace coefficients (the release's own noise samplers, no dataset involved).
 * **By simulation on a public design** otherwise: the mechanism's own release function (through
-  :mod:`dpcore.registry`) run ``reps`` times on a synthetic dataset built from the public shape (n, d, the
-  bounds) with a fixed seed; the design is named in :attr:`ErrorLaw.basis`, because the error on the
-  user's data depends on how the data spread (that is exactly what a preview may not look at).
+  :mod:`dpcore.registry`), or its vectorised sampler where it has one (private Frank–Wolfe on the design's
+  sufficient statistics, Algorithm 5's ``sample_functional``, the query releases' ``sample_outputs``), run
+  ``reps`` times on a synthetic dataset built from the public shape (n, d, the bounds) with a fixed seed; the
+  design is named in :attr:`ErrorLaw.basis`, because the error on the user's data depends on how the data
+  spread (that is exactly what a preview may not look at).
 
 Everything is deterministic for given arguments (seeded), so the picture is the same on neighbouring
 datasets (the public-surface contract); pages cache it by its public arguments.
@@ -343,7 +348,7 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
         Measured on this 2-core machine (shared): exact laws < 0.1 s; simulated ones mostly < 1 s — private
         Frank–Wolfe at the LASSO page's defaults (n = 20 000, p = 50, T ≈ 1 100) 0.45 s (0.6 s with the intercept),
         query release at d = 6, w = 2 about 0.5 s for 200 projections, Algorithm 5 0.04 s for 1 000 runs; the
-        K-norm KDE (k = 3) about 4 s for 100 draws of its rejection sampler.
+        K-norm KDE (k = 3) 1–4 s for 100 draws of its rejection sampler (grid 128–256).
     **shape
         Further public quantities some mechanisms need (``p``, ``k`` …; see the source of each branch).
 
