@@ -170,7 +170,7 @@ def test_exponential_pieces_match_releases(mechanism, tau):
 
 
 @pytest.mark.stat
-@pytest.mark.parametrize("mechanism", ["kng", "exponential"])
+@pytest.mark.parametrize("mechanism", ["kng", "exponential", "objective_perturbation"])
 def test_simulated_regression_matches_releases(mechanism):
     """A simulated preview (linear regression on the preview's public design) against 1 000 releases on
     another draw of that design (another seed): the tolerance adds the preview's own DKW bound."""
