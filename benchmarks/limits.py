@@ -272,8 +272,8 @@ page, dataset = {page!r}, {dataset!r}
 def rss():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-def emit(what, seconds, before, outcome):
-    print(json.dumps({{"what": what, "seconds": seconds, "rss_mb": rss(), "grew_mb": rss() - before,
+def emit(what, seconds, before, outcome, cpu=float("nan")):
+    print(json.dumps({{"what": what, "seconds": seconds, "cpu": cpu, "rss_mb": rss(), "grew_mb": rss() - before,
                       "outcome": outcome}}), flush=True)
 
 def start():
@@ -293,14 +293,14 @@ for kind, key, default, values in plan:
                 break
         T._set(found[0], value)
         T._press(at)
-        r0, t0 = rss(), time.perf_counter()
+        r0, t0, c0 = rss(), time.perf_counter(), time.process_time()
         try:
             at.run()
             out = ("exception: " + str(at.exception[0].value)[:80]) if at.exception else (
                 "refused: " + at.error[0].value[:80].replace("\n", " ") if at.error else "ok")
         except RuntimeError as exc:
             out = f"timeout: {{exc}}"
-        emit(f"{{key}} = {{value!r}}"[:60], time.perf_counter() - t0, r0, out)
+        emit(f"{{key}} = {{value!r}}"[:60], time.perf_counter() - t0, r0, out, time.process_time() - c0)
         if out.startswith(("exception", "timeout")):
             at = start()
             continue
@@ -343,15 +343,25 @@ def pages_main(pages: list[str], timeout: float) -> None:
                 print(f"  FAILED {tag}: {r['what']}: {r['outcome']}")
             if recs:
                 slow = max(recs, key=lambda r: r["seconds"])
+                hot = max(recs, key=lambda r: r.get("cpu", 0) if r.get("cpu", 0) == r.get("cpu", 0) else 0)
                 big = max(recs, key=lambda r: (r["grew_mb"], r["rss_mb"]))
-                summary.append((tag, len(recs), slow, max(r["rss_mb"] for r in recs if r["rss_mb"] == r["rss_mb"]), big))
-            print(f"{tag}: {len(recs)} runs", flush=True)
+                peak = max(r["rss_mb"] for r in recs if r["rss_mb"] == r["rss_mb"])
+                summary.append((tag, len(recs), slow, hot, peak, big, os.getloadavg()[0]))
+                print(_page_line(*summary[-1]), flush=True)
+            else:
+                print(f"{tag}: no runs", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
     print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction; peak = the child's peak RSS, imports "
           "included; largest = the run that raised it most):")
-    for tag, n, slow, peak, big in summary:
-        print(f"{tag:<32} {n:>4} runs  slowest {slow['seconds']:6.1f} s ({slow['what']})  peak {peak:6.0f} MB, "
-              f"largest +{big['grew_mb']:.0f} MB ({big['what']})")
+    for row in summary:
+        print(_page_line(*row))
+
+
+def _page_line(tag, n, slow, hot, peak, big, load) -> str:
+    """One page's summary: the slowest run (wall), the most CPU, the peak RSS and the run that raised it most."""
+    return (f"{tag:<32} {n:>4} runs  slowest {slow['seconds']:6.1f} s wall ({slow['what']}); most CPU "
+            f"{hot.get('cpu', float('nan')):5.1f} s ({hot['what']}); peak {peak:6.0f} MB, largest +{big['grew_mb']:.0f} "
+            f"MB ({big['what']}); load average {load:.1f}")
 
 
 # -- running ------------------------------------------------------------------------------------------------
@@ -362,7 +372,7 @@ def _child(page: str, index: int, mem_mb: float) -> None:
     name, fn = CASES[page][index]
     setup = getattr(fn, "setup", None)
     args = (setup(),) if setup else ()          # inputs made before the clock starts (e.g. the CSV's bytes)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         fn(*args)
         outcome = "done"
@@ -370,9 +380,9 @@ def _child(page: str, index: int, mem_mb: float) -> None:
         outcome = f"MemoryError (over the {mem_mb:.0f} MB address-space limit)"
     except ValueError as exc:                      # DPValueError / DataError: a refusal with a message
         outcome = f"refused: {str(exc)[:160]}"
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "rss_mb": rss, "outcome": outcome}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_mb": rss, "outcome": outcome}))
 
 
 def run_case(page: str, index: int, timeout: float, mem_mb: float) -> dict:
@@ -417,13 +427,14 @@ def main() -> None:
         return
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
-    print(f"{'page':<14} {'case':<52} {'seconds':>8} {'peak MB':>8}  outcome")
+    print(f"{'page':<14} {'case':<52} {'seconds':>8} {'CPU s':>6} {'peak MB':>8} {'load':>5}  outcome")
     for page in pages:
         for i, (name, _) in enumerate(CASES[page]):
             r = run_case(page, i, args.timeout, args.mem)
             rows.append((page, name, r))
             flag = " OVER BUDGET" if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB else ""
-            print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r['rss_mb']:8.0f}  {r['outcome']}{flag}", flush=True)
+            print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r.get('cpu', float('nan')):6.1f} {r['rss_mb']:8.0f} "
+                  f"{os.getloadavg()[0]:5.1f}  {r['outcome']}{flag}", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
     print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction):")
     for page in pages:
