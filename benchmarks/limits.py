@@ -180,8 +180,13 @@ def _lab(spec_code: str):
     lab.run_lab(cfg, rng=0)
 
 
+def case_query_release_d9_w2():
+    """The page's defaults on 2-way marginals at d = 9 (estimate 26 s: the largest d the model lets run there)."""
+    _lab("W.Marginals(9, 2)")
+
+
 def case_query_release_d10_w2():
-    """The page's defaults on 2-way marginals at d = 10 (estimate ≈ 24 s: the largest d the model lets run)."""
+    """The page's defaults on 2-way marginals at d = 10 (refused by the time model: estimate 58 s)."""
     _lab("W.Marginals(10, 2)")
 
 
@@ -281,7 +286,8 @@ CASES = {
                 ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
     "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
             ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
-    "query_release": [("2-way marginals d = 10, page defaults", case_query_release_d10_w2),
+    "query_release": [("2-way marginals d = 9, page defaults", case_query_release_d9_w2),
+                      ("2-way marginals d = 10, page defaults (refused)", case_query_release_d10_w2),
                       ("2-way marginals d = 11 (refused by the time model)", case_query_release_d11_w2),
                       ("thresholds N = 512, page defaults", case_query_release_thresholds_512),
                       ("cone k = 2000, r = 0.1, page defaults", case_query_release_cone_k2000_r01)],
