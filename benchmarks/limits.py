@@ -360,19 +360,25 @@ for kind, key, default, values in plan:
 '''
 
 
-def run_page(page: str, dataset: str | None, timeout: float) -> list[dict]:
-    """Drive ``page`` through AppTest in a child process; one record per run (seconds, peak RSS so far)."""
+def run_page(page: str, dataset: str | None, timeout: float, log=None) -> list[dict]:
+    """Drive ``page`` through AppTest in a child process; one record per run (seconds, CPU, peak RSS so far).
+    ``log``: a text file that gets every record as it arrives (a long sweep's partial results survive)."""
     code = PAGE_CHILD.format(root=str(ROOT), page=page, dataset=dataset)
     env = dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"), PYTHONPATH=str(ROOT))
-    try:
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env,
-                           cwd=ROOT)
-        out = p.stdout
-    except subprocess.TimeoutExpired as exc:
-        out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        out += "\n" + json.dumps({"what": "(the sweep)", "seconds": timeout, "rss_mb": float("nan"), "grew_mb": 0,
-                                   "outcome": f"killed after {timeout:g} s"})
-    return [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+    recs, deadline = [], time.monotonic() + timeout
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env=env, cwd=ROOT) as p:
+        for ln in p.stdout:
+            if ln.startswith("{"):
+                recs.append(json.loads(ln))
+                if log is not None:
+                    print(page, dataset, ln.strip(), file=log, flush=True)
+            if time.monotonic() > deadline:
+                p.kill()
+                recs.append({"what": "(the sweep)", "seconds": timeout, "rss_mb": float("nan"), "grew_mb": 0,
+                             "outcome": f"killed after {timeout:g} s"})
+                break
+    return recs
 
 
 def _over(r: dict) -> str:
@@ -385,13 +391,14 @@ def _over(r: dict) -> str:
     return " over budget in wall time only (load)" if r["seconds"] > BUDGET_S else ""
 
 
-def pages_main(pages: list[str], timeout: float) -> None:
+def pages_main(pages: list[str], timeout: float, log_path: str | None = None) -> None:
     """Per page: every run of its sweep with the buttons pressed; prints the slowest and largest interaction."""
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
     summary = []
     for page in pages:
         for dataset in ((None, "diabetes") if page in DATA_PAGES else (None,)):
-            recs = run_page(page, dataset, timeout)
+            with open(log_path, "a") if log_path else open(os.devnull, "w") as log:
+                recs = run_page(page, dataset, timeout, log)
             tag = page + (f" [{dataset}]" if dataset else "")
             over = [r for r in recs if _over(r)]
             for r in over:
@@ -474,6 +481,7 @@ def main() -> None:
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--pages", nargs="*", help="drive these pages (default: every page) through AppTest at their "
                                                "widgets' extremes instead of the dpcore cases")
+    ap.add_argument("--log", help="with --pages: append every run's record (JSON) to this file as it arrives")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -482,7 +490,7 @@ def main() -> None:
     if args.pages is not None:
         sys.path.insert(0, str(ROOT))
         from pages import _nav
-        pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0))
+        pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0), args.log)
         return
     pages = args.only or list(CASES)
     if args.list:
