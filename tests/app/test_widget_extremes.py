@@ -339,7 +339,9 @@ def sweep_quick(page: str, *, sidebar: bool = False, shard: int = 0, shards: int
 
 #: CI tier: test ids per page (widgets dealt round-robin), so that xdist spreads the heavy pages and each id stays
 #: near 10 s of wall time on a quiet machine. Every page is in CI (issue 18: "the sweep passes on every page").
-QUICK_SHARDS = {"pages/density.py": 3, "pages/eigenvalues.py": 2, "pages/histograms.py": 2, "pages/lasso.py": 2,
+#: Measured at -n 0 under a load average of 4–6: the 19 ids took 180 s of wall and 102 s of user CPU in all
+#: (imports included), the slowest id 17.6 s (lasso-2), most 6–13 s.
+QUICK_SHARDS = {"pages/density.py": 3, "pages/eigenvalues.py": 2, "pages/histograms.py": 2, "pages/lasso.py": 3,
                 "pages/error_vs_n.py": 2, "pages/query_release.py": 2, "pages/kng.py": 2}
 
 
