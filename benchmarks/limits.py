@@ -8,7 +8,10 @@ is the process's, imports included: ≈ 150–250 MB of numpy/scipy/pandas) with
 address-space limit, so a runaway case is reported, not waited for.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/limits.py`` (``--only density`` for one page, ``--timeout``,
-``--list``). The table: page, case, seconds, peak RSS MB, outcome; then per page its slowest and largest case.
+``--list``). The table: page, case, wall seconds, CPU seconds, peak RSS MB, load average, outcome; then per page its
+slowest and largest case. The cases are single-threaded (OPENBLAS_NUM_THREADS=1), so their CPU seconds are what a
+quiet core takes; on the shared 2-core machine the wall seconds are CPU × (load + 1)/2 or so: a case "over budget in
+wall time only" ran under load, one "OVER BUDGET (CPU)" would be over on a quiet machine too.
 """
 from __future__ import annotations
 
@@ -177,8 +180,13 @@ def _lab(spec_code: str):
     lab.run_lab(cfg, rng=0)
 
 
+def case_query_release_d9_w2():
+    """The page's defaults on 2-way marginals at d = 9 (estimate 26 s: the largest d the model lets run there)."""
+    _lab("W.Marginals(9, 2)")
+
+
 def case_query_release_d10_w2():
-    """The page's defaults on 2-way marginals at d = 10 (estimate ≈ 24 s: the largest d the model lets run)."""
+    """The page's defaults on 2-way marginals at d = 10 (refused by the time model: estimate 58 s)."""
     _lab("W.Marginals(10, 2)")
 
 
@@ -213,6 +221,41 @@ def case_audit_density_knorm_cap():
     _audit_at_cap("density/knorm")
 
 
+def case_eigenvalues_study_at_cap():
+    """The certified-bounds tab (reruns on every change of its widgets): d = 20, every n, 15 datasets per n (the
+    largest reps under the study's cap reps × Σn × d ≤ 6·10⁷)."""
+    from dpcore import single_parameter
+    single_parameter.eigen_bounds_vs_n([500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000], 20, epsilon=1.0,
+                                       delta=1e-5, share=0.5, reps=15, draws=200, rng=0)
+
+
+def case_eigenvalues_release_n1e5_d20():
+    """The release tab at its widgets' maxima: simulated n = 10⁵, d = 20, Algorithm 5."""
+    from dpcore.single_parameter import FunctionalConfig, functional, prepare_xy, simulated_dataset
+    ds = simulated_dataset(100_000, 20, rng=0)
+    X, y = prepare_xy(ds, "y", list(ds.numeric_columns[:-1]), intercept=False)
+    cfg = FunctionalConfig(epsilon=1.0, delta=1e-5, coordinate=0, loss="robust", radius=1.0, geometry="l2-ball")
+    functional.release((X, y), cfg, rng=0)
+
+
+def case_lasso_table_cap_max_steps():
+    """The release tab at the simulated table's cap (n = 50 000, p = 100: 5·10⁶ cells) with T = MAX_STEPS."""
+    from dpcore import lasso
+    ds, _ = lasso.simulated_dataset(50_000, 100, 5, rng=0)
+    design = lasso.prepare_design(ds, "y", list(ds.numeric_columns[:-1]))
+    cfg = lasso.LassoConfig(epsilon=1.0, delta=1e-6, radius=1.0, steps=lasso.MAX_STEPS)
+    lasso.release((design.X, design.y), cfg, rng=0)
+
+
+def case_lasso_wide_table():
+    """p ≫ n at the table's caps: n = 2500, p = 2000 (MAX_TABLE_P), T = MAX_STEPS."""
+    from dpcore import lasso
+    ds, _ = lasso.simulated_dataset(2500, 2000, 5, rng=0)
+    design = lasso.prepare_design(ds, "y", list(ds.numeric_columns[:-1]))
+    cfg = lasso.LassoConfig(epsilon=1.0, delta=1e-6, radius=1.0, steps=lasso.MAX_STEPS)
+    lasso.release((design.X, design.y), cfg, rng=0)
+
+
 def _csv_49mb() -> bytes:
     import numpy as np
     g = np.random.default_rng(0)
@@ -243,13 +286,18 @@ CASES = {
                 ("K-norm k = 4, 38 draws", case_density_knorm_k4_draws38)],
     "kng": [("mean, n = 10⁵, d = 10, 2000 draws × 10 000 sweeps", case_kng_mean_d10_draws2000_sweeps10000),
             ("linear regression, d = 12, 2000 draws (exponential)", case_kng_linreg_d12_draws2000)],
-    "query_release": [("2-way marginals d = 10, page defaults", case_query_release_d10_w2),
+    "query_release": [("2-way marginals d = 9, page defaults", case_query_release_d9_w2),
+                      ("2-way marginals d = 10, page defaults (refused)", case_query_release_d10_w2),
                       ("2-way marginals d = 11 (refused by the time model)", case_query_release_d11_w2),
                       ("thresholds N = 512, page defaults", case_query_release_thresholds_512),
                       ("cone k = 2000, r = 0.1, page defaults", case_query_release_cone_k2000_r01)],
     "audit": [("KNG linear regression at its cap", case_audit_kng_linreg_cap),
               ("LASSO eight steps at its cap", case_audit_lasso_eight_steps_cap),
               ("density K-norm at its cap", case_audit_density_knorm_cap)],
+    "eigenvalues": [("certified-bounds study at its cap (d = 20, every n, 15 reps)", case_eigenvalues_study_at_cap),
+                    ("release n = 10⁵, d = 20 (widget maxima)", case_eigenvalues_release_n1e5_d20)],
+    "lasso": [("release n = 50 000, p = 100, T = 20 000", case_lasso_table_cap_max_steps),
+              ("release n = 2500, p = 2000, T = 20 000", case_lasso_wide_table)],
     "data": [("CSV 49 MB, 960 000 × 6 (generated in the child)", case_data_csv_49mb)],
     "error_vs_n": [("LASSO figure at the page's limits", case_error_vs_n_lasso),
                    ("LASSO figure, p = 100 only, page's limits", case_error_vs_n_lasso_p100)],
@@ -272,16 +320,17 @@ page, dataset = {page!r}, {dataset!r}
 def rss():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-def emit(what, seconds, before, outcome):
-    print(json.dumps({{"what": what, "seconds": seconds, "rss_mb": rss(), "grew_mb": rss() - before,
+def emit(what, seconds, before, outcome, cpu=float("nan")):
+    print(json.dumps({{"what": what, "seconds": seconds, "cpu": cpu, "rss_mb": rss(), "grew_mb": rss() - before,
                       "outcome": outcome}}), flush=True)
 
 def start():
     return T._base(page, dataset)
 
-t0, r0 = time.perf_counter(), rss()
+t0, r0, c0 = time.perf_counter(), rss(), time.process_time()
 at = start()
-emit("defaults, buttons pressed", time.perf_counter() - t0, r0, "error" if at.exception else "ok")
+emit("defaults, buttons pressed (imports included)", time.perf_counter() - t0, r0, "error" if at.exception else "ok",
+     time.process_time() - c0)
 plan = [(w.type, w.key, w.value, T.trial_values(w)) for w in T.widgets(at, sidebar=False)]
 for kind, key, default, values in plan:
     for value in values:
@@ -293,14 +342,14 @@ for kind, key, default, values in plan:
                 break
         T._set(found[0], value)
         T._press(at)
-        r0, t0 = rss(), time.perf_counter()
+        r0, t0, c0 = rss(), time.perf_counter(), time.process_time()
         try:
             at.run()
             out = ("exception: " + str(at.exception[0].value)[:80]) if at.exception else (
                 "refused: " + at.error[0].value[:80].replace("\n", " ") if at.error else "ok")
         except RuntimeError as exc:
             out = f"timeout: {{exc}}"
-        emit(f"{{key}} = {{value!r}}"[:60], time.perf_counter() - t0, r0, out)
+        emit(f"{{key}} = {{value!r}}"[:60], time.perf_counter() - t0, r0, out, time.process_time() - c0)
         if out.startswith(("exception", "timeout")):
             at = start()
             continue
@@ -312,46 +361,80 @@ for kind, key, default, values in plan:
 '''
 
 
-def run_page(page: str, dataset: str | None, timeout: float) -> list[dict]:
-    """Drive ``page`` through AppTest in a child process; one record per run (seconds, peak RSS so far)."""
+def run_page(page: str, dataset: str | None, timeout: float, log=None) -> list[dict]:
+    """Drive ``page`` through AppTest in a child process; one record per run (seconds, CPU, peak RSS so far).
+    ``log``: a text file that gets every record as it arrives (a long sweep's partial results survive)."""
     code = PAGE_CHILD.format(root=str(ROOT), page=page, dataset=dataset)
     env = dict(os.environ, OPENBLAS_NUM_THREADS=os.environ.get("OPENBLAS_NUM_THREADS", "1"), PYTHONPATH=str(ROOT))
-    try:
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env,
-                           cwd=ROOT)
-        out = p.stdout
-    except subprocess.TimeoutExpired as exc:
-        out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        out += "\n" + json.dumps({"what": "(the sweep)", "seconds": timeout, "rss_mb": float("nan"), "grew_mb": 0,
-                                   "outcome": f"killed after {timeout:g} s"})
-    return [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+    recs, deadline = [], time.monotonic() + timeout
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                          env=env, cwd=ROOT) as p:
+        for ln in p.stdout:
+            if ln.startswith("{"):
+                recs.append(json.loads(ln))
+                if log is not None:
+                    print(page, dataset, ln.strip(), file=log, flush=True)
+            if time.monotonic() > deadline:
+                p.kill()
+                recs.append({"what": "(the sweep)", "seconds": timeout, "rss_mb": float("nan"), "grew_mb": 0,
+                             "outcome": f"killed after {timeout:g} s"})
+                break
+    return recs
 
 
-def pages_main(pages: list[str], timeout: float) -> None:
+def _over(r: dict) -> str:
+    """The budget flag of one record: memory, CPU seconds (what one quiet core would take: the cases are single-
+    threaded, OPENBLAS_NUM_THREADS=1) or only wall seconds (then the machine's load stretched it: quote the load)."""
+    if r["rss_mb"] > BUDGET_MB:
+        return " OVER BUDGET (memory)"
+    if r.get("cpu", 0) > BUDGET_S:
+        return " OVER BUDGET (CPU)"
+    return " over budget in wall time only (load)" if r["seconds"] > BUDGET_S else ""
+
+
+def pages_main(pages: list[str], timeout: float, log_path: str | None = None) -> None:
     """Per page: every run of its sweep with the buttons pressed; prints the slowest and largest interaction."""
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
     summary = []
     for page in pages:
         for dataset in ((None, "diabetes") if page in DATA_PAGES else (None,)):
-            recs = run_page(page, dataset, timeout)
+            with open(log_path, "a") if log_path else open(os.devnull, "w") as log:
+                recs = run_page(page, dataset, timeout, log)
             tag = page + (f" [{dataset}]" if dataset else "")
-            over = [r for r in recs if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB]
+            over = [r for r in recs if _over(r)]
             for r in over:
-                print(f"  OVER BUDGET {tag}: {r['what']} {r['seconds']:.1f} s, {r['rss_mb']:.0f} MB: {r['outcome']}")
+                print(f"  {_over(r).strip()} {tag}: {r['what']} {r['seconds']:.1f} s wall, {r.get('cpu', float('nan')):.1f} s "
+                      f"CPU, {r['rss_mb']:.0f} MB: {r['outcome']}")
             bad = [r for r in recs if r["outcome"].startswith(("exception", "timeout", "killed"))]
             for r in bad:
                 print(f"  FAILED {tag}: {r['what']}: {r['outcome']}")
             if recs:
                 slow = max(recs, key=lambda r: r["seconds"])
+                hot = max(recs, key=lambda r: r.get("cpu", 0) if r.get("cpu", 0) == r.get("cpu", 0) else 0)
                 big = max(recs, key=lambda r: (r["grew_mb"], r["rss_mb"]))
-                summary.append((tag, len(recs), slow, max(r["rss_mb"] for r in recs if r["rss_mb"] == r["rss_mb"]), big))
-            print(f"{tag}: {len(recs)} runs", flush=True)
+                peak = max(r["rss_mb"] for r in recs if r["rss_mb"] == r["rss_mb"])
+                summary.append((tag, len(recs), slow, hot, peak, big, os.getloadavg()[0]))
+                print(_page_line(*summary[-1]), flush=True)
+            else:
+                print(f"{tag}: no runs", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
     print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction; peak = the child's peak RSS, imports "
           "included; largest = the run that raised it most):")
-    for tag, n, slow, peak, big in summary:
-        print(f"{tag:<32} {n:>4} runs  slowest {slow['seconds']:6.1f} s ({slow['what']})  peak {peak:6.0f} MB, "
-              f"largest +{big['grew_mb']:.0f} MB ({big['what']})")
+    for row in summary:
+        print(_page_line(*row))
+
+
+def _page_line(tag, n, slow, hot, peak, big, load) -> str:
+    """One page's summary: the slowest run (wall), the most CPU, the peak RSS and the run that raised it most."""
+    return (f"{tag:<32} {n:>4} runs  slowest {slow['seconds']:6.1f} s wall ({slow['what']}); most CPU "
+            f"{hot.get('cpu', float('nan')):5.1f} s ({hot['what']}); peak {peak:6.0f} MB, largest +{big['grew_mb']:.0f} "
+            f"MB ({big['what']}); load average {load:.1f}")
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children (a case that spawns workers counts their work too)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 # -- running ------------------------------------------------------------------------------------------------
@@ -362,7 +445,7 @@ def _child(page: str, index: int, mem_mb: float) -> None:
     name, fn = CASES[page][index]
     setup = getattr(fn, "setup", None)
     args = (setup(),) if setup else ()          # inputs made before the clock starts (e.g. the CSV's bytes)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time() + _children_cpu()
     try:
         fn(*args)
         outcome = "done"
@@ -370,9 +453,9 @@ def _child(page: str, index: int, mem_mb: float) -> None:
         outcome = f"MemoryError (over the {mem_mb:.0f} MB address-space limit)"
     except ValueError as exc:                      # DPValueError / DataError: a refusal with a message
         outcome = f"refused: {str(exc)[:160]}"
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() + _children_cpu() - c0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "rss_mb": rss, "outcome": outcome}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_mb": rss, "outcome": outcome}))
 
 
 def run_case(page: str, index: int, timeout: float, mem_mb: float) -> dict:
@@ -399,6 +482,7 @@ def main() -> None:
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--pages", nargs="*", help="drive these pages (default: every page) through AppTest at their "
                                                "widgets' extremes instead of the dpcore cases")
+    ap.add_argument("--log", help="with --pages: append every run's record (JSON) to this file as it arrives")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -407,7 +491,7 @@ def main() -> None:
     if args.pages is not None:
         sys.path.insert(0, str(ROOT))
         from pages import _nav
-        pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0))
+        pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0), args.log)
         return
     pages = args.only or list(CASES)
     if args.list:
@@ -417,21 +501,23 @@ def main() -> None:
         return
     rows = []
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures scale with it)")
-    print(f"{'page':<14} {'case':<52} {'seconds':>8} {'peak MB':>8}  outcome")
+    print(f"{'page':<14} {'case':<52} {'seconds':>8} {'CPU s':>6} {'peak MB':>8} {'load':>5}  outcome")
     for page in pages:
         for i, (name, _) in enumerate(CASES[page]):
             r = run_case(page, i, args.timeout, args.mem)
             rows.append((page, name, r))
-            flag = " OVER BUDGET" if r["seconds"] > BUDGET_S or r["rss_mb"] > BUDGET_MB else ""
-            print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r['rss_mb']:8.0f}  {r['outcome']}{flag}", flush=True)
+            flag = _over(r)
+            print(f"{page:<14} {name:<52} {r['seconds']:8.1f} {r.get('cpu', float('nan')):6.1f} {r['rss_mb']:8.0f} "
+                  f"{os.getloadavg()[0]:5.1f}  {r['outcome']}{flag}", flush=True)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
     print(f"Per page (budget {BUDGET_S:g} s, {BUDGET_MB:g} MB per interaction):")
     for page in pages:
         mine = [(n, r) for p, n, r in rows if p == page]
         slow = max(mine, key=lambda t: t[1]["seconds"])
         big = max(mine, key=lambda t: -1 if t[1]["rss_mb"] != t[1]["rss_mb"] else t[1]["rss_mb"])
-        print(f"{page:<14} slowest {slow[1]['seconds']:6.1f} s ({slow[0]}); largest {big[1]['rss_mb']:6.0f} MB "
-              f"({big[0]})")
+        hot = max(mine, key=lambda t: t[1].get("cpu", 0))
+        print(f"{page:<14} slowest {slow[1]['seconds']:6.1f} s wall ({slow[0]}); most CPU {hot[1].get('cpu', 0):5.1f} s "
+              f"({hot[0]}); largest {big[1]['rss_mb']:6.0f} MB ({big[0]})")
 
 
 if __name__ == "__main__":

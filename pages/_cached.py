@@ -26,7 +26,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
 
 from dpcore import experiments as _experiments
-from dpcore import query_release, single_parameter
+from dpcore import density, query_release, single_parameter
+from dpcore.density import figures as density_figures
 
 Progress = Callable[[int, int], bool] | None
 MAX_ENTRIES = 32          # per function; a few MB each at the pages' caps
@@ -72,3 +73,16 @@ def eigen_bounds_study(ns: tuple, d: int, epsilon: float, delta: float, reps: in
     """:func:`dpcore.single_parameter.eigen_bounds_vs_n` (simulated robust-regression data)."""
     return single_parameter.eigen_bounds_vs_n(list(ns), d, epsilon=epsilon, delta=delta, share=share, reps=reps,
                                       draws=draws, rng=seed)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def svm_demo(n: int, lam: float, bandwidth: float, epsilon: float, delta: float, seed: int) -> dict:
+    """:func:`dpcore.density.svm_demo` (synthetic two-class data): the density page's SVM tab drew it on every
+    rerun (0.3–3 s; issue 18's widget sweep)."""
+    return density.svm_demo(n, lam=lam, bandwidth=bandwidth, epsilon=epsilon, delta=delta, rng=seed)
+
+
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
+def kde_exponents(epsilon: float, delta: float) -> pd.DataFrame:
+    """:func:`dpcore.density.figures.exponents_by_dimension` (closed forms of public parameters only)."""
+    return density_figures.exponents_by_dimension(epsilon=epsilon, delta=delta)

@@ -9,9 +9,10 @@ import streamlit as st
 
 from dpcore import density, export, privacy
 from dpcore.data import builtin_dataset, literal
-from dpcore.density import figures, plots
+from dpcore.density import plots
 from dpcore.experiments import run_experiment
 from dpcore.viz.experiments import error_vs_x_figure
+from pages import _cached as cached
 from pages import _components as ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
@@ -137,7 +138,7 @@ with tab_mise:
             ui.export_code(export.experiment_script("hall-kde", **run), "figure_hall-kde")
         except ValueError as exc:
             ui.show_error(exc)
-    ex = figures.exponents_by_dimension(epsilon=eps, delta=delta)
+    ex = cached.kde_exponents(float(eps), float(delta))      # shared: public parameters only
     ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
                "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")
@@ -151,7 +152,8 @@ with tab_svm:
     lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, format="%g", key="dn_svm_lam")
     sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, format="%g", key="dn_svm_h")
     try:
-        demo = density.svm_demo(int(sn), lam=lam, bandwidth=sh, epsilon=eps, delta=delta, rng=ui.current_seed("svm", sn))
+        demo = cached.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
+                               ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
         st.caption(demo["statement"])
         if st.button("Accuracy vs ε", key="dn_svm_acc"):

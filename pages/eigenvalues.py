@@ -60,9 +60,13 @@ def what_would_certify(cfg, n: int, d: int) -> None:
         if lam_max < lam:
             st.info("The assumed λ_max must be at least the assumed λ_min.")
             return
-        need = n_to_certify(cfg, d, lam, lam_max)
-        bound = n_to_certify(cfg, d, lam, lam_max, what="bound")
-        lam_star = min_lambda_to_certify(cfg, n, d, lam_max)
+        try:                  # a cap on the prediction's recursion refuses a tiny ε before it runs (issue 18)
+            need = n_to_certify(cfg, d, lam, lam_max)
+            bound = n_to_certify(cfg, d, lam, lam_max, what="bound")
+            lam_star = min_lambda_to_certify(cfg, n, d, lam_max)
+        except ValueError as exc:
+            ui.show_error(exc)
+            return
         st.markdown(f"- with λ_min = {lam:g} and λ_max = {lam_max:g}, Algorithm 5 passes (with probability ≥ 0.9) "
                     f"from **n = {need:,}** rows" if need else "- no n up to 10¹² passes for these values")
         if bound:

@@ -10,11 +10,11 @@ import streamlit as st
 
 from dpcore import export, histograms, privacy
 from dpcore.data import builtin_dataset, literal
-from dpcore.experiments import run_experiment
 from dpcore.histograms import RDP_GUARANTEE, column_histogram, rdp_demo
 from dpcore.histograms import plots
 from dpcore.histograms.figures import bound_shapes, trials_frame
 from dpcore.viz.experiments import error_vs_x_figure
+from pages import _cached as cached
 from pages import _components as ui
 
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
@@ -168,7 +168,8 @@ if ds is None:
     try:
         run = dict(xs=xs, reps=2, epsilon=eps, seed=ui.current_seed("h-p"), jobs=1, q=table.q, n=table.n,
                    methods=["laplace", "threshold", "oracle-threshold", "all-zeros"])
-        fp = run_experiment("hall-histogram-p", **run)
+        fp = cached.experiment_frame("hall-histogram-p", xs, 2, float(eps), run["seed"], tuple(run["methods"]),
+                                     (("q", int(table.q)), ("n", int(table.n))))      # shared: public inputs
         ui.plot(error_vs_x_figure(fp), fp, "histogram_error_vs_p")
         ui.export_code(export.experiment_script("hall-histogram-p", **run), "figure_hall-histogram-p")
         st.caption("Laplace grows like p (beyond 2^20 its ℓ1 error is drawn from its exact law Gamma(p, 2/ε)); the "

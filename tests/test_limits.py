@@ -27,3 +27,25 @@ def test_memory_caps_count_bytes():
     check_bytes("the draws", {"draws": 64, "values": 2**20, "bytes": FLOAT_BYTES}, fix="fewer draws")
     with pytest.raises(DPValueError, match=r"memory of the draws = .* bytes exceeds the cap of 536,870,912 bytes"):
         check_bytes("the draws", {"draws": 65, "values": 2**20, "bytes": FLOAT_BYTES}, fix="fewer draws")
+
+
+def test_certify_prediction_refuses_a_tiny_epsilon_before_its_recursion(monkeypatch):
+    """Issue 18 (found by the limits benchmark's eigenvalues sweep): at ε = 1e-6 the "what would certify" panel ran
+    the recursion (10) ~5.8·10⁷ times per prediction, for tens of minutes. The step count is a public function of
+    (ε, δ, the split) and is capped before the first step."""
+    from dpcore.single_parameter import FunctionalConfig, n_to_certify, predict, public_cap
+    from dpcore.single_parameter import _certify
+
+    def boom(*a, **k):
+        raise AssertionError("the recursion ran")
+
+    cfg = FunctionalConfig(epsilon=1e-6, delta=1e-5, coordinate=0, loss="robust", radius=1.0, geometry="l2-ball")
+    monkeypatch.setattr(_certify, "_iterate_R", boom)
+    with pytest.raises(DPValueError) as exc:
+        n_to_certify(cfg, 5, 0.01, public_cap(cfg, 5))
+    msg = str(exc.value)
+    assert "steps of the recursion (10) in the prediction" in msg and "exceeds the cap of 100,000" in msg
+    assert "raise ε or δ" in msg
+    monkeypatch.undo()
+    ok = FunctionalConfig(epsilon=1e-3, delta=1e-5, coordinate=0, loss="robust", radius=1.0, geometry="l2-ball")
+    assert predict(ok, 20_000, 5, 0.01).lam_min == 0.01          # ε = 1e-3 (5.8·10⁴ steps) still predicts

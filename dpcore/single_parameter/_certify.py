@@ -29,6 +29,7 @@ import numpy as np
 
 from .._validation import check_int, check_positive
 from ..errors import DPValueError
+from ..limits import check_work
 from ._recursion import upper_count
 from ._stability import Constants, constants_for, eps_var
 
@@ -37,6 +38,12 @@ __all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "do
 
 #: Largest n searched by :func:`n_to_certify`.
 MAX_N = 10 ** 12
+#: Most steps of the recursion (10) one prediction runs (issue 18): its count ⌊log(1/2δ₁)/ε₁ + Laplace quantile⌋
+#: grows like 1/ε₁ and each step is a Python call (~1 µs); the "what would certify" panel runs three searches of
+#: ~40 predictions each. ε = 10⁻³ (quarters split, δ = 10⁻⁵): 5.8·10⁴ steps, the panel 3.5 s of CPU; the cap, 10⁵,
+#: keeps it near 6 s. At ε = 10⁻⁶ the count is 5.8·10⁷ and the panel ran for tens of minutes (the limits
+#: benchmark's eigenvalues page sweep, ε typed at its minimum, release pressed: ⊥ and the panel).
+MAX_PREDICT_STEPS = 100_000
 
 #: Named budget splits of (ε, δ) over (λ̂, Λ̂, Gaussian shift, variance change) for Algorithm 5:
 #: quarters (the implementation notes' default) and a Gaussian-heavy split (most of the budget on the
@@ -133,6 +140,8 @@ def predict(cfg, n: int, d: int, lam_min: float, lam_max: Optional[float] = None
     lam_max = min(lam_max, k.cap)
     (e1, d1), (e2, d2), (e3, d3), (e4, ld4) = cfg.budgets()
     j1 = int(math.floor(math.log(1.0 / (2.0 * d1)) / e1 + _laplace_quantile(prob, e1)))
+    check_work("steps of the recursion (10) in the prediction", {"⌊log(1/2δ₁)/ε₁ + Laplace quantile⌋ + 1": j1 + 1},
+               MAX_PREDICT_STEPS, fix="raise ε or δ (or give the bounds a larger share of the budget)")
     lam_lo = _iterate_R(k, lam_min, j1 + 1)
     ok = lam_lo > 0 and bool(k.C1(lam_lo))
     Lam_hi, tau, ev = k.cap, math.inf, math.inf

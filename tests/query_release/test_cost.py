@@ -44,6 +44,18 @@ def test_the_page_defaults_and_moderate_workloads_pass(spec):
     assert 0 < cost.lab_seconds(cfg) <= BUDGET_SECONDS
 
 
+#: CPU seconds of run_lab at the page defaults on 2-way marginals (benchmarks/query_release_cost.py, the largest of
+#: two runs under load averages 9–18; the fit in dpcore/query_release/_cost.py).
+MEASURED_CPU = {6: 1.9, 7: 4.6, 8: 10.2, 9: 17.0}
+
+
+@pytest.mark.parametrize("d", sorted(MEASURED_CPU))
+def test_the_estimate_covers_the_timed_runs_with_room_for_a_shared_machine(d):
+    """Issue 18: the first model estimated 10.2 s at d = 8 where 10.2 s of CPU were measured, no room for a machine
+    shared with other sessions; the estimate is now at least 1.4 × the measured CPU."""
+    assert cost.lab_seconds(lab.LabConfig(W.Marginals(d, 2), **PAGE_DEFAULTS)) >= 1.4 * MEASURED_CPU[d]
+
+
 def test_the_estimate_grows_with_every_public_factor():
     base = lab.LabConfig(W.Marginals(6, 2), **PAGE_DEFAULTS)
     t0 = cost.lab_seconds(base)
