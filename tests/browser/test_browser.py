@@ -52,11 +52,26 @@ PAGES: list[AppPage] = _app_pages()
 
 
 def wait_idle(pg) -> None:
-    """Wait until the app is connected and no script run is in progress."""
+    """Wait until the app is connected and the rerun the last interaction triggered (if any) has finished.
+
+    A rerun may start a moment after the interaction, so "not running" alone could be the state before it. With
+    the context's run counter (:data:`tests.browser.conftest.RUN_COUNTER_JS`: every change of the app's script
+    state to "running"), this waits for a new run to start — at most 0.3 s, the old fixed pause, for an
+    interaction that triggers none — and then for it to finish. Without the counter: the fixed 0.3 s pause."""
     pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
-    time.sleep(0.3)  # let a rerun triggered by the last interaction start
+    seen = getattr(pg, "dp_runs", 0)
+    if pg.evaluate("() => window.__dpRuns") is None:
+        time.sleep(0.3)  # let a rerun triggered by the last interaction start
+    else:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            pg.wait_for_function("n => window.__dpRuns > n", arg=seen, timeout=300, polling=20)
+        except PlaywrightTimeout:
+            pass         # no rerun started within 0.3 s
     pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-    pg.wait_for_timeout(200)
+    pg.dp_runs = pg.evaluate("() => window.__dpRuns") or 0
+    pg.wait_for_timeout(100)
 
 
 def bounds_then_kng_release(pg) -> None:
