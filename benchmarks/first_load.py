@@ -7,10 +7,16 @@ connected and its script state is ``notRunning`` with the page's title drawn. On
 first import of every module) is discarded. Prints, per page, the median and range of the wall time and its
 difference to Home (target: ≤ 1.3 s, within 0.3 s of Home, on a quiet host).
 
+``--cpu`` measures the server's share instead, less sensitive to a loaded host: the CPU time (process time, all
+threads) of a fresh session's first run of each page in AppTest, in-process, after one warm-up session of the same
+page (so the process-wide caches, pages/_cached.py, are warm as for any visitor after the first); min and max of
+``--rounds`` sessions.
+
 Usage::
 
     python benchmarks/first_load.py            # 5 rounds
     python benchmarks/first_load.py --rounds 9
+    python benchmarks/first_load.py --cpu      # CPU of the script run only (no browser)
 """
 from __future__ import annotations
 
@@ -51,10 +57,49 @@ def load_once(browser, url: str) -> float:
         ctx.close()
 
 
+def cpu_first_runs(rounds: int) -> None:
+    """Print the CPU seconds of a fresh session's first run of each page (AppTest, warm process)."""
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.testing.v1 import AppTest
+
+    from pages import _nav
+
+    original = PagesManager.__init__
+
+    def init(self, *a, **k):      # route through app.py's st.navigation, as the server does (tests/app/conftest.py)
+        original(self, *a, **k)
+        PagesManager.uses_pages_directory = False
+
+    PagesManager.__init__ = init
+
+    def first_run(page: str) -> tuple[float, float]:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        at.run()
+        at.switch_page(page)
+        c0, t0 = time.process_time(), time.perf_counter()
+        at.run()
+        if at.exception:
+            sys.exit(f"{page}: {[e.value for e in at.exception]}")
+        return time.process_time() - c0, time.perf_counter() - t0
+
+    print(f"CPU of a fresh session's first run (AppTest, after a warm-up session), {rounds} sessions a page; "
+          f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    print(f"{'page':32s} {'CPU min s':>9s} {'CPU max s':>9s} {'wall min s':>10s}")
+    for e in _nav.discover():
+        first_run(e.path)
+        runs = [first_run(e.path) for _ in range(rounds)]
+        print(f"{e.title:32s} {min(c for c, _ in runs):9.3f} {max(c for c, _ in runs):9.3f} "
+              f"{min(w for _, w in runs):10.3f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cpu", action="store_true", help="CPU time of each page's first script run (AppTest), no browser")
     args = ap.parse_args()
+    if args.cpu:
+        cpu_first_runs(args.rounds)
+        return
     if not os.path.exists(CHROMIUM):
         sys.exit(f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -67,7 +112,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             listed = pages()
-            for title, path in listed:                       # warm-up: the server imports every module once
+            for _title, path in listed:                      # warm-up: the server imports every module once
                 load_once(browser, base + path)
             for _ in range(args.rounds):
                 for title, path in listed:
