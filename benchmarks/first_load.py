@@ -59,10 +59,13 @@ def load_once(browser, url: str) -> float:
 
 def cpu_first_runs(rounds: int) -> None:
     """Print the CPU seconds of a fresh session's first run of each page (AppTest, warm process)."""
+    from streamlit import logger
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.testing.v1 import AppTest
 
     from pages import _nav
+
+    logger.set_log_level("error")    # AppTest's "missing ScriptRunContext" warnings
 
     original = PagesManager.__init__
 
