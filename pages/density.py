@@ -31,12 +31,13 @@ tab_est, tab_mise, tab_svm = st.tabs(["Estimates", "MISE vs n", "Kernel SVM"])
 with tab_est:
     source = st.radio("Data", SOURCES, horizontal=True, key="dn_source")
     c1, c2, c3, c4 = st.columns(4)
-    truth = None
+    truth, sim = None, None
     if source == SOURCES[0]:
         n = c1.select_slider("n (records)", [200, 500, 2000, 10_000, 100_000], key="dn_n")
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
-        src = export.simulated(density.mixture_dataset, int(n), int(d), rng=ui.current_seed("dn-sim", n, d))
-        ds = src.load()
+        sim = (int(n), int(d), ui.current_seed("dn-sim", n, d))          # public: shared across sessions
+        src = export.simulated(density.mixture_dataset, *sim[:2], rng=sim[2])
+        ds = cached.mixture_dataset(*sim)
         cols = list(ds.numeric_columns)
         st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
@@ -82,8 +83,9 @@ with tab_est:
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
                         key="dn", n=len(x))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: density.compare_release(x, cfg, rng=rng,
-                                                                  progress=ui.progress(slot, "methods")),
+    out = ui.run_release(req, lambda rng: cached.density_release(*sim, cfg, cached.entropy(req),
+                                                                 ui.progress(slot, "methods")) if sim else
+                         density.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
                          submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button="Release estimates")
@@ -98,7 +100,8 @@ with tab_est:
         if source == SOURCES[0] and cfg.d == 1:
             ref["truth"] = density.mixture(1).pdf(comp.grid[:, None])
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
-            ref["nonprivate"] = density.nonprivate_reference(x, cfg, comp.h)
+            ref["nonprivate"] = cached.density_reference(*sim, cfg, comp.h) if sim else \
+                density.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
             ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
                     "density_estimates")
@@ -138,7 +141,7 @@ with tab_mise:
             ui.export_code(export.experiment_script("hall-kde", **run), "figure_hall-kde")
         except ValueError as exc:
             ui.show_error(exc)
-    ex = cached.kde_exponents(float(eps), float(delta))      # shared: public parameters only
+    ex = cached.density_exponents(float(eps), float(delta))      # shared: public parameters only
     ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
                "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")

@@ -10,7 +10,7 @@ import streamlit as st
 
 from dpcore import export, histograms, privacy
 from dpcore.data import builtin_dataset, literal
-from dpcore.histograms import RDP_GUARANTEE, column_histogram, rdp_demo
+from dpcore.histograms import RDP_GUARANTEE, column_histogram
 from dpcore.histograms import plots
 from dpcore.histograms.figures import bound_shapes, trials_frame
 from dpcore.viz.experiments import error_vs_x_figure
@@ -44,9 +44,9 @@ if source == SOURCES[0]:
     q = k1.number_input("q (occupied cells)", 1, 100_000, key="h_q")
     n = k2.number_input("n (records)", 1, 10_000_000, key="h_n")
     try:
-        src = export.simulated(histograms.sparse_table, 2**log2p, min(q, 2**log2p), max(n, q), target="table",
-                               rng=ui.current_seed("h-table", log2p, q, n))
-        table = src.load()
+        sim = (2**log2p, min(q, 2**log2p), max(n, q), ui.current_seed("h-table", log2p, q, n))   # public: shared
+        src = export.simulated(histograms.sparse_table, *sim[:3], target="table", rng=sim[3])
+        table = cached.sparse_table(*sim)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -109,12 +109,12 @@ if ds is None:
     ui.export_code(lambda: export.histogram_script(src, release=draw, dense=dense, config=cfg,
                                                    stream=export.seed_stream(seed)), "histograms")
     if dense:
-        rel = draw(table, cfg, rng=seed)
+        rel = cached.histogram_draw(*sim, cfg, seed)
     else:
         rel = None
         st.caption(f"p = {table.p:,} is too large to draw p Laplace values here; the thresholded release below uses "
                    "the sparse sampler (cost O(q + F)), and the Laplace error appears in the trials from its exact law.")
-        thr = draw(table, cfg, rng=seed)
+        thr = cached.histogram_draw(*sim, cfg, seed)
 else:
     clicked, slot = ui.release_button("Release", key="h_go", requests=req)
     out = ui.run_release(req, lambda rng: histograms.laplace_and_threshold_release(table, cfg, rng=rng),
@@ -152,7 +152,9 @@ if ds is not None and not ds.is_demo:
 
 st.subheader("Error over repeated releases (simulation on this public table)")
 reps = st.slider("replicates", 5, 50, key="h_reps")
-frame = trials_frame(table, eps, reps, rng=ui.current_seed("h-trials", table.p, eps, reps))
+trials_seed = ui.current_seed("h-trials", table.p, eps, reps)
+frame = cached.histogram_trials(*sim, eps, reps, trials_seed) if ds is None else trials_frame(table, eps, reps,
+                                                                                               rng=trials_seed)
 shapes = bound_shapes(table.p, table.q, eps)
 ui.plot(plots.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
 st.caption("Laplace + clip/round is simulated while replicates × p ≤ 2^23; beyond, Laplace's ℓ1 error comes from "
@@ -177,7 +179,7 @@ if ds is None:
     except ValueError as exc:
         ui.show_error(exc)
     st.subheader("Random DP: no noise on the empty cells (NOT ε-DP)")
-    d = rdp_demo(table.p, table.q, table.n, eps, rng=ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
+    d = cached.rdp_demo(table.p, table.q, table.n, eps, ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
     r1, r2 = st.columns(2)
     r1.metric("γ bound from the simulated population P", f"{d.gamma:.3g}")
     r2.metric("singleton cells (each one exposes a person)", f"{d.singleton_cells:,} of {d.occupied_cells:,}")

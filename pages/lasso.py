@@ -11,8 +11,9 @@ import streamlit as st
 from dpcore import export, lasso, privacy
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
-from dpcore.lasso.plots import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
+from dpcore.lasso.plots import coefficients_figure, risk_vs_n_figure
 from dpcore.viz.experiments import error_vs_x_figure
+from pages import _cached as cached
 from pages import _components as ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
@@ -35,15 +36,15 @@ with tab_rel:
     source = st.radio("Data", SOURCES, horizontal=True, key="lasso_source", on_change=lambda: ss.__setitem__(
         "lasso_intercept", ss["lasso_source"] != SOURCES[0]))  # real columns: an intercept by default
     c1, c2, c3 = st.columns(3)
-    truth = None
+    truth, sim = None, None
     try:
         if source == SOURCES[0]:
             n = c1.select_slider("n (rows)", [200, 1000, 5000, 20_000, 50_000], key="lasso_n")
             p = c2.number_input("p (covariates; p ≫ n allowed)", 1, lasso.MAX_P, key="lasso_p")
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
-            src = export.simulated(lasso.simulated_dataset, int(n), int(p), int(min(s, p)),
-                                   rng=ui.current_seed("lasso-sim", n, p, s), target="ds, truth")
-            ds, truth = src.load()
+            sim = (int(n), int(p), int(min(s, p)), ui.current_seed("lasso-sim", n, p, s))   # public: shared
+            src = export.simulated(lasso.simulated_dataset, *sim[:3], rng=sim[3], target="ds, truth")
+            ds, truth, design = cached.lasso_simulation(*sim)
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])
         else:
             src = export.loaded(lasso.diabetes_dataset) if source == SOURCES[1] else None
@@ -54,7 +55,8 @@ with tab_rel:
             x_cols = c2.multiselect("Covariates x", ui.offered(ui.kept(f"lasso_x_{source}_{y_col}"), rest, rest),
                                     key=f"lasso_x_{source}_{y_col}")
         st.caption(literal(ds.provenance))
-        design = lasso.prepare_design(ds, y_col, x_cols)
+        if sim is None:
+            design = lasso.prepare_design(ds, y_col, x_cols)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -107,10 +109,10 @@ with tab_rel:
                                                  cfg)}, key="lasso", n=design.X.shape[0], d=design.X.shape[1])
     button = "Show the teaching view" if teaching else "Release θ"
     clicked, slot = ui.release_button(button, key="lasso_go", requests=req)
-    out = ui.run_release(req, lambda rng: lasso.release((design.X, design.y), cfg, rng=rng,
-                                                        diagnostics=not user or teaching,
-                                                        progress=ui.progress(slot, "Frank–Wolfe steps")),
-                         submitted=clicked)
+    out = ui.run_release(req, lambda rng: cached.lasso_release(*sim, cfg, cached.entropy(req),
+                                                               ui.progress(slot, "Frank–Wolfe steps")) if sim else
+                         lasso.release((design.X, design.y), cfg, rng=rng, diagnostics=not user or teaching,
+                                       progress=ui.progress(slot, "Frank–Wolfe steps")), submitted=clicked)
     if out is not None:
         ui.show_outcome(out, button=button)
     if out is not None and out.ready:
@@ -164,7 +166,8 @@ with tab_rel:
                                f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
                 if design.clip_warning:
                     st.warning(design.clip_warning)
-                refs = lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
+                refs = cached.lasso_reference_fits(*sim, cfg, cached.entropy(req)) if sim else \
+                    lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
                 st.dataframe(refs, hide_index=True, width="stretch")
                 ui.download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
                 st.caption(f"In the columns' own units ({literal(y_col)} per unit of each covariate). The constrained "
@@ -181,7 +184,7 @@ for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "la
                         "noise costs log p. The general-C variant (Theorem 2.6) perturbs the whole gradient, and its "
                         "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
                         "for the ℓ∞ ball.")
-            ui.plot(*gaussian_width_figure(), "lasso_gaussian_width")
+            ui.plot(*cached.lasso_gaussian_width_figure(), "lasso_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}`.")
         if st.button("Run the simulation", key=key):

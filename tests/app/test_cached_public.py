@@ -171,3 +171,40 @@ def test_the_checker_refuses_a_cached_function_over_a_dataset():
     assert check_signature(cached_mean, "m") == ["m: parameter 'ds': " + repr(Dataset) + " may carry a user's data"]
     assert len(check_signature(cached_anything, "a")) == 2
     assert check_signature(cached_holder, "h")
+
+
+def test_only_an_uncharged_release_on_simulated_data_reaches_a_shared_cache():
+    """pages/_cached.entropy (the key of a cached release) refuses a release on a user's data (fresh or a
+    reproducible demo) and on a built-in example (recorded in the ledger) before it touches the session."""
+    from dpcore import privacy as P
+    from pages import _cached
+
+    bounds = P.check_bounds({"x": "declared"})
+    refused = [
+        P.ReleaseRequest(("k",), "x", P.USER, P.randomness_for(P.USER), bounds=bounds, dataset="fp"),
+        P.ReleaseRequest(("k",), "x", P.USER, P.randomness_for(P.USER, seed=3, reproducible_demo=True), bounds=bounds,
+                         dataset="fp"),
+        P.ReleaseRequest(("k",), "x", P.BUILTIN, P.randomness_for(P.BUILTIN, seed=3)),
+    ]
+    for req in refused:
+        with pytest.raises(ValueError, match="never shared"):
+            _cached.entropy(req)
+
+
+def test_a_cached_release_is_a_copy_with_read_only_mappings():
+    """st.cache_data pickles each result; a Release (read-only mappings inside) comes back equal, and a session
+    changing its copy cannot change another's."""
+    import pickle
+
+    from dpcore import histograms
+    from pages import _cached  # noqa: F401  (registers the mappingproxy reducer)
+
+    table = histograms.sparse_table(256, 8, 100, rng=0)
+    rel = histograms.laplace_and_threshold_release(table, histograms.ThresholdConfig(1.0, 256, sampler="dense"), rng=1)
+    copy = pickle.loads(pickle.dumps(rel))
+    assert isinstance(rel.calibration.params, types.MappingProxyType)        # what pickle could not copy before
+    assert isinstance(copy.calibration.params, types.MappingProxyType) and copy.calibration == rel.calibration
+    assert dict(copy.diagnostics.values) == dict(rel.diagnostics.values)
+    assert np.array_equal(copy.value.laplace, rel.value.laplace) and copy.cost == rel.cost
+    copy.value.laplace[:] = -1
+    assert not np.array_equal(copy.value.laplace, rel.value.laplace)

@@ -428,7 +428,7 @@ def test_size_keys_name_widgets_that_exist():
 
 @pytest.mark.parametrize(("page", "call", "target"), [
     ("density.py", "cached.svm_demo(", "svm_demo"),
-    ("density.py", "cached.kde_exponents(", "kde_exponents"),
+    ("density.py", "cached.density_exponents(", "density_exponents"),
     ("histograms.py", 'cached.experiment_frame("hall-histogram-p"', "experiment_frame")])
 def test_public_simulations_redrawn_on_every_rerun_are_cached(monkeypatch, page, call, target):
     """Issue 18's sweep cost: the density page's SVM demo (0.3–3 s) and exponents and the histogram page's
@@ -443,12 +443,12 @@ def test_public_simulations_redrawn_on_every_rerun_are_cached(monkeypatch, page,
     assert call in (Path(APP).parent / "pages" / page).read_text()
     calls = []
     fake = {"svm_demo": (density, "svm_demo", lambda *a, **k: calls.append(1) or {"x": 1}),
-            "kde_exponents": (F, "exponents_by_dimension", lambda *a, **k: calls.append(1) or pd.DataFrame()),
+            "density_exponents": (F, "exponents_by_dimension", lambda *a, **k: calls.append(1) or pd.DataFrame()),
             "experiment_frame": (E, "run_experiment", lambda *a, **k: calls.append(1) or pd.DataFrame())}[target]
     monkeypatch.setattr(fake[0], fake[1], fake[2])
     fn = getattr(cached, target)
     fn.clear()
-    args = {"svm_demo": (200, 0.01, 0.15, 1.0, 1e-6, 7), "kde_exponents": (1.0, 1e-6),
+    args = {"svm_demo": (200, 0.01, 0.15, 1.0, 1e-6, 7), "density_exponents": (1.0, 1e-6),
             "experiment_frame": ("hall-histogram-p", (256, 1024), 2, 1.0, 7, ("laplace",), (("q", 10), ("n", 100)))}
     for _ in range(2):
         fn(*args[target])

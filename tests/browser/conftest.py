@@ -25,6 +25,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage"]
 IDLE_TIMEOUT_MS = 60_000
+#: Counts the app's script runs (each change of ``data-test-script-state`` to "running") in ``window.__dpRuns``,
+#: so that test_browser.wait_idle waits for the rerun an interaction started instead of a fixed pause.
+RUN_COUNTER_JS = """(() => {
+  window.__dpRuns = 0;
+  new MutationObserver(ms => { for (const m of ms) {
+    if (m.target.getAttribute('data-test-script-state') === 'running') window.__dpRuns += 1; } })
+    .observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+})();"""
 
 
 def _free_port() -> int:
@@ -71,20 +79,42 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
+class Server:
+    """The tier's ``streamlit run app.py`` (:func:`server_process`): its base URL, and a real restart on the same
+    port (tests/browser/test_restart.py restarts it under an open page instead of starting a server of its own;
+    the tests after it simply talk to the new process, each in a new session anyway)."""
+
+    def __init__(self, port: int, log):
+        self.port, self.log = port, log
+        self.url = f"http://127.0.0.1:{port}"
+        self.proc = start_server(port, log)
+
+    def stop(self) -> None:
+        stop_server(self.proc)
+
+    def start(self) -> None:
+        self.proc = start_server(self.port, self.log)
+
+
 @pytest.fixture(scope="session")
-def server():
-    """``streamlit run app.py`` on a free port; yields its base URL."""
+def server_process():
+    """``streamlit run app.py`` on a free port, as a :class:`Server`."""
     if not os.path.exists(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1 (apt-get install chromium)")
         pytest.skip(f"{CHROMIUM} not installed")
-    port = _free_port()
     with tempfile.TemporaryFile("w+") as log:
-        proc = start_server(port, log)
+        srv = Server(_free_port(), log)
         try:
-            yield f"http://127.0.0.1:{port}"
+            yield srv
         finally:
-            stop_server(proc)
+            srv.stop()
+
+
+@pytest.fixture(scope="session")
+def server(server_process):
+    """The base URL of the tier's server."""
+    return server_process.url
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +132,7 @@ def browser(server):
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1200})
+    context.add_init_script(RUN_COUNTER_JS)
     pg = context.new_page()
     pg.set_default_timeout(IDLE_TIMEOUT_MS)
     pg.errors, pg.ignored = [], []

@@ -52,11 +52,26 @@ PAGES: list[AppPage] = _app_pages()
 
 
 def wait_idle(pg) -> None:
-    """Wait until the app is connected and no script run is in progress."""
+    """Wait until the app is connected and the rerun the last interaction triggered (if any) has finished.
+
+    A rerun may start a moment after the interaction, so "not running" alone could be the state before it. With
+    the context's run counter (:data:`tests.browser.conftest.RUN_COUNTER_JS`: every change of the app's script
+    state to "running"), this waits for a new run to start — at most 0.3 s, the old fixed pause, for an
+    interaction that triggers none — and then for it to finish. Without the counter: the fixed 0.3 s pause."""
     pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
-    time.sleep(0.3)  # let a rerun triggered by the last interaction start
+    seen = getattr(pg, "dp_runs", 0)
+    if pg.evaluate("() => window.__dpRuns") is None:
+        time.sleep(0.3)  # let a rerun triggered by the last interaction start
+    else:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            pg.wait_for_function("n => window.__dpRuns > n", arg=seen, timeout=300, polling=20)
+        except PlaywrightTimeout:
+            pass         # no rerun started within 0.3 s
     pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-    pg.wait_for_timeout(200)
+    pg.dp_runs = pg.evaluate("() => window.__dpRuns") or 0
+    pg.wait_for_timeout(100)
 
 
 def bounds_then_kng_release(pg) -> None:
@@ -203,6 +218,49 @@ def upload_people_csv(page, server) -> None:
         wait_idle(page)
 
 
+@pytest.fixture(scope="module")
+def people_session(browser, server, tmp_path_factory) -> Path:
+    """A session file WITH the data, saved once after :func:`upload_people_csv` (the upload and the bounds typed
+    on the Data page): each per-page test resumes it (one upload, one rerun) instead of typing it all again
+    (issue 21: the typing was most of each test). It restores the same dataset: a user's file, the same
+    declared bounds, its own budget (each test is a new session with a fresh budget of 3)."""
+    from tests.browser.conftest import RUN_COUNTER_JS
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+    ctx.add_init_script(RUN_COUNTER_JS)
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(IDLE_TIMEOUT_MS)
+        upload_people_csv(pg, server)
+        pg.get_by_text("Save or resume the session").first.click()
+        wait_idle(pg)
+        pg.get_by_text("Include my data in the file").first.click()
+        wait_idle(pg)
+        with pg.expect_download() as d:
+            pg.get_by_role("button", name="Download session (JSON)").click()
+        path = tmp_path_factory.mktemp("session") / "people_session.json"
+        d.value.save_as(path)
+    finally:
+        ctx.close()
+    assert '"includes the data": true' in path.read_text(encoding="utf-8")
+    return path
+
+
+def resume_people_session(page, server, session_file: Path) -> None:
+    """Open the Data page and resume ``session_file`` (:func:`people_session`): the people CSV with its bounds."""
+    page.goto(f"{server}/data")
+    wait_idle(page)
+    page.get_by_text("Save or resume the session").first.click()
+    wait_idle(page)
+    page.locator('[data-testid="stSidebar"] [data-testid="stFileUploader"]').filter(
+        has_text="Resume a saved session").locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        str(session_file))
+    wait_idle(page)
+    page.get_by_text("Session resumed").first.wait_for()
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Privacy budget of this dataset" in main and "people_" in main, main
+
+
 # The every-page walk is split by page (issue 21: one test took 57 s, 40 % of the suite's wall time): each test
 # has its own browser context, i.e. its own session, so the pages with data each start with their own upload.
 def test_home_fresh(server, page):
@@ -232,10 +290,10 @@ WITH_DATA = [(i, p) for i, p in enumerate(PAGES) if p.path != "pages/data.py"]  
 
 
 @pytest.mark.parametrize("i, p", WITH_DATA, ids=[_page_id(p) for _, p in WITH_DATA])
-def test_one_release_per_page_with_data(server, page, i, p):
-    """With the dataset loaded: the Data page's dataset where the page offers it, one release with the defaults,
-    then ε one step up and another release."""
-    upload_people_csv(page, server)
+def test_one_release_per_page_with_data(server, page, people_session, i, p):
+    """With the dataset loaded (the uploaded CSV with its declared bounds, resumed from its session file): the Data
+    page's dataset where the page offers it, one release with the defaults, then ε one step up and another release."""
+    resume_people_session(page, server, people_session)
     goto_in_app(page, p.title)
     used = use_session_data(page)
     release_once(page)
@@ -247,10 +305,10 @@ def test_one_release_per_page_with_data(server, page, i, p):
     print(f"{p.path}: uses the uploaded data: {used}; ε changed: {moved}")
 
 
-def test_the_walk_helpers_find_the_data_choice_and_epsilon(server, page):
+def test_the_walk_helpers_find_the_data_choice_and_epsilon(server, page, people_session):
     """The helpers above must not pass by finding nothing: on the KNG page (the worked example) they pick the Data
     page's dataset and move ε."""
-    upload_people_csv(page, server)
+    resume_people_session(page, server, people_session)
     goto_in_app(page, next(p.title for p in PAGES if p.path == "pages/kng.py"))
     assert use_session_data(page)
     assert change_epsilon(page)

@@ -1,19 +1,22 @@
-"""Browser tier (issue 22): a saved session file restores the ledger and the budget after a server restart.
+"""Browser tier (issue 22): a saved session file restores the ledger and the budget in a new session.
 
-Start ``streamlit run app.py``, upload a CSV, declare bounds, release once on the KNG page (ε = 1 of the
-default budget 3), download the session WITH the data (sidebar: "Save or resume the session"); restart the
-server under the open page; upload the session file into the restart notice: the data is loaded again and
-its budget continues (remaining ε = 2 of 3), the KNG page opens on the settings it had, and a second release
-takes the remaining budget down to 1. Debian's /usr/bin/chromium, never ``playwright install``.
+On the tier's server: upload a CSV, declare bounds, release once on the KNG page (ε = 1 of the default budget 3),
+download the session WITH the data (sidebar: "Save or resume the session"). Then a new browser context opens the
+app with the old tab's URL but a session token of another server process — what the tab holds after a restart
+(``ui.session_guard`` tells a restart from a reload by the token's process id) — so it gets a fresh session with
+the restart notice; the session file uploaded there loads the data again, its budget continues (remaining ε = 2
+of 3), the KNG page opens on the settings it had, and a second release takes the remaining budget down to 1.
+A real server restart under an open page is tests/browser/test_restart.py (issue 21: this test restarted a
+second server too, 45 s; the restore path is the same). Debian's /usr/bin/chromium, never ``playwright install``.
 """
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from tests.browser.conftest import start_server, stop_server
-from tests.browser.test_browser import CSV, _free_port, bounds_then_kng_release, wait_idle
+from tests.browser.test_browser import CSV, bounds_then_kng_release, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -26,22 +29,19 @@ def _side(pg) -> str:
     return pg.locator('[data-testid="stSidebar"]').inner_text()
 
 
-def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart(browser, tmp_path):
-    """(The session's Chromium, its own server, which it restarts.)"""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart(browser, server, tmp_path):
+    from tests.browser.conftest import RUN_COUNTER_JS
 
     csv = tmp_path / "people.csv"
     csv.write_text(CSV, encoding="utf-8")
-    port = _free_port()
-    proc = start_server(port)
     ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+    ctx.add_init_script(RUN_COUNTER_JS)
     try:
         pg = ctx.new_page()
         pg.set_default_timeout(60_000)
-        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.goto(f"{server}/data")
         wait_idle(pg)
-        pg.get_by_role("link", name="Data").first.click()
-        wait_idle(pg)
+        pg.wait_for_url(re.compile(r"[?&]session="))
         pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(str(csv))
         wait_idle(pg)
         bounds_then_kng_release(pg)
@@ -56,17 +56,21 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         d.value.save_as(saved)
         text = saved.read_text(encoding="utf-8")
         assert "Paris" in text and '"includes the data": true' in text
+        url = urlsplit(pg.url)
+        token = parse_qs(url.query)["session"][0]
+        assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{12}", token), token
+        other_boot = f"{int(token[:8], 16) ^ 0xFFFFFFFF:08x}{token[8:]}"   # the token of another server process
+        stale = urlunsplit(url._replace(query=urlencode({"session": other_boot})))
+        ctx.close()
 
-        stop_server(proc)                              # the server restarts under the open page
-        proc = start_server(port)
-        pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=60_000)
-        notice = pg.get_by_text(re.compile("The server restarted"))
-        try:
-            notice.first.wait_for(timeout=20_000)
-        except PlaywrightTimeout:
-            pg.get_by_role("button", name=re.compile(r"^Release")).first.click()
-            wait_idle(pg)
-            notice.first.wait_for()
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+        ctx.add_init_script(RUN_COUNTER_JS)
+        pg = ctx.new_page()
+        pg.set_default_timeout(60_000)
+        pg.goto(stale)                                 # the old tab's URL after a restart: a fresh, empty session
+        wait_idle(pg)
+        pg.get_by_text(re.compile("The server restarted")).first.wait_for()
+        assert "remaining ε" not in _side(pg)          # nothing of the old session
         uploads = pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')
         assert uploads.count() == 2                    # the ledger and the session file
         uploads.nth(1).set_input_files(str(saved))
@@ -89,4 +93,3 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         assert not pg.locator('[data-testid="stException"]').count()
     finally:
         ctx.close()
-        stop_server(proc)
