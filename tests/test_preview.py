@@ -187,6 +187,27 @@ def test_simulated_regression_matches_releases(mechanism):
     _check(law, errs)
 
 
+@pytest.mark.stat
+def test_mcmc_quantile_regression_preview_matches_releases(monkeypatch):
+    """KNG quantile regression samples by MCMC: its preview runs the release's own chains (one call, ``size`` =
+    the draws) on the preview's public design, so this checks the plumbing (config, design, n, the error's norm)
+    against 700 other chains of a release on that design; the same comparison rejects the preview at 2ε. (The preview's work cap is raised here to draw 700 chains; the page's preview draws up to 100.)"""
+    from dpcore.kng import _preview as kng_preview
+    monkeypatch.setattr(kng_preview, "MCMC_PREVIEW_WORK", 1e9)
+    n, d, m = 100, 2, 700
+    cfg = kng.make("quantile_regression", mechanism="kng", epsilon=1.0, tau=0.5, x_bound=[1.0, 1.0], y_bound=1.0,
+                   B=2.0, n_sweeps=1000)
+    law = PV.preview("kng/quantile_regression-kng", cfg, n=n, d=d, reps=m, rng=7)
+    assert law.available and not law.exact and "MCMC sweeps" in law.basis
+    X, y = kng_preview._regression_design(cfg, n, d, 7, True)   # the preview's design (at n = 100 the law moved
+    big = dataclasses.replace(cfg, size=m)                       # with the draw of x: Kolmogorov 0.31 on another)
+    errs = np.abs(kng.release_for(big)((X, y), big, rng=17).value - kng.nonprivate_estimate((X, y), cfg)).max(axis=1)
+    _check(law, errs)
+    wrong = PV.preview("kng/quantile_regression-kng", dataclasses.replace(cfg, epsilon=2.0), n=n, d=d, reps=m, rng=7)
+    with pytest.raises(AssertionError):
+        _check(wrong, errs)
+
+
 def test_linear_regression_preview_is_simulated_on_a_public_design():
     for m in ("kng", "exponential", "objective_perturbation"):
         cfg = kng.make("linear_regression", mechanism=m, epsilon=1.0, x_bound=[1.0, 4.0], y_bound=10.0, B=1.0)
@@ -197,12 +218,13 @@ def test_linear_regression_preview_is_simulated_on_a_public_design():
 
 def test_every_page_mechanism_has_a_preview_or_a_reason():
     """Each branch of the dispatch returns a law or says why not (never raises on a valid config)."""
-    cases = {
-        "kng/quantile_regression-kng": kng.make("quantile_regression", mechanism="kng", epsilon=1.0, B=1.0,
-                                                y_bound=1.0),
+    cases = {   # MCMC over every record: n·d·sweeps·20 draws over the preview's work cap; the geometric median
+        "kng/quantile_regression-kng": (kng.make("quantile_regression", mechanism="kng", epsilon=1.0, B=1.0,
+                                                 y_bound=1.0), 100_000),
+        "kng/median-kng": (kng.make("median", mechanism="kng", epsilon=1.0, bounds=([0, 0], [1, 1])), 100),
     }
-    for name, cfg in cases.items():
-        law = PV.preview(name, cfg, n=100, d=2)
+    for name, (cfg, n) in cases.items():
+        law = PV.preview(name, cfg, n=n, d=2)
         assert not law.available and law.reason
     assert "no preview" in PV.unavailable("x", "X", "why").describe()
     assert set(registry.mechanisms())  # the registry is reachable from here

@@ -32,12 +32,12 @@ def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, r
     cap = 200 if name == "density/knorm" else 1000             # the configs' caps on draws per call (size)
     basis = (f"simulated: {reps_d} draws on a public design (n = {n:,} from the two-component mixture); the noise "
              "these mechanisms add does not depend on the data")
-    parts = []
+    parts: list[np.ndarray] = []
     for i, child in enumerate(as_generator(rng).spawn(-(-reps_d // cap))):
         law = simulate(name, x, config, min(cap, reps_d - i * cap), rng if reps_d <= cap else child,
                        measure=MEASURE, label=label, method=name, basis=basis,
                        error=lambda r, t: np.sqrt(((r - t) ** 2).mean(axis=1)))
-        if not law.available:
+        if not law.available or law.samples is None:
             return law
         parts.append(law.samples)
     return from_samples(np.concatenate(parts), name, label, MEASURE, basis)
