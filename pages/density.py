@@ -159,6 +159,10 @@ with tab_svm:
                                ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
         st.caption(demo["statement"])
+        ui.export_code(lambda: export.figure_script(
+            "Private kernel SVM (simulation)", density.svm_demo, int(sn), lam=float(lam), bandwidth=float(sh),
+            epsilon=float(eps), delta=float(delta), rng=ui.current_seed("svm", sn),
+            show='print(result["statement"]); print(result["fields"])'), "figure_svm")
         if st.button("Accuracy vs ε", key="dn_svm_acc"):
             acc = density.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
                                               rng=ui.current_seed("svm-acc", sn))

@@ -8,7 +8,7 @@ data (single_parameter.eigen_bounds_vs_n, the declared figures), never releases.
 import numpy as np
 import streamlit as st
 
-from dpcore import export, privacy
+from dpcore import export, privacy, single_parameter
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
 from dpcore.single_parameter import (BUDGET_SPLITS, FunctionalConfig, breast_cancer_dataset, calibrate_functional,
@@ -214,6 +214,10 @@ with tab_cov:
         study = cached.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
                                           ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
         ui.plot(*bounds_vs_n_figure(study, delta=delta), "certified_eigenvalue_bounds")
+        ui.export_code(lambda: export.figure_script(
+            "Certified eigenvalue bounds vs n (simulation)", single_parameter.eigen_bounds_vs_n, [int(v) for v in ns],
+            int(cd), epsilon=float(eps), delta=float(delta), share=0.5, reps=int(reps), draws=200,
+            rng=ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta), show="print(result)"), "figure_eigen_bounds")
         st.caption(f"Empirical coverage: P(λ̂ ≤ λ_min) = {study['coverage_min'].min():.4f} and P(Λ̂ ≥ λ_max) = "
                    f"{study['coverage_max'].min():.4f} at worst (each guaranteed ≥ 1 − {delta / 2:g}).")
     except ValueError as exc:

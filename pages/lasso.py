@@ -11,7 +11,7 @@ import streamlit as st
 from dpcore import export, lasso, privacy
 from dpcore.data import literal
 from dpcore.experiments import run_experiment
-from dpcore.lasso.plots import coefficients_figure, risk_vs_n_figure
+from dpcore.lasso.plots import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from dpcore.viz.experiments import error_vs_x_figure
 from pages import _cached as cached
 from pages import _components as ui
@@ -185,6 +185,8 @@ for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "la
                         "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
                         "for the ℓ∞ ball.")
             ui.plot(*cached.lasso_gaussian_width_figure(), "lasso_gaussian_width")
+            ui.export_code(lambda: export.figure_script("Gaussian width of C vs p", gaussian_width_figure,
+                                                        show="print(result[1])"), "figure_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}`.")
         if st.button("Run the simulation", key=key):

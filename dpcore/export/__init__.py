@@ -11,6 +11,7 @@ from .recipes import (
     audit_script,
     density_script,
     experiment_script,
+    figure_script,
     functional_script,
     histogram_script,
     imputation_script,
@@ -23,4 +24,4 @@ from .sources import DataSource, Stream, from_dataset, loaded, seed_stream, simu
 
 __all__ = ["Assign", "Call", "Code", "ExportError", "Ref", "Script", "Section", "literal", "DataSource", "Stream",
            "from_dataset", "loaded", "seed_stream", "simulated", "stream", "audit_script", "density_script", "experiment_script",
-           "functional_script", "histogram_script", "imputation_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]
+           "figure_script", "functional_script", "histogram_script", "imputation_script", "kng_script", "lab_script", "lasso_script", "marginals_script"]

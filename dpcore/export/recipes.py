@@ -15,7 +15,7 @@ from .codegen import Assign, Call, Code, Ref, Script, Section, literal
 from .sources import DataSource, Stream
 
 __all__ = ["kng_script", "lasso_script", "histogram_script", "density_script", "functional_script",
-           "marginals_script", "experiment_script", "lab_script", "imputation_script", "audit_script"]
+           "marginals_script", "experiment_script", "lab_script", "imputation_script", "audit_script", "figure_script"]
 
 _RUN = ("Runs without Streamlit: from the app's folder (or after `pip install .` there), "
         "`python this_file.py` — or run the notebook's cells in order.")
@@ -212,3 +212,15 @@ def experiment_script(experiment_id: str, **run_kwargs: Any) -> Script:
     return Script(f"Figure {experiment_id}", "A simulation on synthetic data with the app's seed: the script "
                   f"reproduces the page's numbers exactly. The full figure: `python -m dpcore reproduce "
                   f"{experiment_id}`.\n{_RUN}", (Section("The sweep", "", steps),), ("frame",))
+
+
+def figure_script(title: str, func: Any, *args: Any, show: str = "print(result)", **kwargs: Any) -> Script:
+    """A page figure computed by ONE public dpcore function on synthetic data or public constants (the density
+    page's SVM demo, the certified-bounds coverage study, the LASSO Gaussian-width curves): ``result =
+    func(*args, **kwargs)`` with the page's arguments and seed, then ``show`` (code printing what the figure
+    draws). Its numbers are the page's exactly."""
+    steps = (Call("result", func, tuple(args), dict(kwargs), comment="The page's call, with its arguments and seed."),
+             Code(show))
+    return Script(title, "A simulation on synthetic data (or a computation on public constants) with the app's "
+                  f"seed: the script reproduces the page's numbers exactly.\n{_RUN}",
+                  (Section("The figure's numbers", "", steps),), ("result",))

@@ -162,3 +162,60 @@ def test_audit_script_with_an_edited_pair_runs_that_pair(capsys):
     here = explore.summarize(explore.run(A, n=2_000, epsilon=1.0, delta=0.0, datasets=pair, rng=5, chunks=10),
                              datasets=pair)
     assert outs["summary"].result.epsilon_lower_bound == here.result.epsilon_lower_bound
+
+
+def _z(trace: dict) -> np.ndarray:
+    """A contour trace's z from the chart's JSON (plotly encodes arrays as base64 with their dtype)."""
+    import base64
+
+    z = trace["z"]
+    if isinstance(z, dict):
+        shape = tuple(int(v) for v in str(z["shape"]).split(","))
+        return np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"])).reshape(shape)
+    return np.asarray(z, dtype=float)
+
+
+def test_svm_figure_script_reproduces_the_page(tmp_path):
+    """The density page's kernel-SVM demo (a simulation): the exported script's decision functions are the
+    page's contour fields exactly."""
+    from tests.app.pagetest import chart
+
+    at = _page("density", dn_svm_n=200)
+    spec = chart(at, "svm_boundary")
+    script = exported(at, "figure_svm")
+    outs, stdout = run_script(script.to_python(), script.outputs, tmp_path)
+    fields = outs["result"]["fields"]
+    contours = [t for t in spec["data"] if t["type"] == "contour"]
+    assert len(contours) == len(fields) >= 2
+    for trace, f in zip(contours, fields.values()):
+        np.testing.assert_array_equal(_z(trace), f.T)
+    assert outs["result"]["statement"] in stdout
+
+
+def test_eigen_bounds_figure_script_reproduces_the_page(tmp_path):
+    """The certified-bounds coverage study (a simulation): the script's frame gives the page's coverage line."""
+    at = _page("eigenvalues", sp_cov_ns=[500, 1000], sp_cov_reps=1, sp_cov_d=2)
+    script = exported(at, "figure_eigen_bounds")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    study = outs["result"]
+    line = (f"P(λ̂ ≤ λ_min) = {study['coverage_min'].min():.4f} and P(Λ̂ ≥ λ_max) = "
+            f"{study['coverage_max'].min():.4f}")
+    assert any(line in c.value for c in at.caption), line
+    assert sorted(set(study["n"])) == [500, 1000]
+
+
+def test_gaussian_width_figure_script_reproduces_the_page(tmp_path):
+    """The LASSO page's Gaussian-width curves (public constants): the script's frame is the chart's data."""
+    from tests.app.pagetest import chart
+
+    at = _page("lasso")
+    spec = chart(at, "lasso_gaussian_width")
+    script = exported(at, "figure_gaussian_width")
+    outs, _ = run_script(script.to_python(), script.outputs, tmp_path)
+    frame = outs["result"][1]
+    ys = []
+    for t in spec["data"]:
+        y = t["y"]
+        ys.extend(np.frombuffer(__import__("base64").b64decode(y["bdata"]), dtype=np.dtype(y["dtype"]))
+                  if isinstance(y, dict) else y)
+    np.testing.assert_allclose(sorted(ys), sorted(frame["gaussian_width"]))
