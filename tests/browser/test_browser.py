@@ -363,7 +363,9 @@ def test_kng_teaching_view_and_release_on_the_diabetes_example(server, page):
     page.locator(".st-key-kng_go button").click()                 # the release button (by its key)
     wait_idle(page)
     page.get_by_text("Sensitivity Δ").first.wait_for()
-    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0  # the release shows no density
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    preview = charts.filter(has_text="Expected error of one release")     # the accuracy preview (public inputs)
+    assert preview.count() == 1 and charts.count() == 1  # besides it, the release shows no density
     check_page(page, "07_kng_diabetes_release_view")
 
 
