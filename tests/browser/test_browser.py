@@ -74,6 +74,19 @@ def wait_idle(pg) -> None:
     pg.wait_for_timeout(100)
 
 
+def save_session_with_data(pg, path):
+    """Sidebar "Save or resume the session": tick "Include my data in the file", download the session file to
+    ``path`` (returned)."""
+    pg.get_by_text("Save or resume the session").first.click()
+    wait_idle(pg)
+    pg.get_by_text("Include my data in the file").first.click()
+    wait_idle(pg)
+    with pg.expect_download() as d:
+        pg.get_by_role("button", name="Download session (JSON)").click()
+    d.value.save_as(path)
+    return path
+
+
 def bounds_then_kng_release(pg) -> None:
     """On the Data page with an uploaded one-column table: declare bounds [0, 100], open the KNG page on that
     dataset and press its release button once (ε = 1, δ = 0)."""
@@ -232,14 +245,7 @@ def people_session(browser, server, tmp_path_factory) -> Path:
         pg = ctx.new_page()
         pg.set_default_timeout(IDLE_TIMEOUT_MS)
         upload_people_csv(pg, server)
-        pg.get_by_text("Save or resume the session").first.click()
-        wait_idle(pg)
-        pg.get_by_text("Include my data in the file").first.click()
-        wait_idle(pg)
-        with pg.expect_download() as d:
-            pg.get_by_role("button", name="Download session (JSON)").click()
-        path = tmp_path_factory.mktemp("session") / "people_session.json"
-        d.value.save_as(path)
+        path = save_session_with_data(pg, tmp_path_factory.mktemp("session") / "people_session.json")
     finally:
         ctx.close()
     assert '"includes the data": true' in path.read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from tests.browser.test_browser import CSV, bounds_then_kng_release, wait_idle
+from tests.browser.test_browser import CSV, bounds_then_kng_release, save_session_with_data, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -46,14 +46,7 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         wait_idle(pg)
         bounds_then_kng_release(pg)
         assert "remaining ε = 2" in _side(pg)
-        pg.get_by_text("Save or resume the session").first.click()
-        wait_idle(pg)
-        pg.get_by_text("Include my data in the file").first.click()
-        wait_idle(pg)
-        with pg.expect_download() as d:
-            pg.get_by_role("button", name="Download session (JSON)").click()
-        saved = tmp_path / "dp_session.json"
-        d.value.save_as(saved)
+        saved = save_session_with_data(pg, tmp_path / "dp_session.json")
         text = saved.read_text(encoding="utf-8")
         assert "Paris" in text and '"includes the data": true' in text
         url = urlsplit(pg.url)
