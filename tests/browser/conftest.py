@@ -129,6 +129,16 @@ def browser(server):
             b.close()
 
 
+def new_tab(browser, *, downloads: bool = False):
+    """(context, page): a fresh browser context — a new Streamlit session — with the run counter that
+    ``wait_idle`` reads, and its page (default timeout :data:`IDLE_TIMEOUT_MS`). The caller closes the context."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=downloads)
+    ctx.add_init_script(RUN_COUNTER_JS)
+    pg = ctx.new_page()
+    pg.set_default_timeout(IDLE_TIMEOUT_MS)
+    return ctx, pg
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1200})

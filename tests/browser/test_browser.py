@@ -237,13 +237,10 @@ def people_session(browser, server, tmp_path_factory) -> Path:
     on the Data page): each per-page test resumes it (one upload, one rerun) instead of typing it all again
     (issue 21: the typing was most of each test). It restores the same dataset: a user's file, the same
     declared bounds, its own budget (each test is a new session with a fresh budget of 3)."""
-    from tests.browser.conftest import RUN_COUNTER_JS
+    from tests.browser.conftest import new_tab
 
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
-    ctx.add_init_script(RUN_COUNTER_JS)
+    ctx, pg = new_tab(browser, downloads=True)
     try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(IDLE_TIMEOUT_MS)
         upload_people_csv(pg, server)
         path = save_session_with_data(pg, tmp_path_factory.mktemp("session") / "people_session.json")
     finally:

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import RUN_COUNTER_JS
+from tests.browser.conftest import new_tab
 from tests.browser.test_browser import CSV, bounds_then_kng_release, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -37,11 +37,8 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(brows
 
     csv = tmp_path / "people.csv"
     csv.write_text(CSV, encoding="utf-8")
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
-    ctx.add_init_script(RUN_COUNTER_JS)
+    ctx, pg = new_tab(browser, downloads=True)
     try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(60_000)
         pg.goto(server_process.url)
         wait_idle(pg)
         pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL

@@ -30,15 +30,12 @@ def _side(pg) -> str:
 
 
 def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart(browser, server, tmp_path):
-    from tests.browser.conftest import RUN_COUNTER_JS
+    from tests.browser.conftest import new_tab
 
     csv = tmp_path / "people.csv"
     csv.write_text(CSV, encoding="utf-8")
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
-    ctx.add_init_script(RUN_COUNTER_JS)
+    ctx, pg = new_tab(browser, downloads=True)
     try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(60_000)
         pg.goto(f"{server}/data")
         wait_idle(pg)
         pg.wait_for_url(re.compile(r"[?&]session="))
@@ -56,10 +53,7 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
         stale = urlunsplit(url._replace(query=urlencode({"session": other_boot})))
         ctx.close()
 
-        ctx = browser.new_context(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
-        ctx.add_init_script(RUN_COUNTER_JS)
-        pg = ctx.new_page()
-        pg.set_default_timeout(60_000)
+        ctx, pg = new_tab(browser, downloads=True)
         pg.goto(stale)                                 # the old tab's URL after a restart: a fresh, empty session
         wait_idle(pg)
         pg.get_by_text(re.compile("The server restarted")).first.wait_for()
