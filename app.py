@@ -5,10 +5,13 @@ the session's privacy ledger) and runs the selected page. Pages are found by
 :func:`pages._nav.discover` from a header line in each file (see docs/architecture.md, "Pages"):
 a new page plugs in by existing.
 """
+import sys
+
 import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from pages import _cached
 from pages import _components as ui
 from pages import _nav
 
@@ -50,3 +53,4 @@ with st.sidebar:
 
 page.run()
 ui.redraw_ledger()
+_cached.freeze_module_heap(len(sys.modules))  # keeps Streamlit's collection after each run cheap

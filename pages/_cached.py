@@ -27,6 +27,7 @@ Streamlit's element recording (:func:`_live`): they belong to this run, not to t
 from __future__ import annotations
 
 import copyreg
+import gc
 import types
 from collections.abc import Callable
 
@@ -48,6 +49,24 @@ def _read_only(mapping: dict) -> types.MappingProxyType:
 
 
 copyreg.pickle(types.MappingProxyType, lambda m: (_read_only, (dict(m),)))
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def freeze_module_heap(n_modules: int) -> int:
+    """Move the objects alive now into the collector's permanent generation, once per number of loaded modules.
+
+    Streamlit runs ``gc.collect(2)`` after every script run (``runner.postScriptGC``); with numpy, scipy,
+    pandas, scikit-learn and plotly imported that full collection walks the whole heap of modules: about
+    0.3 s of CPU per rerun on the 2-core machine (py-spy on benchmarks/first_load.py), more than most pages'
+    scripts. Frozen objects are skipped by the collector, so the collection after each run only walks what
+    was allocated since. Called by app.py after each run with ``len(sys.modules)``: the heap is frozen again
+    when a page imports new modules (a dozen times in a process's life, after which every call is a cache hit).
+    Reference counting still frees frozen objects; only cyclic garbage alive at one of these few moments is
+    never collected. Public: the argument is a count of the server's modules. Returns ``gc.get_freeze_count()``.
+    """
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
+
 
 Progress = Callable[[int, int], bool] | None
 MAX_ENTRIES = 32          # per function; a few MB each at the pages' caps
