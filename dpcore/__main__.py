@@ -167,6 +167,7 @@ def _list(out: TextIO) -> None:
 
 def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     from dpcore.experiments import fit_slopes, format_summary, get_experiment, run_experiment
+    from dpcore.viz import style
     from dpcore.viz.experiments import error_vs_x_figure
 
     if args.list:
@@ -197,7 +198,7 @@ def reproduce(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = 
                            xref="paper", yref="paper", x=0, y=-0.18, xanchor="left", yanchor="top",
                            showarrow=False, align="left", font=dict(size=11, color="#555555"))
         fig.update_layout(margin=dict(b=120))
-    fig.write_html(html_path, include_plotlyjs=True, full_html=True)
+    style.themed(fig).write_html(html_path, include_plotlyjs=True, full_html=True)
     a = frame.attrs
     out.write(f"{exp.id}: {exp.title}\n")
     eps = "" if a["epsilon"] is None else f"epsilon = {a['epsilon']:g}; "

@@ -33,6 +33,7 @@ SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
 LEDGER_KEY = "dp_ledger"         # the same session's ledger (tests and older callers read it here)
 DATASET_KEY = "dp_dataset"
 PAGE_KEY, PREV_PAGE_KEY = "_dp_page", "_dp_prev_page"  # the page this run shows, and the previous run's
+LEDGER_DRAWN_KEY = "_dp_ledger_drawn"  # what this run's ledger placeholder shows (redraw_ledger)
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 SEED_WIDGET_KEY = "dp_seed"
 DEMO_WIDGET_KEY = "dp_reproducible"
@@ -410,13 +411,21 @@ PREVIEW_DEFAULT = True
 def _preview_laws(items: tuple, public: tuple) -> list:
     """dpcore.preview.previews, kept per session (the last few settings): its arguments are public
     (registry names, configs, n, d) — never data — and it is seeded, so a rerun draws the same picture."""
+    return _preview_entry(items, public)[0]
+
+
+def _preview_entry(items: tuple, public: tuple) -> tuple:
+    """(laws, figure, frame) of :func:`_preview_laws`, the figure built once per setting (plotly's figure
+    building was a third of the preview's time on every rerun)."""
     from dpcore import preview as PV
+    from dpcore.viz.preview import preview_figure
 
     cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
     key = repr((items, public))
     if key not in cache:
         with st.spinner("Computing the accuracy preview (public inputs only)…"):
-            cache[key] = PV.previews(dict(items), **dict(public))
+            laws = PV.previews(dict(items), **dict(public))
+        cache[key] = (laws, *preview_figure(laws))
         while len(cache) > MAX_CACHED_PREVIEWS:
             cache.pop(next(iter(cache)))
     return cache[key]
@@ -428,8 +437,6 @@ def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: A
     this function takes no data, so the picture is the same on neighbouring datasets."""
     if not items:
         return
-    from dpcore.viz.preview import preview_figure
-
     ss = st.session_state
     toggle_key = f"{key}_accuracy_preview_on"
     ss.setdefault(toggle_key, PREVIEW_DEFAULT)
@@ -439,12 +446,11 @@ def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: A
                           "public design (seeded)."):
         return
     try:
-        laws = _preview_laws(tuple(items.items()), tuple(sorted(public.items())))
+        laws, fig, frame = _preview_entry(tuple(items.items()), tuple(sorted(public.items())))
     except ValueError as exc:
         show_error(exc)
         return
     with st.container(border=True):
-        fig, frame = preview_figure(laws)
         if any(law.available for law in laws):
             plot(fig, frame, f"{key}_accuracy_preview", caption=" ".join(law.describe() for law in laws))
         else:
@@ -521,15 +527,34 @@ def ledger_slot(slot: Any) -> None:
     """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
     st.session_state[LEDGER_SLOT_KEY] = slot
     st.session_state.pop(BUDGET_SLOT_KEY, None)  # a release button of this run registers its own
+    st.session_state.pop(LEDGER_DRAWN_KEY, None)  # nothing drawn in this run's placeholder yet
     redraw_ledger()
 
 
+def _ledger_state() -> tuple:
+    """Everything :func:`ledger_panel` shows depends on: the list, each account (budget, releases) and which
+    dataset is loaded."""
+    session = release_session()
+    current = budget_of(get_dataset())
+    return (id(session.ledger), len(session.ledger.entries), None if current is None else current.fingerprint,
+            tuple((a.fingerprint, a.name, a.n, a.budget, len(a.entries), a.budget_open)
+                  for a in session.accounts.values()))
+
+
 def redraw_ledger() -> None:
-    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no)."""
+    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no).
+
+    app.py draws it before the page and again after it (a release in the page changes it); the second
+    drawing is skipped when nothing it shows changed (it was ≈ 5 % of the server's time under load)."""
     slot = st.session_state.get(LEDGER_SLOT_KEY)
-    if slot is not None:
-        with slot.container():
-            ledger_panel()
+    if slot is None:
+        return
+    state = _ledger_state()
+    if st.session_state.get(LEDGER_DRAWN_KEY) == state:
+        return
+    with slot.container():
+        ledger_panel()
+    st.session_state[LEDGER_DRAWN_KEY] = state
 
 
 def budget_lines(acct: P.DatasetAccount, *, current: bool = False) -> None:
@@ -677,11 +702,12 @@ def _safe_name(name: str) -> str:
 def download_csv(frame: pd.DataFrame, filename: str, label: str = "Download CSV", *,
                  key: str | None = None) -> None:
     """A download button for ``frame`` as CSV (dpcore.data.to_safe_csv neutralises formula-like cells).
-    Clicking it does not rerun the page."""
+    Clicking it does not rerun the page. The CSV is written when the button is clicked (Streamlit's deferred
+    download), not on every rerun: it was ≈ 6 % of the server's time under load (py-spy, benchmarks/load.py)."""
     filename = _safe_name(filename)
     if not filename.lower().endswith(".csv"):
         filename += ".csv"
-    st.download_button(label, data=dpdata.to_safe_csv(frame), file_name=filename, mime="text/csv",
+    st.download_button(label, data=lambda: dpdata.to_safe_csv(frame), file_name=filename, mime="text/csv",
                        key=key or f"dp_download::{filename}", on_click="ignore", icon=":material/download:")
 
 
@@ -697,9 +723,24 @@ def plot(fig: Any, frame_for_csv: pd.DataFrame, name: str, caption: str | None =
     from dpcore.viz.describe import describe
 
     name = _safe_name(name)
-    st.plotly_chart(dpdata.plotly_literal_spec(fig.to_plotly_json()), width="stretch", key=f"dp_plot::{name}")
+    st.plotly_chart(chart_spec(fig), width="stretch", key=f"dp_plot::{name}")
     st.caption(dpdata.literal(caption or describe(fig)))
     download_csv(frame_for_csv, f"{name}.csv", "Download the figure's data (CSV)", key=f"dp_plot_download::{name}")
+
+
+def chart_spec(fig: Any) -> Any:
+    """What :func:`plot` gives ``st.plotly_chart``: ``fig``'s JSON made literal (dpcore.data.plotly_literal_spec)
+    with the app's template (dpcore.viz.style.template_json), as a figure plotly does not validate again.
+
+    Handing Streamlit the JSON as a dict made it rebuild and validate a figure from it (≈ 20 ms a chart, as much
+    as building it). The spec Streamlit sends is the one it sent before (tests/app/test_chart_spec.py)."""
+    import plotly.graph_objects as go
+
+    from dpcore.viz import style
+
+    spec = dpdata.plotly_literal_spec(fig.to_plotly_json())
+    spec["layout"]["template"] = style.template_json()
+    return go.Figure(spec, _validate=False)
 
 
 def stream(req: P.ReleaseRequest) -> Any:

@@ -191,7 +191,20 @@ class Dataset:
         default, the declared bounds, imputation values and bound sources) — for keying releases on
         this data. Notes/name/provenance/kind are excluded. Imputation values at the default
         midpoint and ``"declared"`` sources are left out of the digest, so datasets that use
-        neither digest as before they existed."""
+        neither digest as before they existed.
+
+        Kept on the instance once computed (a Dataset is frozen and its frame is not changed in place: every
+        transformation returns a new Dataset): pages ask for the identity several times a rerun, and hashing
+        every cell was ≈ 4 % of the server's time under load (py-spy, benchmarks/load.py)."""
+        memo = self.__dict__.get("_fingerprints")
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_fingerprints", memo)
+        if include_bounds not in memo:
+            memo[include_bounds] = self._digest(include_bounds)
+        return memo[include_bounds]
+
+    def _digest(self, include_bounds: bool) -> str:
         h = hashlib.sha256()
         h.update(repr(tuple(str(c) for c in self.frame.columns)).encode())
         h.update(repr(tuple(str(t) for t in self.frame.dtypes)).encode())

@@ -11,6 +11,8 @@ topic first, then in the shared styles, then in the one topic that declares it.
 """
 from __future__ import annotations
 
+import functools
+import json
 from types import MappingProxyType
 from typing import Optional
 
@@ -43,7 +45,34 @@ SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "triangle-down", "
 
 NORM_LABELS = MappingProxyType({"l1": "ℓ1", "l2": "ℓ2", "linf": "ℓ∞"})
 
-LAYOUT = MappingProxyType(dict(template="plotly_white", margin=dict(l=60, r=20, t=60, b=50)))
+LAYOUT = MappingProxyType(dict(margin=dict(l=60, r=20, t=60, b=50)))
+
+#: The plotly template of every figure (white background, light grid). It is not in :data:`LAYOUT`: plotly
+#: validates a template by deep-copying its ≈ 7 KB tree of plotly objects, ≈ 15 ms a figure on the 2-core
+#: machine — three times the rest of building a typical figure, on every rerun of every page (py-spy of
+#: benchmarks/load.py, issue 21). Figures are built without it and it is added where a figure is drawn:
+#: to the JSON a page sends (:func:`template_json`, pages/_components.plot) or to a figure written to a file
+#: (:func:`themed`).
+TEMPLATE = "plotly_white"
+
+
+@functools.lru_cache(maxsize=1)
+def _template_text() -> str:
+    import plotly.io as pio
+    from plotly.utils import PlotlyJSONEncoder
+
+    return json.dumps(pio.templates[TEMPLATE].to_plotly_json(), cls=PlotlyJSONEncoder)
+
+
+def template_json() -> dict:
+    """The JSON of :data:`TEMPLATE` (a fresh copy), for ``layout.template`` of a figure's JSON."""
+    return json.loads(_template_text())
+
+
+def themed(fig):
+    """``fig`` with :data:`TEMPLATE` set (for a figure written to a file or shown outside the app)."""
+    fig.update_layout(template=TEMPLATE)
+    return fig
 
 
 def _style(method: str, topic: Optional[str]) -> Optional[tuple[str, str]]:

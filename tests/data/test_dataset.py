@@ -105,6 +105,17 @@ def test_fingerprint_tracks_imputation_and_source_but_not_their_defaults():
     assert plain.fingerprint() == explicit.fingerprint()
 
 
+def test_fingerprint_kept_on_the_instance_is_that_instances_digest():
+    base = _people()
+    first = (base.fingerprint(), base.fingerprint(include_bounds=False))
+    assert (base.fingerprint(), base.fingerprint(include_bounds=False)) == first      # memoised, same values
+    bounded = base.with_bounds("age", 0, 100)                                        # a new instance: its own digest
+    assert bounded.fingerprint() != base.fingerprint()
+    assert bounded.fingerprint() == _people().with_bounds("age", 0, 100).fingerprint()
+    assert bounded.fingerprint(include_bounds=False) == first[1]
+    assert bounded.fingerprint() == bounded._digest(True) and base.fingerprint() == base._digest(True)
+
+
 def test_kind_marks_demo_data():
     assert _people().kind == "user" and not _people().is_demo
     assert D.simulate_dataset("normal", 5, rng=0).is_demo
