@@ -30,6 +30,10 @@ Usage::
 
     python benchmarks/peers.py            # about 3 minutes on 2 cores
     python benchmarks/peers.py --quick    # n = 10⁵ (10⁵ × 100 for the LASSO), 2 rounds
+    python benchmarks/peers.py --app      # and first_load.py and load.py --sessions 50 (≈ 6 more minutes)
+
+The last lines print issue 21's targets — each task's ratio to its floor, and with ``--app`` the first load of
+every page and 50 concurrent sessions — with the measured figure and whether it is met.
 """
 from __future__ import annotations
 
@@ -77,8 +81,14 @@ def interleaved(methods: dict, rounds: int) -> dict:
     return out
 
 
-def report(task: str, times: dict, project: str, floor: str | None, notes: dict | None = None) -> list[str]:
-    rows = []
+class Rows(list):
+    """A task's printed lines; ``floor``: project/floor CPU ratio (median, min, max) over the rounds, or None."""
+
+    floor: tuple[float, float, float] | None = None
+
+
+def report(task: str, times: dict, project: str, floor: str | None, notes: dict | None = None) -> Rows:
+    rows = Rows()
     mine = times[project]
     med = lambda v, i: float(np.median([t[i] for t in v]))  # noqa: E731
     rows.append(f"{task}\n  {project:<44} cpu {1e3 * med(mine, 0):9.1f} ms   wall {1e3 * med(mine, 1):9.1f} ms")
@@ -88,6 +98,8 @@ def report(task: str, times: dict, project: str, floor: str | None, notes: dict 
         rc = [a[0] / b[0] for a, b in zip(mine, v)]
         rw = [a[1] / b[1] for a, b in zip(mine, v)]
         tag = "floor" if k == floor else "peer "
+        if k == floor:
+            rows.floor = (float(np.median(rc)), min(rc), max(rc))
         rows.append(f"  {tag} {k:<38} cpu {1e3 * med(v, 0):9.1f} ms   wall {1e3 * med(v, 1):9.1f} ms   "
                     f"project/{tag.strip()}: cpu {np.median(rc):.2f}× ({min(rc):.2f}–{max(rc):.2f})  "
                     f"wall {np.median(rw):.2f}× ({min(rw):.2f}–{max(rw):.2f})")
@@ -167,7 +179,8 @@ def task_kde(n: int, rounds: int) -> list[str]:
                "numpy FFT binned KDE (same grid)": lambda: fft_kde(x, 512, 0.02)}
     rows = report(f"3. GP-KDE, n = {n:,}, 512-point grid, h = 0.02", interleaved(methods, rounds),
                   "dpcore gp_release (binned + GP path)", "numpy FFT binned KDE (same grid)")
-    return rows + [f"  (the two non-private KDEs differ by at most {gap:.1e} of the peak)"]
+    rows.append(f"  (the two non-private KDEs differ by at most {gap:.1e} of the peak)")
+    return rows
 
 
 def task_lasso(n: int, p: int, rounds: int) -> list[str]:
@@ -192,7 +205,8 @@ def task_lasso(n: int, p: int, rounds: int) -> list[str]:
         skipped["scikit-learn Lasso"] = str(exc)
     rows = report(f"4. LASSO, n = {n:,}, p = {p}, T = 1 000", interleaved(methods, rounds),
                   "dpcore private Frank–Wolfe (Gram path)", "one XᵀX", skipped)
-    return rows + lasso_profile(X, y, cfg, rounds)
+    rows.extend(lasso_profile(X, y, cfg, rounds))
+    return rows
 
 
 def lasso_profile(X: np.ndarray, y: np.ndarray, cfg, rounds: int) -> list[str]:
@@ -243,23 +257,84 @@ def task_projection(rounds: int) -> list[str]:
     return rows
 
 
+#: Issue 21's targets on the release-vs-floor ratios (CPU, median over rounds), by task number.
+FLOOR_TARGETS = {1: ("KNG median release n = 10⁶ / np.median", 1.2),
+                 2: ("Laplace-every-cell histogram p = 2²⁰ / numpy", 1.1),
+                 3: ("GP-KDE release n = 10⁶, 512 grid / numpy FFT KDE", 1.5),
+                 4: ("LASSO Gram release n = 10⁶, p = 100 / one XᵀX", 1.3)}
+
+
+def _run_script(args: list[str]) -> str:
+    """Output of another benchmark script of this directory (printed as it is, then parsed for the table)."""
+    import subprocess
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parent / args[0]), *args[1:]],
+                         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1]).stdout
+    print(out, flush=True)
+    return out
+
+
+def app_targets(rounds: int, sessions: int) -> list[tuple[str, str, str, bool | None]]:
+    """Rows (measure, target, measured, met) of the app's targets: first load (first_load.py) and concurrent
+    sessions (load.py), each run in its own process with its own server."""
+    import re
+    rows: list[tuple[str, str, str, bool | None]] = []
+    out = _run_script(["first_load.py", "--rounds", str(rounds)])
+    pages = re.findall(r"^(.+?)\s{2,}(\d+\.\d\d)\s+\d+\.\d\d–\s*\d+\.\d\d\s+([+-]\d+\.\d\d)", out, re.M)
+    if pages:
+        home = float(pages[0][1])
+        worst = max(pages, key=lambda r: float(r[1]))
+        gap = max(float(r[2]) for r in pages)
+        rows.append(("first load in Chromium, Home", "≤ 1.3 s", f"{home:.2f} s", home <= 1.3))
+        rows.append(("first load, every page − Home", "≤ +0.3 s",
+                     f"+{gap:.2f} s (slowest: {worst[0].strip()} {float(worst[1]):.2f} s)", gap <= 0.3))
+    out = _run_script(["load.py", "--sessions", str(sessions)])
+    m = re.search(r"p95 (\d+\.\d+) s", out)
+    e = re.search(r"^errors: (\d+)", out, re.M)
+    mem = re.search(r"\(([+-]\d+\.\d)% vs before\)", out)
+    if m and e and mem:
+        p95, errors, grow = float(m.group(1)), int(e.group(1)), float(mem.group(1))
+        rows.append((f"{sessions} concurrent sessions (load.py)", "p95 ≤ 3 s, 0 errors, memory ≤ +10 %",
+                     f"p95 {p95:.2f} s, {errors} errors, memory {grow:+.1f} %", p95 <= 3 and not errors and grow <= 10))
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", type=int, nargs="*", help="task numbers to run (default: all)")
+    ap.add_argument("--app", action="store_true",
+                    help="also run first_load.py and load.py (a server and Chromium each; ≈ 6 more minutes)")
+    ap.add_argument("--sessions", type=int, default=50, help="concurrent sessions for --app (default 50)")
     a = ap.parse_args(argv)
     n, rounds = (100_000, 2) if a.quick else (1_000_000, 5)
     tasks = {1: lambda: task_median(n, rounds + 2), 2: lambda: task_histogram(2**20, 100_000, rounds + 2),
              3: lambda: task_kde(n, rounds + 2), 4: lambda: task_lasso(n, 100, max(2, rounds - 2)),
              5: lambda: task_projection(max(2, rounds - 2))}
+    table: list[tuple[str, str, str, bool | None]] = []
     with threadpool_limits(limits=1):
         blas = sorted({f"{i['internal_api']} {i['num_threads']} thread(s)" for i in threadpool_info()})
         print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {os.cpu_count()} CPUs; load average "
               f"{' '.join(f'{v:.1f}' for v in os.getloadavg())}; BLAS/OpenMP: {', '.join(blas)}")
         print("project/peer: median (min–max) over interleaved rounds (< 1: the project is faster); floor = non-private\n")
         for k in a.only or sorted(tasks):
-            print("\n".join(tasks[k]()), flush=True)
+            rows = tasks[k]()
+            print("\n".join(rows), flush=True)
+            if k in FLOOR_TARGETS and rows.floor is not None:
+                what, target = FLOOR_TARGETS[k]
+                med, lo, hi = rows.floor
+                table.append((what + (" (--quick sizes)" if a.quick else ""), f"≤ {target}×",
+                              f"{med:.2f}× ({lo:.2f}–{hi:.2f})", med <= target))
         print(f"\nload average at the end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
+    if a.app:
+        print()
+        table += app_targets(3, a.sessions)
+    table.append(("python -m pytest wall time (quiet host)", "≤ 100 s", "not run here: see the README (Tests)", None))
+    print(f"\nIssue 21's targets ({time.strftime('%Y-%m-%d', time.gmtime())}, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f} at the end; CPU ratios, one BLAS thread)")
+    w = max(len(r[0]) for r in table)
+    for what, target, got, met in table:
+        print(f"  {what:<{w}}  target {target:<36} measured {got:<44} "
+              f"{'met' if met else '—' if met is None else 'NOT met'}")
     return 0
 
 
