@@ -262,3 +262,18 @@ def density_exponents(epsilon: float, delta: float) -> pd.DataFrame:
     from dpcore.density import figures
 
     return figures.exponents_by_dimension(epsilon=epsilon, delta=delta)
+
+
+@st.cache_resource(max_entries=MAX_ENTRIES, show_spinner=False)
+def preview_laws(items: tuple, public: tuple) -> tuple:
+    """dpcore.preview.previews: the error law of each ``(label, (registry name, config))`` of ``items`` at the
+    public shape ``public`` (``(("n", n), ("d", d), …)``). Its inputs are public — method labels, frozen configs
+    (ε, bounds declared public, settings), n and d, never data (the public-surface tests check the picture is
+    the same on neighbouring datasets) — and it is seeded, so every session may share one result. A
+    ``cache_resource`` (the laws hold their quantile functions, which pickle cannot copy): every session gets the
+    same tuple of laws, which nothing changes (an ErrorLaw is frozen and only read).
+    """
+    from dpcore import preview as PV
+
+    return tuple(PV.previews(dict(items), **dict(public)))
+

@@ -416,15 +416,17 @@ def _preview_laws(items: tuple, public: tuple) -> list:
 
 def _preview_entry(items: tuple, public: tuple) -> tuple:
     """(laws, figure, frame) of :func:`_preview_laws`, the figure built once per setting (plotly's figure
-    building was a third of the preview's time on every rerun)."""
-    from dpcore import preview as PV
+    building was a third of the preview's time on every rerun). The laws themselves are shared by every
+    session (pages/_cached.preview_laws: public, seeded): a new visitor's first view of the LASSO or density
+    page no longer recomputes its default preview (0.5–1 s of CPU)."""
+    from pages import _cached
     from dpcore.viz.preview import preview_figure
 
     cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
     key = repr((items, public))
     if key not in cache:
         with st.spinner("Computing the accuracy preview (public inputs only)…"):
-            laws = PV.previews(dict(items), **dict(public))
+            laws = _cached.preview_laws(items, public)
         cache[key] = (laws, *preview_figure(laws))
         while len(cache) > MAX_CACHED_PREVIEWS:
             cache.pop(next(iter(cache)))

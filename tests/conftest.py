@@ -17,3 +17,18 @@ def pytest_collection_finish(session):
 
     gc.collect()
     gc.freeze()
+
+
+def pytest_configure(config):
+    """Scan the installed packages for Streamlit components once per test process, not once per AppTest.
+
+    Every new ``AppTest`` runs streamlit.components.v2's ``scan_component_manifests`` (the metadata of every
+    installed distribution parsed again: ≈ 0.65 s of CPU), and the suite creates an AppTest per test and more.
+    The installed packages do not change while the tests run, so the scan's result is kept for the process.
+    """
+    import functools
+
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = functools.cache(manifest_scanner.scan_component_manifests)
+    manifest_scanner.scan_component_manifests = lambda max_workers=None: list(scan())
