@@ -53,4 +53,5 @@ with st.sidebar:
 
 page.run()
 ui.redraw_ledger()
-_cached.freeze_module_heap(len(sys.modules))  # keeps Streamlit's collection after each run cheap
+_cached.freeze_module_heap(len(sys.modules))  # the imported modules: out of every collection's walk
+_cached.collector().maybe_collect()  # instead of Streamlit's collection after every run (config: postScriptGC)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import socket
 import statistics
 import subprocess
@@ -264,6 +265,12 @@ class MemorySampler(threading.Thread):
             time.sleep(self.every)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads), from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(port: int) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
@@ -360,9 +367,9 @@ def main(argv=None) -> int:
             sampler.start()
         warm = asyncio.run(run_sessions(base, cookie, 1, args.timeout))  # imports every module once
         before = plateau(sampler, 4.0) if sampler else float("nan")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds(pid) if pid else float("nan")
         sessions = asyncio.run(run_sessions(base, cookie, args.sessions, args.timeout))
-        wall = time.perf_counter() - t0
+        wall, server_cpu = time.perf_counter() - t0, (cpu_seconds(pid) - c0) if pid else float("nan")
         peak = max(v for _, v in sampler.samples) if sampler else float("nan")
         after = plateau(sampler, args.settle) if sampler else float("nan")
         if sampler:
@@ -389,6 +396,12 @@ def main(argv=None) -> int:
     print(f"errors: {len(errors)}")
     for e in errors[:20]:
         print("  -", e)
+    if pid and lat:
+        per = server_cpu / len(lat)
+        print(f"server CPU: {server_cpu:.1f} s for {len(lat)} reruns ({1e3 * per:.0f} ms a rerun, network and "
+              f"protocol included); a step that all {args.sessions} sessions send at once waits for the others' "
+              f"reruns: ≈ {args.sessions} × {1e3 * per:.0f} ms = {args.sessions * per:.1f} s on one core (a Streamlit "
+              f"server runs its scripts in one process, under one GIL)")
     if pid:
         print(f"server memory (RSS): before {before:.0f} MB (plateau after warm-up), peak {peak:.0f} MB, "
               f"after {after:.0f} MB ({(after - before) / before:+.1%} vs before)")
