@@ -297,14 +297,18 @@ def density_exponents(epsilon: float, delta: float) -> pd.DataFrame:
 
 @st.cache_resource(max_entries=MAX_ENTRIES, show_spinner=False)
 def preview_laws(items: tuple, public: tuple) -> tuple:
-    """dpcore.preview.previews: the error law of each ``(label, (registry name, config))`` of ``items`` at the
-    public shape ``public`` (``(("n", n), ("d", d), …)``). Its inputs are public — method labels, frozen configs
-    (ε, bounds declared public, settings), n and d, never data (the public-surface tests check the picture is
-    the same on neighbouring datasets) — and it is seeded, so every session may share one result. A
-    ``cache_resource`` (the laws hold their quantile functions, which pickle cannot copy): every session gets the
-    same tuple of laws, which nothing changes (an ErrorLaw is frozen and only read).
+    """(laws, figure, frame): dpcore.preview.previews — the error law of each ``(label, (registry name, config))``
+    of ``items`` at the public shape ``public`` (``(("n", n), ("d", d), …)``) — and its figure and table
+    (dpcore.viz.preview.preview_figure). Its inputs are public — method labels, frozen configs (ε, bounds declared
+    public, settings), n and d, never data (the public-surface tests check the picture is the same on
+    neighbouring datasets) — and it is seeded, so every session may share one result. A ``cache_resource`` (the
+    laws hold their quantile functions, which pickle cannot copy): every session gets the same objects, which
+    nothing changes (an ErrorLaw is frozen; the figure and the table are only read: ui.plot draws a copy of the
+    figure's JSON).
     """
     from dpcore import preview as PV
+    from dpcore.viz.preview import preview_figure
 
-    return tuple(PV.previews(dict(items), **dict(public)))
+    laws = tuple(PV.previews(dict(items), **dict(public)))
+    return (laws, *preview_figure(laws))
 

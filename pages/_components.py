@@ -415,19 +415,17 @@ def _preview_laws(items: tuple, public: tuple) -> list:
 
 
 def _preview_entry(items: tuple, public: tuple) -> tuple:
-    """(laws, figure, frame) of :func:`_preview_laws`, the figure built once per setting (plotly's figure
-    building was a third of the preview's time on every rerun). The laws themselves are shared by every
-    session (pages/_cached.preview_laws: public, seeded): a new visitor's first view of the LASSO or density
-    page no longer recomputes its default preview (0.5–1 s of CPU)."""
+    """(laws, figure, frame) of :func:`_preview_laws`, shared by every session (pages/_cached.preview_laws:
+    public, seeded): a new visitor's first view of the LASSO or density page no longer recomputes its default
+    preview (0.5–1 s of CPU), and no rerun rebuilds its figure (plotly's figure building was a third of the
+    preview's time on every rerun). Kept per session too (the last few settings)."""
     from pages import _cached
-    from dpcore.viz.preview import preview_figure
 
     cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
     key = repr((items, public))
     if key not in cache:
         with st.spinner("Computing the accuracy preview (public inputs only)…"):
-            laws = _cached.preview_laws(items, public)
-        cache[key] = (laws, *preview_figure(laws))
+            cache[key] = _cached.preview_laws(items, public)
         while len(cache) > MAX_CACHED_PREVIEWS:
             cache.pop(next(iter(cache)))
     return cache[key]
@@ -760,7 +758,7 @@ def export_code(script: Any, name: str) -> None:
 
     try:
         py = script() if callable(script) else script
-        text, nb = py.to_python(), py.to_notebook()
+        text = py.to_python()        # renders (and checks) every step; the notebook renders the same steps
     except ExportError as exc:
         st.caption(f"Export as code is not available for these settings: {dpdata.literal(str(exc))}")
         return
@@ -770,7 +768,7 @@ def export_code(script: Any, name: str) -> None:
                        key=f"dp_export_py::{name}", on_click="ignore", icon=":material/code:",
                        help="The same dataset, configuration and dpcore call as this page, as a script that runs "
                             "without the app (it never contains your data).")
-    c2.download_button("Download as notebook", data=nb, file_name=f"{_safe_name(name)}.ipynb",
+    c2.download_button("Download as notebook", data=py.to_notebook, file_name=f"{_safe_name(name)}.ipynb",
                        mime="application/x-ipynb+json", key=f"dp_export_nb::{name}", on_click="ignore",
                        icon=":material/book:", help="The same as a Jupyter notebook.")
 
