@@ -60,7 +60,7 @@ with tab_rel:
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
-    f1, f2, f3, f4 = st.columns(4)
+    f1, f2, f3, f4 = st.columns([1.7, 1, 1, 1])  # ε has a slider and a typed box side by side: room for both labels
     with f1:
         eps = ui.epsilon_input(key="lasso_eps", typed=True)
     delta = f2.number_input("δ", min_value=1e-15, max_value=0.5, key="lasso_delta", format="%g")
