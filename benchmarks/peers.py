@@ -280,11 +280,16 @@ def app_targets(rounds: int, sessions: int) -> list[tuple[str, str, str, bool | 
     rows: list[tuple[str, str, str, bool | None]] = []
     out = _run_script(["first_load.py", "--rounds", str(rounds)])
     pages = re.findall(r"^(.+?)\s{2,}(\d+\.\d\d)\s+\d+\.\d\d–\s*\d+\.\d\d\s+([+-]\d+\.\d\d)", out, re.M)
+    pages = [r for r in pages if not r[0].startswith(("page", "First"))]
+    floor = {r[0].strip(): float(r[1]) for r in pages if r[0].startswith("floor")}
+    pages = [r for r in pages if not r[0].startswith("floor")]
     if pages:
         home = float(pages[0][1])
         worst = max(pages, key=lambda r: float(r[1]))
         gap = max(float(r[2]) for r in pages)
-        rows.append(("first load in Chromium, Home", "≤ 1.3 s", f"{home:.2f} s", home <= 1.3))
+        said = "; ".join(f"{k[len('floor: '):]} {v:.2f} s" for k, v in floor.items())
+        rows.append(("first load in Chromium, Home", "≤ 1.3 s", f"{home:.2f} s (Streamlit floor: {said})",
+                     home <= 1.3))
         rows.append(("first load, every page − Home", "≤ +0.3 s",
                      f"+{gap:.2f} s (slowest: {worst[0].strip()} {float(worst[1]):.2f} s)", gap <= 0.3))
     out = _run_script(["load.py", "--sessions", str(sessions)])
@@ -333,7 +338,7 @@ def main(argv=None) -> int:
           f"{os.getloadavg()[0]:.1f} at the end; CPU ratios, one BLAS thread)")
     w = max(len(r[0]) for r in table)
     for what, target, got, met in table:
-        print(f"  {what:<{w}}  target {target:<36} measured {got:<44} "
+        print(f"  {what:<{w}}  target {target:<36} measured {got:<60} "
               f"{'met' if met else '—' if met is None else 'NOT met'}")
     return 0
 
