@@ -88,24 +88,6 @@ def save_session_with_data(pg, path):
     return path
 
 
-def bounds_then_kng_release(pg) -> None:
-    """On the Data page with an uploaded one-column table: declare bounds [0, 100], open the KNG page on that
-    dataset and press its release button once (ε = 1, δ = 0)."""
-    for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
-        box = pg.get_by_placeholder(placeholder).first
-        box.fill(value)
-        box.press("Enter")
-        wait_idle(pg)
-    pg.get_by_role("link", name="KNG explorer").first.click()
-    wait_idle(pg)
-    pg.get_by_text("Dataset from the Data page", exact=True).first.click()
-    wait_idle(pg)
-    pg.get_by_text("Release", exact=True).first.click()
-    wait_idle(pg)
-    pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
-    wait_idle(pg)
-
-
 def check_page(pg, name: str) -> None:
     """No exception element, no uncaught page error; save a screenshot."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

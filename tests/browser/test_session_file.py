@@ -1,10 +1,11 @@
 """Browser tier: a saved session file restores the ledger and the budget in a new session (issue 22), and a real
 server restart under an open page is said and a saved ledger continues the count (issue 17, finding 4).
 
-Both start from one session (:func:`charged`, issue 21: each test built it for itself, 24 s and 26 s): on the tier's
-server, upload a CSV, declare bounds, release once on the KNG page (ε = 1 of the default budget 3), download the
-ledger (JSON) and the session WITH the data (sidebar: "Save or resume the session"). Then, in this order (this module
-is the tier's last, so only the session-file test meets the restarted server):
+Both start from one session (:class:`Charged`; issue 21: each test built it for itself, 24 s and 26 s, now each
+stage is a test of its own): on the tier's server, upload a CSV, declare bounds, release once on the KNG page (ε = 1
+of the default budget 3), download the ledger (JSON) and the session WITH the data (sidebar: "Save or resume the
+session"). Then, in this order (this module is the tier's last, so only the session-file test meets the restarted
+server):
 
 * the restart: the tier's server stops and a new one starts on the same port under that open page. The page
   reconnects; the next interaction must show the restart notice (not the old data, not a silent reset), and uploading
@@ -20,12 +21,12 @@ Debian's /usr/bin/chromium, never ``playwright install``.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 
-from tests.browser.conftest import SharedSession
-from tests.browser.test_browser import CSV, bounds_then_kng_release, save_session_with_data, wait_idle
+from tests.browser.conftest import SharedSession, session_token
+from tests.browser.test_browser import CSV, save_session_with_data, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -46,32 +47,63 @@ def _upload_csv(pg, path) -> None:
 
 
 class Charged:
-    """The module's session with one KNG release charged to the uploaded people.csv (:meth:`charge`), and the ledger
-    and session file it saved (:meth:`save`): each test asks for what it needs and gets it made if it is missing."""
+    """The module's session: people.csv uploaded with bounds [0, 100] (:meth:`upload`), one KNG release charged to it
+    (:meth:`release`: ε = 1 of 3), the ledger and the session file it saved (:meth:`save`); then the same tab after a
+    real restart (:attr:`restarted`). Each test asks for the stage it needs and gets the stages before it made when
+    they are missing (a test run on its own), so each test does its own stage only when run in order."""
 
-    def __init__(self, server: str, folder):
-        self.server, self.folder = server, folder
+    def __init__(self, server: str, folder, server_process):
+        self.server, self.folder, self.server_process = server, folder, server_process
         self.csv = folder / "people.csv"
         self.csv.write_text(CSV, encoding="utf-8")
-        self.session = SharedSession(self.charge)
+        self.session = SharedSession(self._charged)
+        self.restarted = SharedSession(self._restart)
+        self.stage = None                          # "uploaded" or "charged": how far the kept session is
         self.ledger = self.session_file = self.url = None
 
-    def charge(self, pg) -> None:
-        """A new session: the CSV uploaded, bounds [0, 100], one KNG release (ε = 1 of 3)."""
-        pg.goto(self.server)
+    def upload(self, pg) -> None:
+        """A new session on the Data page: the CSV uploaded, its public bounds declared [0, 100]."""
+        pg.goto(f"{self.server}/data")
         wait_idle(pg)
         pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL
-        _upload_csv(pg, self.csv)
+        pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+            str(self.csv))
+        wait_idle(pg)
         assert "Privacy budget of this dataset" in _main(pg)
-        bounds_then_kng_release(pg)
+        for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
+            box = pg.get_by_placeholder(placeholder).first
+            box.fill(value)
+            box.press("Enter")
+            wait_idle(pg)
+        self.session.keep(pg)
+        self.stage, self.ledger, self.session_file, self.url = "uploaded", None, None, None
+
+    def release(self, pg) -> None:
+        """In the uploaded session (made first if the tab is not in it): open the KNG page on the dataset and
+        press its release button once (ε = 1, δ = 0)."""
+        if not (self.session.is_current(pg) and self.stage == "uploaded"):
+            self.upload(pg)
+        pg.get_by_role("link", name="KNG explorer").first.click()
+        wait_idle(pg)
+        pg.get_by_text("Dataset from the Data page", exact=True).first.click()
+        wait_idle(pg)
+        pg.get_by_text("Release", exact=True).first.click()
+        wait_idle(pg)
+        pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
+        wait_idle(pg)
         assert "remaining ε = 2" in _side(pg), _side(pg)
-        self.ledger = self.session_file = self.url = None   # (a new session: its files are still to be saved)
+        self.stage = "charged"
+
+    def _charged(self, pg) -> None:
+        self.upload(pg)
+        self.release(pg)
 
     def save(self, pg) -> None:
         """The ledger (JSON) and the session file with the data, downloaded from the charged session (once)."""
         if self.session_file is not None:
             return
-        self.session.enter(pg)
+        if not (self.session.is_current(pg) and self.stage == "charged"):
+            self._charged(pg)
         with pg.expect_download() as d:
             pg.get_by_role("button", name="Download ledger (JSON)").click()
         ledger = self.folder / "privacy_ledger.json"
@@ -79,38 +111,19 @@ class Charged:
         self.session_file = save_session_with_data(pg, self.folder / "dp_session.json")
         self.ledger, self.url = ledger, pg.url
 
+    def _restart(self, pg) -> None:
+        """The tier's server restarts under the charged session's open page (its files saved first); returns once the
+        page shows the restart notice."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-@pytest.fixture(scope="module")
-def charged(server, tmp_path_factory) -> Charged:
-    return Charged(server, tmp_path_factory.mktemp("charged"))
-
-
-def test_a_kng_release_is_charged_to_the_uploaded_data(page, charged):
-    charged.charge(page)
-    charged.session.keep(page)
-    assert not page.locator('[data-testid="stException"]').count()
-
-
-def test_the_ledger_and_the_session_file_with_the_data_are_downloaded(page, charged):
-    charged.save(page)
-    text = charged.session_file.read_text(encoding="utf-8")
-    assert "Paris" in text and '"includes the data": true' in text
-    assert "people.csv" in charged.ledger.read_text(encoding="utf-8")
-    token = parse_qs(urlsplit(charged.url).query)["session"][0]
-    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{12}", token), token
-
-
-def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(page, charged, server_process):
-    """The tier's server restarts under the charged session's open page. (The session's Chromium — a second
-    sync_playwright in the same worker is refused — and the tier's server, which it restarts.)"""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    charged.save(page)
-    charged.session.enter(page)
-    pg = page
-    try:
-        server_process.stop()                   # the server restarts under the open page
-        server_process.start()
+        self.save(pg)
+        self.session.enter(pg)
+        try:
+            self.server_process.stop()                   # the server restarts under the open page
+            self.server_process.start()
+        finally:
+            if self.server_process.proc.poll() is not None:   # stopped and not started again: the tier needs it
+                self.server_process.start()
         pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]', timeout=60_000)
         notice = pg.get_by_text(re.compile("The server restarted"))
         try:                              # the reconnected frontend often reruns by itself ...
@@ -122,28 +135,63 @@ def test_a_server_restart_is_said_and_the_saved_ledger_continues_the_count(page,
                 pass
             wait_idle(pg)
             notice.first.wait_for()
-        text = _main(pg)
-        assert "gone" in text and "budgets" in text
-        assert "Sensitivity" not in text          # no release ran in the new session
-        pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-            str(charged.ledger))
-        wait_idle(pg)
-        assert "Ledger read" in _main(pg)
-        pg.get_by_role("button", name="Continue with a new session").click()
-        wait_idle(pg)
-        _upload_csv(pg, charged.csv)
-        text = _main(pg)
-        assert "remaining ε = 2" in text and "of ε = 3" in text, text
-        assert not pg.locator('[data-testid="stException"]').count()
-    finally:
-        if server_process.proc.poll() is not None:   # stopped and not started again: the tier needs its server
-            server_process.start()
+        pg.wait_for_url(lambda url: session_token(url) != session_token(self.url))   # the new session's token
+
+
+@pytest.fixture(scope="module")
+def charged(server, server_process, tmp_path_factory) -> Charged:
+    return Charged(server, tmp_path_factory.mktemp("charged"), server_process)
+
+
+def test_a_csv_is_uploaded_with_public_bounds(page, charged):
+    charged.upload(page)
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+def test_a_kng_release_is_charged_to_the_uploaded_data(page, charged):
+    charged.release(page)                         # remaining ε = 2 (of 3) in the sidebar
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+def test_the_ledger_and_the_session_file_with_the_data_are_downloaded(page, charged):
+    charged.save(page)
+    text = charged.session_file.read_text(encoding="utf-8")
+    assert "Paris" in text and '"includes the data": true' in text
+    assert "people.csv" in charged.ledger.read_text(encoding="utf-8")
+    token = session_token(charged.url)
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{12}", token), token
+
+
+def test_a_server_restart_under_the_open_page_is_said(page, charged):
+    """The tier's server restarts under the charged session's open page (the session's Chromium and the tier's
+    server): the reconnected page says the old session is gone, and shows nothing of it."""
+    charged.restarted.build(page)
+    charged.restarted.keep(page)
+    text = _main(page)
+    assert "gone" in text and "budgets" in text
+    assert "Sensitivity" not in text          # no release ran in the new session
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+def test_after_a_restart_the_saved_ledger_continues_the_count(page, charged):
+    """On the restart notice: the saved ledger uploaded, then the same CSV loaded again: remaining ε = 2 of 3."""
+    charged.restarted.enter(page)
+    page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
+        str(charged.ledger))
+    wait_idle(page)
+    assert "Ledger read" in _main(page)
+    page.get_by_role("button", name="Continue with a new session").click()
+    wait_idle(page)
+    _upload_csv(page, charged.csv)
+    text = _main(page)
+    assert "remaining ε = 2" in text and "of ε = 3" in text, text
+    assert not page.locator('[data-testid="stException"]').count()
 
 
 def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart(page, charged):
     charged.save(page)
     url = urlsplit(charged.url)
-    token = parse_qs(url.query)["session"][0]
+    token = session_token(charged.url)
     other_boot = f"{int(token[:8], 16) ^ 0xFFFFFFFF:08x}{token[8:]}"   # the token of another server process
     stale = urlunsplit(url._replace(query=urlencode({"session": other_boot})))
     pg = page
