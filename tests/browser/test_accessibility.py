@@ -1,11 +1,11 @@
 """Browser tier, accessibility: axe-core (vendored, tests/browser/vendor/axe-core) on every page of the app.
 
-Every page that app.py discovers is checked (issue 23) in two states, each page a test of its own so that none
-takes long:
+Every page that app.py discovers is checked (issue 23) in two states, each page in a few tests (parts) that continue
+one session, so that none takes long (issue 21):
 
 * at its defaults: the page by its direct URL in a new session (the deep link routed through app.py, no exception
-  element, no page error, a screenshot: test_browser's every-page walk before any data, on the same page state —
-  issue 21), then each of its tabs in turn;
+  element, no page error, a screenshot: test_browser's every-page walk before any data, on the same page state),
+  axe on it, then on each further tab in turn;
 * after a release on the built-in Diabetes data (loaded on the Data page; one session that the tests continue,
   ``conftest.diabetes``): the Data page's dataset where the page offers it, the page's primary buttons on its
   first tab clicked once (the release), every expander opened, every option of a "View" radio (the KNG page's
@@ -153,10 +153,13 @@ TABBED = {p.path for p in PAGES if "st.tabs(" in (ROOT / p.path).read_text(encod
 VIEWS_CHECKED_APART = {"pages/kng.py"}
 
 
-def _parts(pages) -> list[tuple]:
+def _parts(pages, first: tuple[str, ...] = ("first tab",)) -> list:
+    """Test cases page by page: the parts ``first`` (each page), then "further tabs" (pages in :data:`TABBED`)."""
     cases = []
     for p in pages:
-        cases.append(pytest.param(p, "first tab", id=Path(p.path).stem))
+        stem = Path(p.path).stem
+        for k, part in enumerate(first):
+            cases.append(pytest.param(p, part, id=stem if k == 0 else f"{stem}-{part}"))
         if p.path in TABBED:
             cases.append(pytest.param(p, "further tabs", id=f"{Path(p.path).stem}-further_tabs"))
     return cases
@@ -191,16 +194,16 @@ def at_defaults(server):
     return {p.path: SharedSession(opener(p)) for p in PAGES}
 
 
-@pytest.mark.parametrize("p, part", _parts(BY_URL))
+@pytest.mark.parametrize("p, part", _parts(BY_URL, first=("by its url", "axe")))
 def test_every_page_by_its_url_at_defaults(server, page, at_defaults, p, part):
     """Each page by its direct URL, a new session before any data: the shell ran (the sidebar's ledger) and the
     sidebar lists the registered pages only (not every file in pages/); no exception element, no page error, a
-    screenshot; and no WCAG A/AA violation on the page as first drawn — then, the test's second part for a page with
-    tabs, on each further tab."""
+    screenshot. Then, continuing that session (parts of their own: issue 21), no WCAG A/AA violation on the page as
+    first drawn, and on each further tab of a page with tabs."""
     t0 = time.monotonic()
     session = at_defaults[p.path]
     check = Checker(page, f"{_slug(p.title)}_defaults")
-    if part == "first tab":
+    if part == "by its url":
         session.build(page)
         session.keep(page)
         page.get_by_text("Privacy ledger").first.wait_for()
@@ -211,7 +214,9 @@ def test_every_page_by_its_url_at_defaults(server, page, at_defaults, p, part):
             page.get_by_role("heading", name="Data").first.wait_for()
         check_page(page, f"02_{PAGES.index(p)}_{Path(p.path).stem}_no_data")
         assert (_tabs(page).count() > 1) == (p.path in TABBED), "tabs in the page and TABBED disagree"
-        check("page", None)  # the whole page (sidebar too)
+    elif part == "axe":
+        session.enter(page)
+        check("page", None)  # the whole page (sidebar too), on its first tab
     else:
         session.enter(page)
         _check_further_tabs(page, check)
