@@ -224,13 +224,23 @@ def test_every_page_by_its_url_at_defaults(server, page, at_defaults, p, part):
     print(f"{p.title}, {part}: {check.states} states in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
 
 
-def _on_page_with_diabetes(pg, diabetes, p) -> None:
-    """In the tier's Diabetes session (conftest.diabetes), on page ``p`` (navigated to through the sidebar)."""
+def _on_page_with_diabetes(pg, diabetes, p) -> bool:
+    """In the tier's Diabetes session (conftest.diabetes), on page ``p``: True if it had to be opened (through the
+    sidebar), False if the tab was showing it (the previous part's state)."""
     diabetes.enter(pg)
-    if _path(pg) != p.url_path:
-        before = _title(pg)
-        goto_in_app(pg, p.title)
-        _settle(pg, before)
+    if _path(pg) == p.url_path:
+        return False
+    before = _title(pg)
+    goto_in_app(pg, p.title)
+    _settle(pg, before)
+    return True
+
+
+def _release_on_first_tab(pg, p) -> None:
+    if p.path != "pages/data.py":
+        use_session_data(pg)
+        _first_view(pg)              # (the shared session may have left the page in another view)
+        release_once(pg)
 
 
 @pytest.mark.parametrize("p, part", _parts(PAGES))
@@ -240,17 +250,16 @@ def test_axe_after_a_release_with_teaching_views_open(server, page, diabetes, p,
     the dataset), expanders open: no WCAG A/AA violation — then, the second part for a page with tabs, each further
     tab with its expanders open (the same session: the release is still shown)."""
     t0 = time.monotonic()
-    _on_page_with_diabetes(page, diabetes, p)
+    opened = _on_page_with_diabetes(page, diabetes, p)
     check = Checker(page, f"{_slug(p.title)}_release")
     if part == "first tab":
-        if p.path != "pages/data.py":
-            use_session_data(page)
-            _first_view(page)        # (the shared session may have left the page in another view)
-            release_once(page)
+        _release_on_first_tab(page, p)
         _open_expanders(page)
         check("page", None)
         assert not _view_options(page) or p.path in VIEWS_CHECKED_APART, f"{p.path}: its further views are unchecked"
     else:
+        if opened:                   # (run without the first part before it: its release first)
+            _release_on_first_tab(page, p)
         _check_further_tabs(page, check, before=lambda: _open_expanders(page))
     check.assert_clean()
     print(f"{p.title}, {part}: {check.states} states in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
