@@ -1,13 +1,15 @@
 """Browser tier, accessibility: axe-core (vendored, tests/browser/vendor/axe-core) on every page of the app.
 
-Every page that app.py discovers is checked (issue 23) in two states, each a test of its own so that none
-takes long:
+Every page that app.py discovers is checked (issue 23) in two states, each page in a few tests (parts) that continue
+one session, so that none takes long (issue 21):
 
-* at its defaults: the page as first drawn, then each of its tabs in turn;
-* after a release on the built-in Diabetes data (loaded on the Data page): the Data page's dataset where the
-  page offers it, the page's primary buttons on its first tab clicked once (the release), every expander
-  opened, every option of a "View" radio (the KNG page's teaching view and release view) shown and released
-  in turn, then each further tab; axe runs after each step.
+* at its defaults: the page by its direct URL in a new session (the deep link routed through app.py, no exception
+  element, no page error, a screenshot: test_browser's every-page walk before any data, on the same page state),
+  axe on it, then on each further tab in turn;
+* after a release on the built-in Diabetes data (loaded on the Data page; one session that the tests continue,
+  ``conftest.diabetes``): the Data page's dataset where the page offers it, the page's primary buttons on its
+  first tab clicked once (the release), every expander opened, every option of a "View" radio (the KNG page's
+  teaching view and release view) shown and released in turn, then each further tab; axe runs after each step.
 
 Rules: every axe-core rule tagged WCAG 2.0/2.1 level A or AA (``wcag2a``, ``wcag2aa``, ``wcag21a``,
 ``wcag21aa``), none disabled (:data:`DISABLED_RULES` is empty: nothing inside Streamlit itself fails them at
@@ -20,10 +22,13 @@ import base64
 import hashlib
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.test_browser import PAGES, SCREENSHOTS, goto_in_app, release_once, use_session_data, wait_idle
+from tests.browser.conftest import ROOT, SharedSession
+from tests.browser.test_browser import (PAGES, SCREENSHOTS, check_page, goto_in_app, release_once, use_session_data,
+                                        wait_idle)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # the tier's one server + Chromium
 
@@ -102,18 +107,6 @@ def _tabs(pg):
     return pg.locator(f'{MAIN} [role="tab"]')
 
 
-def _each_tab(pg, visit) -> None:
-    """Call ``visit(tab_name)`` on the page as it is, then after selecting each further tab of the main area."""
-    tabs = _tabs(pg)
-    names = [t.strip() for t in tabs.all_inner_texts()]
-    visit(names[0] if names else "page")
-    for k in range(1, len(names)):
-        tab = _tabs(pg).nth(k)
-        tab.click()  # (client side: no rerun)
-        pg.locator(f'{MAIN} [role="tab"][aria-selected="true"]').filter(has_text=names[k]).wait_for()
-        visit(names[k])
-
-
 def _open_expanders(pg) -> int:
     closed = pg.locator(f'{MAIN} [data-testid="stExpander"] details:not([open]) > summary')
     opened = 0
@@ -137,61 +130,162 @@ def _view_options(pg) -> list:
     return radios.first.locator("label").all()
 
 
+def _first_view(pg) -> None:
+    """Show the first option of the page's "View" radio, if it has one and another is selected."""
+    options = _view_options(pg)
+    if options and not pg.locator(MAIN).get_by_role("radiogroup", name="View").get_by_role("radio").first.is_checked():
+        options[0].click()
+        wait_idle(pg)
+
+
 def _slug(title: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in title.lower())
 
 
-@pytest.mark.parametrize("p", PAGES, ids=[_slug(p.title) for p in PAGES])
-def test_axe_at_defaults(server, page, p):
-    """Each page as first drawn (fresh session, no dataset), every tab shown in turn: no WCAG A/AA violation."""
+#: The Data page first: the tier's first request after the server started is a deep link (/data), which must be
+#: routed through app.py (the shell and its navigation) like any other.
+BY_URL = sorted(PAGES, key=lambda p: p.path != "pages/data.py")
+#: Pages whose main area has tabs (``st.tabs`` in their script). Their further tabs are a test part of their own
+#: (issue 21: a page, its release and five tabs took up to 19 s), continuing the same session right after the first.
+TABBED = {p.path for p in PAGES if "st.tabs(" in (ROOT / p.path).read_text(encoding="utf-8")}
+#: Pages whose "View" radio's further options (the KNG page's release view) are checked by a test of their own:
+#: :func:`test_kng_teaching_view_and_release_view_on_the_diabetes_example`.
+VIEWS_CHECKED_APART = {"pages/kng.py"}
+
+
+def _parts(pages, first: tuple[str, ...] = ("first tab",)) -> list:
+    """Test cases page by page: the parts ``first`` (each page), then "further tabs" (pages in :data:`TABBED`)."""
+    cases = []
+    for p in pages:
+        stem = Path(p.path).stem
+        for k, part in enumerate(first):
+            cases.append(pytest.param(p, part, id=stem if k == 0 else f"{stem}-{part}"))
+        if p.path in TABBED:
+            cases.append(pytest.param(p, "further tabs", id=f"{Path(p.path).stem}-further_tabs"))
+    return cases
+
+
+def _path(pg) -> str:
+    return urlsplit(pg.url).path.strip("/")
+
+
+def _check_further_tabs(pg, check, before=None) -> None:
+    """Select each tab after the first in turn (client side: no rerun), call ``before()`` if given, run axe on it."""
+    names = [t.strip() for t in _tabs(pg).all_inner_texts()]
+    assert len(names) > 1, names
+    for k in range(1, len(names)):
+        _tabs(pg).nth(k).click()
+        pg.locator(f'{MAIN} [role="tab"][aria-selected="true"]').filter(has_text=names[k]).wait_for()
+        if before is not None:
+            before()
+        check(f"tab {names[k]}", TAB_PANEL)
+
+
+@pytest.fixture(scope="module")
+def at_defaults(server):
+    """One :class:`SharedSession` per page: the page by its direct URL, as first drawn (the first-tab part opens it,
+    the further-tabs part continues it)."""
+    def opener(p):
+        def build(pg):
+            pg.goto(f"{server}/{p.url_path}")
+            _settle(pg)
+        return build
+
+    return {p.path: SharedSession(opener(p)) for p in PAGES}
+
+
+@pytest.mark.parametrize("p, part", _parts(BY_URL, first=("by its url", "axe")))
+def test_every_page_by_its_url_at_defaults(server, page, at_defaults, p, part):
+    """Each page by its direct URL, a new session before any data: the shell ran (the sidebar's ledger) and the
+    sidebar lists the registered pages only (not every file in pages/); no exception element, no page error, a
+    screenshot. Then, continuing that session (parts of their own: issue 21), no WCAG A/AA violation on the page as
+    first drawn, and on each further tab of a page with tabs."""
     t0 = time.monotonic()
-    page.goto(f"{server}/{p.url_path}")
-    _settle(page)
+    session = at_defaults[p.path]
     check = Checker(page, f"{_slug(p.title)}_defaults")
-    first = True
-
-    def visit(tab: str) -> None:
-        nonlocal first
-        check(f"tab {tab}", None if first else TAB_PANEL)  # the whole page once (sidebar too), then the tab shown
-        first = False
-
-    _each_tab(page, visit)
+    if part == "by its url":
+        session.build(page)
+        session.keep(page)
+        page.get_by_text("Privacy ledger").first.wait_for()
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "components" not in nav.lower()
+        assert [t for t in (q.title for q in PAGES) if t not in nav] == []
+        if p.path == "pages/data.py":
+            page.get_by_role("heading", name="Data").first.wait_for()
+        check_page(page, f"02_{PAGES.index(p)}_{Path(p.path).stem}_no_data")
+        assert (_tabs(page).count() > 1) == (p.path in TABBED), "tabs in the page and TABBED disagree"
+    elif part == "axe":
+        session.enter(page)
+        check("page", None)  # the whole page (sidebar too), on its first tab
+    else:
+        session.enter(page)
+        _check_further_tabs(page, check)
     check.assert_clean()
-    print(f"{p.title}: {check.states} states checked in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
+    print(f"{p.title}, {part}: {check.states} states in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
 
 
-@pytest.mark.parametrize("p", PAGES, ids=[_slug(p.title) for p in PAGES])
-def test_axe_after_a_release_with_teaching_views_open(server, page, p):
-    """Built-in Diabetes data loaded on the Data page; on the page, the Data page's dataset where offered, one
-    release, expanders open, each "View" option (teaching view / release), each tab: no WCAG A/AA violation."""
-    t0 = time.monotonic()
-    page.goto(f"{server}/data")
-    _settle(page)
-    page.get_by_role("button", name="Diabetes").first.click()
-    wait_idle(page)
-    page.get_by_text("Non-private diagnostics").first.wait_for()  # the dataset is loaded
+def _on_page_with_diabetes(pg, diabetes, p) -> bool:
+    """In the tier's Diabetes session (conftest.diabetes), on page ``p``: True if it had to be opened (through the
+    sidebar), False if the tab was showing it (the previous part's state)."""
+    diabetes.enter(pg)
+    if _path(pg) == p.url_path:
+        return False
+    before = _title(pg)
+    goto_in_app(pg, p.title)
+    _settle(pg, before)
+    return True
+
+
+def _release_on_first_tab(pg, p) -> None:
     if p.path != "pages/data.py":
-        data_title = _title(page)
-        goto_in_app(page, p.title)
-        _settle(page, data_title)
+        use_session_data(pg)
+        _first_view(pg)              # (the shared session may have left the page in another view)
+        release_once(pg)
+
+
+@pytest.mark.parametrize("p, part", _parts(PAGES))
+def test_axe_after_a_release_with_teaching_views_open(server, page, diabetes, p, part):
+    """Built-in Diabetes data loaded on the Data page; on the page, the Data page's dataset where offered, one
+    release (its first tab's primary buttons: further tabs' buttons run simulations; the Data page's would replace
+    the dataset), expanders open: no WCAG A/AA violation — then, the second part for a page with tabs, each further
+    tab with its expanders open (the same session: the release is still shown)."""
+    t0 = time.monotonic()
+    opened = _on_page_with_diabetes(page, diabetes, p)
     check = Checker(page, f"{_slug(p.title)}_release")
-    first = True
-
-    def visit(tab: str) -> None:
-        nonlocal first
-        if first and p.path != "pages/data.py":  # the release (the Data page's primary button would replace
-            use_session_data(page)                # the dataset); further tabs' buttons run simulations
-            release_once(page)
+    if part == "first tab":
+        _release_on_first_tab(page, p)
         _open_expanders(page)
-        check(f"tab {tab}", None if first else TAB_PANEL)
-        first = False
-        for k, option in enumerate(_view_options(page)[1:], start=1):
-            option.click()
-            wait_idle(page)
-            release_once(page)
-            _open_expanders(page)
-            check(f"tab {tab}, view {k}", TAB_PANEL if _tabs(page).count() else MAIN)
-
-    _each_tab(page, visit)
+        check("page", None)
+        assert not _view_options(page) or p.path in VIEWS_CHECKED_APART, f"{p.path}: its further views are unchecked"
+    else:
+        if opened:                   # (run without the first part before it: its release first)
+            _release_on_first_tab(page, p)
+        _check_further_tabs(page, check, before=lambda: _open_expanders(page))
     check.assert_clean()
-    print(f"{p.title}: {check.states} states checked in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
+    print(f"{p.title}, {part}: {check.states} states in {time.monotonic() - t0:.1f} s (axe {check.axe_seconds:.1f} s)")
+
+
+def test_kng_teaching_view_and_release_view_on_the_diabetes_example(server, page, diabetes):
+    """Issue 9: the teaching view and the release view of the KNG page on the built-in diabetes data (the tier's
+    Diabetes session); the release view after its release, expanders open: no WCAG A/AA violation."""
+    kng = next(p for p in PAGES if p.path == "pages/kng.py")
+    _on_page_with_diabetes(page, diabetes, kng)
+    page.get_by_text("Dataset from the Data page").first.click()
+    wait_idle(page)
+    _first_view(page)                                                   # the teaching view
+    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
+    check_page(page, "06_kng_diabetes_teaching_view")
+    page.get_by_text("Release", exact=True).first.click()
+    wait_idle(page)
+    page.get_by_text("Not private").first.wait_for()  # real records, known seed: recorded, not counted as DP
+    page.locator(".st-key-kng_go button").click()                 # the release button (by its key)
+    wait_idle(page)
+    page.get_by_text("Sensitivity Δ").first.wait_for()
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    preview = charts.filter(has_text="Expected error of one release")     # the accuracy preview (public inputs)
+    assert preview.count() == 1 and charts.count() == 1  # besides it, the release shows no density
+    check_page(page, "07_kng_diabetes_release_view")
+    check = Checker(page, "kng_explorer_release_view")
+    _open_expanders(page)
+    check("view Release", TAB_PANEL if _tabs(page).count() else MAIN)
+    check.assert_clean()

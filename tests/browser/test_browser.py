@@ -59,8 +59,9 @@ def wait_idle(pg) -> None:
     state to "running"), this waits for a new run to start — at most 0.3 s, the old fixed pause, for an
     interaction that triggers none — and then for it to finish. Without the counter: the fixed 0.3 s pause."""
     pg.wait_for_selector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]')
-    seen = getattr(pg, "dp_runs", 0)
-    if pg.evaluate("() => window.__dpRuns") is None:
+    doc, runs = pg.evaluate("() => [window.__dpDoc ?? null, window.__dpRuns ?? null]")
+    seen = getattr(pg, "dp_runs", 0) if getattr(pg, "dp_doc", None) == doc else 0   # (a new document counts from 0)
+    if runs is None:
         time.sleep(0.3)  # let a rerun triggered by the last interaction start
     else:
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -70,7 +71,7 @@ def wait_idle(pg) -> None:
         except PlaywrightTimeout:
             pass         # no rerun started within 0.3 s
     pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-    pg.dp_runs = pg.evaluate("() => window.__dpRuns") or 0
+    pg.dp_doc, pg.dp_runs = pg.evaluate("() => [window.__dpDoc ?? null, window.__dpRuns ?? 0]")
     pg.wait_for_timeout(100)
 
 
@@ -85,24 +86,6 @@ def save_session_with_data(pg, path):
         pg.get_by_role("button", name="Download session (JSON)").click()
     d.value.save_as(path)
     return path
-
-
-def bounds_then_kng_release(pg) -> None:
-    """On the Data page with an uploaded one-column table: declare bounds [0, 100], open the KNG page on that
-    dataset and press its release button once (ε = 1, δ = 0)."""
-    for placeholder, value in (("public lower bound", "0"), ("public upper bound", "100")):
-        box = pg.get_by_placeholder(placeholder).first
-        box.fill(value)
-        box.press("Enter")
-        wait_idle(pg)
-    pg.get_by_role("link", name="KNG explorer").first.click()
-    wait_idle(pg)
-    pg.get_by_text("Dataset from the Data page", exact=True).first.click()
-    wait_idle(pg)
-    pg.get_by_text("Release", exact=True).first.click()
-    wait_idle(pg)
-    pg.get_by_role("button", name=re.compile(r"^Release — ε = 1, δ = 0")).first.click()
-    wait_idle(pg)
 
 
 def check_page(pg, name: str) -> None:
@@ -182,17 +165,8 @@ def goto_in_app(pg, title: str) -> None:
     wait_idle(pg)
 
 
-def test_deep_link_on_a_fresh_server_is_routed_through_app_py(server, page):
-    """The first request after start goes straight to /data: the shell (sidebar ledger) must run
-    and the sidebar must list the registered pages only (not every file in pages/)."""
-    page.goto(f"{server}/data")
-    wait_idle(page)
-    page.get_by_text("Privacy ledger").first.wait_for()
-    nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
-    assert "components" not in nav.lower()
-    assert [t for t in (p.title for p in PAGES) if t not in nav] == []
-    page.get_by_role("heading", name="Data").first.wait_for()
-    check_page(page, "00_deep_link_data")
+# Every page by its direct URL before any data (the deep link routed through app.py, a screenshot, no exception) is
+# tests/browser/test_accessibility.py::test_every_page_by_its_url_at_defaults, with axe on the same page state.
 
 
 def _page_id(p: AppPage) -> str:
@@ -200,10 +174,9 @@ def _page_id(p: AppPage) -> str:
 
 
 def upload_people_csv(page, server) -> None:
-    """Open the app, upload the people CSV on the Data page and declare bounds for two columns (age, income)."""
-    page.goto(server)
+    """Open the Data page, upload the people CSV and declare bounds for two columns (age, income)."""
+    page.goto(f"{server}/data")
     wait_idle(page)
-    goto_in_app(page, "Data")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     upload = SCREENSHOTS / f"people_{os.getpid()}.csv"
     upload.write_text(CSV, encoding="utf-8")
@@ -231,26 +204,36 @@ def upload_people_csv(page, server) -> None:
         wait_idle(page)
 
 
-@pytest.fixture(scope="module")
-def people_session(browser, server, tmp_path_factory) -> Path:
-    """A session file WITH the data, saved once after :func:`upload_people_csv` (the upload and the bounds typed
-    on the Data page): each per-page test resumes it (one upload, one rerun) instead of typing it all again
-    (issue 21: the typing was most of each test). It restores the same dataset: a user's file, the same
-    declared bounds, its own budget (each test is a new session with a fresh budget of 3)."""
-    from tests.browser.conftest import new_tab
+def set_budget(pg, epsilon: str, delta: str) -> None:
+    """On the Data page with a user's dataset (before its first release): set its total (ε, δ)."""
+    for label, value in (("total ε", epsilon), ("total δ", delta)):
+        pg.get_by_label(label, exact=True).first.fill(value)
+    pg.get_by_role("button", name="Set budget").click()
+    wait_idle(pg)
 
-    ctx, pg = new_tab(browser, downloads=True)
-    try:
+
+#: Total budget of the shared people session: its releases on every page (ε = 1 and one step up, some pages two
+#: buttons) fit, where the default (ε = 3) covered one page's (each test had a session of its own).
+PEOPLE_BUDGET = ("1000", "0.01")
+
+
+@pytest.fixture(scope="module")
+def people(server):
+    """:class:`~tests.browser.conftest.SharedSession` with the people CSV uploaded and bounded
+    (:func:`upload_people_csv`) and its budget raised to :data:`PEOPLE_BUDGET`. The upload test builds it, the
+    session-file test replaces it by its resumed copy, and the per-page release tests continue it — one upload and
+    one resume for the module instead of one per test (issue 21)."""
+    from tests.browser.conftest import SharedSession
+
+    def build(pg):
         upload_people_csv(pg, server)
-        path = save_session_with_data(pg, tmp_path_factory.mktemp("session") / "people_session.json")
-    finally:
-        ctx.close()
-    assert '"includes the data": true' in path.read_text(encoding="utf-8")
-    return path
+        set_budget(pg, *PEOPLE_BUDGET)
+
+    return SharedSession(build)
 
 
 def resume_people_session(page, server, session_file: Path) -> None:
-    """Open the Data page and resume ``session_file`` (:func:`people_session`): the people CSV with its bounds."""
+    """Open the Data page (a new session) and resume ``session_file``: the people CSV with its bounds."""
     page.goto(f"{server}/data")
     wait_idle(page)
     page.get_by_text("Save or resume the session").first.click()
@@ -264,57 +247,80 @@ def resume_people_session(page, server, session_file: Path) -> None:
     assert "Privacy budget of this dataset" in main and "people_" in main, main
 
 
-# The every-page walk is split by page (issue 21: one test took 57 s, 40 % of the suite's wall time): each test
-# has its own browser context, i.e. its own session, so the pages with data each start with their own upload.
-def test_home_fresh(server, page):
-    page.goto(server)
-    wait_idle(page)
-    check_page(page, "01_home_fresh")
+def _main_text(pg) -> str:
+    return pg.locator('[data-testid="stMain"]').inner_text()
 
 
-@pytest.mark.parametrize("i, p", list(enumerate(PAGES)), ids=[_page_id(p) for p in PAGES])
-def test_every_page_before_any_data(server, page, i, p):
-    """Each page by its direct URL before any data is loaded."""
-    page.goto(f"{server}/{p.url_path}")
-    wait_idle(page)
-    check_page(page, f"02_{i}_{_page_id(p)}_no_data")
-
-
-def test_upload_and_the_clipping_report(server, page):
+def test_upload_and_the_clipping_report(server, page, people):
+    """Upload the people CSV, choose a second column, type bounds for both; the clipping report (non-private
+    diagnostics). The module's people session from here on (its budget is raised by the next test)."""
     upload_people_csv(page, server)
     check_page(page, "03_data_uploaded")
     report = page.get_by_text("Non-private diagnostics").first
     report.wait_for()
     report.scroll_into_view_if_needed()
     check_page(page, "03b_data_clipping_report")
+    people.keep(page)
+
+
+def test_a_session_file_with_the_data_resumes_the_upload_its_bounds_and_budget(server, page, people, tmp_path):
+    """The people session, its budget raised before any release (the form on the Data page), saved WITH the data
+    and resumed in a new session restores the same dataset: the user's file, its two declared bounds, its budget.
+    The per-page release tests continue this resumed session."""
+    people.enter(page)
+    if not re.search(r" of ε = 1000\b", _main_text(page)):   # (entered as built: upload, bounds and this budget)
+        set_budget(page, *PEOPLE_BUDGET)
+    assert re.search(r"remaining ε = [\d.]+\b.* of ε = 1000\b", _main_text(page)), _main_text(page)
+    path = save_session_with_data(page, tmp_path / "people_session.json")
+    assert '"includes the data": true' in path.read_text(encoding="utf-8")
+    resume_people_session(page, server, path)
+    assert re.search(r"remaining ε = [\d.]+\b.* of ε = 1000\b", _main_text(page)), _main_text(page)
+    bounds = [float(page.get_by_label(side).nth(j).input_value()) for j in (0, 1) for side in ("lower", "upper")]
+    assert bounds == [30, 50, 0, 100000], bounds
+    people.keep(page)
 
 
 WITH_DATA = [(i, p) for i, p in enumerate(PAGES) if p.path != "pages/data.py"]   # its primary button replaces the upload
+KNG = "pages/kng.py"   # the worked example: the walk's helpers must find the data choice and ε there (not pass on nothing)
+
+
+def _on_page_with_people(page, people, p: AppPage) -> bool:
+    """In the people session, on page ``p`` with the Data page's dataset chosen where offered (True if offered)."""
+    people.enter(page)
+    goto_in_app(page, p.title)
+    return use_session_data(page)
+
+
+def _not_refused(page) -> None:
+    main = _main_text(page)
+    assert "remain of the budget" not in main, main     # the shared budget must not be what stops a release
+
+
+# The per-page release walk with data is split in two tests per page (issue 21: one took up to 18 s), both in the
+# module's people session: a release with the defaults; then ε one step up and a release.
+@pytest.mark.parametrize("i, p", WITH_DATA, ids=[_page_id(p) for _, p in WITH_DATA])
+def test_one_release_per_page_with_data(server, page, people, i, p):
+    """With the dataset loaded (the uploaded CSV with its declared bounds, resumed from its session file): the Data
+    page's dataset where the page offers it, one release with the defaults."""
+    used = _on_page_with_people(page, people, p)
+    release_once(page)
+    check_page(page, f"04_{i}_{_page_id(p)}_with_data")
+    _not_refused(page)
+    assert used or p.path != KNG
+    print(f"{p.path}: uses the uploaded data: {used}")
 
 
 @pytest.mark.parametrize("i, p", WITH_DATA, ids=[_page_id(p) for _, p in WITH_DATA])
-def test_one_release_per_page_with_data(server, page, people_session, i, p):
-    """With the dataset loaded (the uploaded CSV with its declared bounds, resumed from its session file): the Data
-    page's dataset where the page offers it, one release with the defaults, then ε one step up and another release."""
-    resume_people_session(page, server, people_session)
-    goto_in_app(page, p.title)
-    used = use_session_data(page)
-    release_once(page)
-    check_page(page, f"04_{i}_{_page_id(p)}_with_data")
+def test_a_release_per_page_after_moving_epsilon(server, page, people, i, p):
+    """The same page with the data: ε one step up (its ε slider, or else its first ε/ρ field), another release."""
+    _on_page_with_people(page, people, p)
     moved = change_epsilon(page)
     if moved:
         release_once(page)
         check_page(page, f"04_{i}_{_page_id(p)}_with_data_eps_changed")
-    print(f"{p.path}: uses the uploaded data: {used}; ε changed: {moved}")
-
-
-def test_the_walk_helpers_find_the_data_choice_and_epsilon(server, page, people_session):
-    """The helpers above must not pass by finding nothing: on the KNG page (the worked example) they pick the Data
-    page's dataset and move ε."""
-    resume_people_session(page, server, people_session)
-    goto_in_app(page, next(p.title for p in PAGES if p.path == "pages/kng.py"))
-    assert use_session_data(page)
-    assert change_epsilon(page)
+        _not_refused(page)
+    assert moved or p.path != KNG
+    print(f"{p.path}: ε changed: {moved}")
 
 
 def test_bad_file_and_oversize_file_are_refused_with_messages(server, page, tmp_path):
@@ -349,36 +355,29 @@ def test_simulated_dataset_through_the_browser(server, page):
     check_page(page, "05_data_simulated")
 
 
-def test_kng_teaching_view_and_release_on_the_diabetes_example(server, page):
-    """Issue 9: the teaching view and the release view of the KNG page on the built-in diabetes data."""
-    page.goto(f"{server}/data")
-    wait_idle(page)
-    page.get_by_role("button", name="Diabetes").first.click()
-    wait_idle(page)
-    goto_in_app(page, "KNG explorer")
-    page.get_by_text("Dataset from the Data page").first.click()
-    wait_idle(page)
-    page.locator('[data-testid="stPlotlyChart"]').first.wait_for()
-    check_page(page, "06_kng_diabetes_teaching_view")
-    page.get_by_text("Release", exact=True).first.click()
-    wait_idle(page)
-    page.get_by_text("Not private").first.wait_for()  # real records, known seed: recorded, not counted as DP
-    page.locator(".st-key-kng_go button").click()                 # the release button (by its key)
-    wait_idle(page)
-    page.get_by_text("Sensitivity Δ").first.wait_for()
-    charts = page.locator('[data-testid="stPlotlyChart"]')
-    preview = charts.filter(has_text="Expected error of one release")     # the accuracy preview (public inputs)
-    assert preview.count() == 1 and charts.count() == 1  # besides it, the release shows no density
-    check_page(page, "07_kng_diabetes_release_view")
+# The KNG page's teaching view and release view on the diabetes data (issue 9) is
+# tests/browser/test_accessibility.py::test_kng_teaching_view_and_release_view_on_the_diabetes_example, in the
+# Diabetes session the axe tests after a release continue, with axe on the release view.
 
 
 def test_workbook_bomb_and_link_named_columns_as_a_hostile_user(server, page, tmp_path):
     """Issue 18: the 1.5 KB dimension bomb ends in its message at once; a CSV whose column name and a
     category are a Markdown link, an image, an <a> tag and a bare URL shows them as text: no link or
     image to their hosts in the page, and no request to them."""
-    from tests.data import xlsx_build as X
     requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
+
+    def record(r) -> None:
+        requests.append(r.url)
+
+    page.on("request", record)
+    try:
+        _bomb_and_link_named_columns(server, page, tmp_path, requests)
+    finally:
+        page.remove_listener("request", record)   # (the tab is the tier's: not the next tests' requests)
+
+
+def _bomb_and_link_named_columns(server, page, tmp_path, requests: list[str]) -> None:
+    from tests.data import xlsx_build as X
     page.goto(f"{server}/data")
     wait_idle(page)
     uploader = page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')

@@ -30,16 +30,22 @@ def test_shared_link_and_exported_script_in_chromium(page, server, tmp_path, eps
         page.get_by_role("button", name="Download as Python script").click()
     script = tmp_path / "histograms.py"
     d.value.save_as(script)
-    page.get_by_role("button", name="Copy link").click()
-    link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
-    query = parse_qs(urlsplit(link).query)
-    assert query["h_source"] == [WINE] and query["h_eps_typed"] == [typed] and "session" not in query
     code = ("import runpy, sys; r = runpy.run_path(sys.argv[1])['release'].value; "
             "print(f'{int((r.laplace != 0).sum()):,}', f'{r.threshold.nnz:,}')")
-    done = subprocess.run([sys.executable, "-c", code, str(script)], capture_output=True, text=True, cwd=tmp_path,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1].split() == shown          # the page's two counts, from the script
+    run = subprocess.Popen([sys.executable, "-c", code, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:                                     # (the script runs while the page's link is read: issue 21)
+        page.get_by_role("button", name="Copy link").click()
+        link = page.locator('[data-testid="stPopoverBody"] code').first.inner_text()
+        out, err = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.communicate()
+    query = parse_qs(urlsplit(link).query)
+    assert query["h_source"] == [WINE] and query["h_eps_typed"] == [typed] and "session" not in query
+    assert run.returncode == 0, err
+    assert out.strip().splitlines()[-1].split() == shown          # the page's two counts, from the script
     if eps == "100.0":       # ε = 10⁶ (typed): thresholding keeps exactly the occupied cells
         from dpcore import histograms
         from dpcore.data import builtin_dataset
