@@ -60,6 +60,8 @@ CHART = '[data-testid="stPlotlyChart"]'
 def load_once(browser, url: str) -> tuple[float, float | None]:
     """Seconds from navigation to the end of the first script run, in a fresh context (a new session), and to
     the first plotly chart drawn (None if the page has none)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     try:
@@ -68,7 +70,9 @@ def load_once(browser, url: str) -> tuple[float, float | None]:
         pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="running"], ' + READY, timeout=60_000)
         pg.wait_for_selector(READY + ' [data-testid="stMain"] h1', timeout=60_000)
         ready = time.perf_counter() - t0
-        if pg.locator(CHART).count() == 0:
+        try:          # a chart's element may mount a moment after the run ends (its module still loading)
+            pg.wait_for_selector(CHART, timeout=3_000)
+        except PlaywrightTimeout:
             return ready, None
         pg.wait_for_selector(CHART + " .main-svg", timeout=60_000)
         return ready, time.perf_counter() - t0
