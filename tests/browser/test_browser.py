@@ -205,11 +205,13 @@ def upload_people_csv(page, server) -> None:
 
 
 def set_budget(pg, epsilon: str, delta: str) -> None:
-    """On the Data page with a user's dataset (before its first release): set its total (ε, δ)."""
+    """On the Data page with a user's dataset (before its first release): set its total (ε, δ), and check the page
+    says it."""
     for label, value in (("total ε", epsilon), ("total δ", delta)):
         pg.get_by_label(label, exact=True).first.fill(value)
     pg.get_by_role("button", name="Set budget").click()
     wait_idle(pg)
+    assert re.search(rf"remaining ε = [\d.]+\b.* of ε = {epsilon}\b", _main_text(pg)), _main_text(pg)
 
 
 #: Total budget of the shared people session: its releases on every page (ε = 1 and one step up, some pages two
@@ -253,13 +255,16 @@ def _main_text(pg) -> str:
 
 def test_upload_and_the_clipping_report(server, page, people):
     """Upload the people CSV, choose a second column, type bounds for both; the clipping report (non-private
-    diagnostics). The module's people session from here on (its budget is raised by the next test)."""
+    diagnostics). With its budget raised to :data:`PEOPLE_BUDGET`, the module's people session from here on (the
+    tests that continue it may run in another order: xdist's loadgroup keeps the group on one worker, not its
+    order)."""
     upload_people_csv(page, server)
     check_page(page, "03_data_uploaded")
     report = page.get_by_text("Non-private diagnostics").first
     report.wait_for()
     report.scroll_into_view_if_needed()
     check_page(page, "03b_data_clipping_report")
+    set_budget(page, *PEOPLE_BUDGET)
     people.keep(page)
 
 
