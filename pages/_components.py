@@ -408,17 +408,13 @@ PREVIEW_CACHE_KEY, MAX_CACHED_PREVIEWS = "_dp_previews", 16
 PREVIEW_DEFAULT = True
 
 
-def _preview_laws(items: tuple, public: tuple) -> list:
-    """dpcore.preview.previews, kept per session (the last few settings): its arguments are public
-    (registry names, configs, n, d) — never data — and it is seeded, so a rerun draws the same picture."""
-    return _preview_entry(items, public)[0]
-
-
 def _preview_entry(items: tuple, public: tuple) -> tuple:
-    """(laws, figure, frame) of :func:`_preview_laws`, shared by every session (pages/_cached.preview_laws:
-    public, seeded): a new visitor's first view of the LASSO or density page no longer recomputes its default
-    preview (0.5–1 s of CPU), and no rerun rebuilds its figure (plotly's figure building was a third of the
-    preview's time on every rerun). Kept per session too (the last few settings)."""
+    """(laws, figure, frame): dpcore.preview.previews of ``items`` at the public shape ``public`` and its figure,
+    shared by every session (pages/_cached.preview_laws: its arguments are public — registry names, configs, n,
+    d — never data, and it is seeded): a new visitor's first view of the LASSO or density page no longer
+    recomputes its default preview (0.5–1 s of CPU), and no rerun rebuilds its figure (plotly's figure building
+    was a third of the preview's time on every rerun). Kept per session too (its last few settings), so a
+    rerun draws the same picture even after the shared cache dropped it."""
     from pages import _cached
 
     cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
