@@ -306,6 +306,12 @@ def preview_laws(items: tuple, public: tuple) -> tuple:
     nothing changes (an ErrorLaw is frozen; the figure and the table are only read: ui.plot draws a copy of the
     figure's JSON).
     """
+    return preview(items, public)
+
+
+def preview(items: tuple, public: tuple) -> tuple:
+    """What :func:`preview_laws` shares, computed without any cache: for a session whose configs may carry
+    bounds filled from its data (pages/_components._preview_entry), which must not key a shared cache."""
     from dpcore import preview as PV
     from dpcore.viz.preview import preview_figure
 

@@ -421,10 +421,18 @@ def _preview_entry(items: tuple, public: tuple) -> tuple:
     key = repr((items, public))
     if key not in cache:
         with st.spinner("Computing the accuracy preview (public inputs only)…"):
-            cache[key] = _cached.preview_laws(items, public)
+            # Bounds filled from the data ("Fill from data" on the Data page) are numbers of the user's data: a
+            # preview whose configs may carry them is computed in this session, never keyed in a shared cache.
+            share = _no_bounds_from_data(get_dataset())
+            cache[key] = (_cached.preview_laws if share else _cached.preview)(items, public)
         while len(cache) > MAX_CACHED_PREVIEWS:
             cache.pop(next(iter(cache)))
     return cache[key]
+
+
+def _no_bounds_from_data(ds: dpdata.Dataset | None) -> bool:
+    """True unless ``ds`` has a column whose bounds were filled from its own values (not public)."""
+    return ds is None or all(ds.bound_source(c) != dpdata.FROM_DATA for c in ds.bounds)
 
 
 def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: Any) -> None:

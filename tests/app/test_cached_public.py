@@ -208,3 +208,34 @@ def test_a_cached_release_is_a_copy_with_read_only_mappings():
     assert np.array_equal(copy.value.laplace, rel.value.laplace) and copy.cost == rel.cost
     copy.value.laplace[:] = -1
     assert not np.array_equal(copy.value.laplace, rel.value.laplace)
+
+
+@pytest.mark.parametrize("source", ["declared", "from data"])
+def test_a_preview_keyed_by_bounds_from_the_data_never_reaches_the_shared_cache(source, monkeypatch):
+    """Bounds filled from the data are numbers of the user's table: while such a dataset is loaded the accuracy
+    preview is computed in the session (pages/_cached.preview), never through the shared preview_laws; with
+    declared bounds it goes through the shared one."""
+    from streamlit.testing.v1 import AppTest
+
+    from pages import _cached
+
+    shared = []
+    original = _cached.preview_laws
+    monkeypatch.setattr(_cached, "preview_laws", lambda *a: shared.append(a) or original(*a))
+    script = f"""
+import pandas as pd
+import streamlit as st
+
+from dpcore import data as dpdata
+from pages import _components as ui
+
+ds = dpdata.Dataset(pd.DataFrame({{"x": [1.0, 2.0, 7.0]}}), ("x",), {{}}, "t")
+ds = ds.with_bounds_from_data("x") if {source!r} == "from data" else ds.with_bounds("x", 0, 10)
+ui.init_session()
+st.session_state[ui.DATASET_KEY] = ds
+ui.accuracy_preview({{"Private mean (Laplace)": ("data/impute-mean", 1.0)}}, key="t", n=3, bounds=ds.bounds["x"])
+"""
+    at = AppTest.from_string(script, default_timeout=60).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.get("plotly_chart"), "the preview is drawn either way"
+    assert len(shared) == (0 if source == "from data" else 1), shared
