@@ -12,6 +12,8 @@ from dpcore.privacy import PrivacyCost, analytic_gaussian_sigma
 from dpcore.privacy.tradeoff import (
     ALPHA_GRID,
     max_power,
+    max_power_composed,
+    max_power_costs,
     max_power_dp,
     max_power_gdp,
     max_power_zcdp,
@@ -64,7 +66,76 @@ def test_cost_curves_compose_the_draws():
     np.testing.assert_allclose(max_power(A, PrivacyCost.zcdp(0.1, count=5)), max_power_zcdp(A, 0.5))
     ten = max_power(A, PrivacyCost.pure(0.1, count=10))
     assert np.all(ten <= max_power_dp(A, 1.0) + 1e-12) and np.all(ten <= max_power_zcdp(A, 0.05) + 1e-12)
-    np.testing.assert_allclose(max_power(A, PrivacyCost.approx(1.0, 0.01, count=2)), max_power_dp(A, 2.0, 0.02))
+    # k draws of (ε, δ): the exact optimal composition (KOV), never looser than basic composition (kε, kδ)
+    two = max_power(A, PrivacyCost.approx(1.0, 0.01, count=2))
+    np.testing.assert_allclose(two, max_power_composed(A, 1.0, 2, 0.01))
+    assert np.all(two <= max_power_dp(A, 2.0, 0.02) + 1e-12) and (max_power_dp(A, 2.0, 0.02) - two).max() > 0.05
+
+
+def _brute_force_power(alpha: float, eps: float, k: int, delta: float) -> float:
+    """Neyman–Pearson on the 4^k outcomes of k copies of the canonical (ε, δ) randomized response, enumerated."""
+    import itertools
+    e = np.exp(eps)
+    p = np.array([delta, (1 - delta) * e / (1 + e), (1 - delta) / (1 + e), 0.0])   # under D
+    q = p[::-1]                                                                       # under D'
+    out = []
+    for w in itertools.product(range(4), repeat=k):
+        out.append((np.prod(p[list(w)]), np.prod(q[list(w)])))
+    out.sort(key=lambda t: -np.inf if t[1] == 0 and t[0] > 0 else (np.inf if t[0] == 0 else -t[0] / t[1]))
+    power = fp = 0.0
+    for pd, pq in out:
+        if fp + pq <= alpha:
+            power, fp = power + pd, fp + pq
+        else:
+            return power + (alpha - fp) / pq * pd
+    return power
+
+
+@pytest.mark.parametrize("eps,k,delta", [(1.0, 3, 0.0), (0.3, 4, 0.0), (2.0, 2, 0.0), (1.0, 3, 0.02), (0.1, 5, 0.0)])
+def test_optimal_composition_equals_neyman_pearson_on_the_enumerated_outcomes(eps, k, delta):
+    for alpha in (0.0, 0.01, 0.05, 0.2, 0.5, 0.9):
+        assert abs(float(max_power_composed(alpha, eps, k, delta)) - _brute_force_power(alpha, eps, k, delta)) < 1e-9
+
+
+def test_optimal_composition_matches_dp_accounting_and_the_issue_figures():
+    """Google's dp-accounting (PLD of the worst-case (ε, δ) mechanism, composed k times) bounds the power from
+    above by the envelope of δ(ε') + e^ε' α and 1 − e^−ε' (1 − δ(ε') − α) (the composed
+    randomized response is symmetric); the exact KOV curve lies under it and within 0.5 percentage points."""
+    pld = pytest.importorskip("dp_accounting.pld.privacy_loss_distribution")
+    from dp_accounting.pld.common import DifferentialPrivacyParameters
+
+    assert round(float(max_power_composed(0.05, 1.0, 3)), 3) == 0.474      # 77.4 % was said by basic composition
+    assert round(float(max_power_composed(0.05, 0.3, 10)), 3) == 0.233     # 32.5 % was said
+    grid = np.linspace(0.0, 25.0, 2501)
+    for eps in (0.1, 0.3, 1.0, 2.0):
+        base = pld.from_privacy_parameters(DifferentialPrivacyParameters(eps, 0.0), value_discretization_interval=1e-4)
+        for k in (1, 2, 3, 5, 10):
+            deltas = np.asarray(base.self_compose(k).get_delta_for_epsilon(grid))
+            ours = float(max_power_composed(0.05, eps, k))
+            theirs = float(min(np.min(deltas + np.exp(grid) * 0.05), np.min(1 - np.exp(-grid) * (1 - deltas - 0.05))))
+            assert ours <= theirs + 1e-6 and theirs - ours < 0.005, (eps, k, ours, theirs)
+
+
+def test_composite_sentences_follow_kov_and_round_upper_bounds_up():
+    import re
+    for eps in (0.1, 0.3, 1.0, 2.0):
+        for k in range(1, 11):
+            text = reading(PrivacyCost.pure(eps, count=k))
+            said = float(re.search(r"right at most ([0-9.]+) %", text).group(1))
+            true = 100 * float(max_power_composed(0.05, eps, k))
+            assert true <= said <= true + 0.5, (eps, k, said, true)
+    said = float(re.search(r"right at most ([0-9.]+) %", reading(PrivacyCost.zcdp(0.01))).group(1))
+    assert said >= 100 * float(max_power_zcdp(0.05, 0.01))
+
+
+def test_several_costs_of_one_kind_compose_optimally_and_mixed_ones_stay_valid():
+    costs = [PrivacyCost.pure(1.0, count=2), PrivacyCost.pure(1.0)]
+    np.testing.assert_allclose(max_power_costs(A, costs), max_power_composed(A, 1.0, 3))
+    mixed = [PrivacyCost.pure(1.0), PrivacyCost.zcdp(0.05)]
+    m = max_power_costs(A, mixed)
+    # valid: above the curve of any mechanism with these guarantees, e.g. Laplace (ε = 1) then Gaussian (ρ = 0.05)
+    assert np.all(m >= max_power_composed(A, 1.0, 1) - 1e-12) and np.all(m >= max_power_gdp(A, np.sqrt(0.1)) - 1e-12)
+    assert np.all(m <= max_power_dp(A, 1.0 + 1.45, 1e-3) + 1e-12)
 
 
 def test_reading_and_bad_input():
