@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 #: Import name -> distribution name where they differ.
-DISTRIBUTION = {"sklearn": "scikit-learn"}
+DISTRIBUTION = {"sklearn": "scikit-learn", "dp_accounting": "dp-accounting"}
 
 
 def _third_party_imports(*, lazy: bool) -> dict[str, str]:
