@@ -333,7 +333,7 @@ def main(argv=None) -> int:
     if a.app:
         print()
         table += app_targets(3, a.sessions)
-    table.append(("python -m pytest wall time (quiet host)", "≤ 100 s", "not run here: see the README (Tests)", None))
+    table.append(("python -m pytest wall time (quiet host)", "≤ 100 s", "not run here: see docs/tests.md", None))
     print(f"\nIssue 21's targets ({time.strftime('%Y-%m-%d', time.gmtime())}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at the end; CPU ratios, one BLAS thread)")
     w = max(len(r[0]) for r in table)

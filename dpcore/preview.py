@@ -352,6 +352,8 @@ def preview(name: str, config: Any, *, n: int, d: int = 1, reps: int | None = No
     **shape
         Further public quantities some mechanisms need (``p``, ``k`` …; see the source of each branch).
 
+    Notes
+    -----
     There is deliberately no ``data`` argument.
     """
     from . import registry

@@ -514,6 +514,8 @@ def load_csv(source: Any, *, name: str = "upload.csv", max_bytes: int = 50 * 2 *
     progress : optional ``(done, total) -> bool`` called between the steps (decoding, the record scan,
         the cell pass, each column); returning False stops with :class:`~dpcore.errors.Cancelled`.
 
+    Notes
+    -----
     What loading does (each step recorded in ``notes``): refuses binary formats by their magic number
     (Excel .xlsx/.xls, gzip, PDF, PNG, …) and NUL bytes; decodes UTF-8 (BOM removed), UTF-16/32 (BOM,
     or UTF-16 without BOM by its NUL pattern), else Windows-1252, else Latin-1; detects the separator

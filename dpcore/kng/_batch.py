@@ -240,6 +240,8 @@ def sample_quantile_regression_batch(X, y, *, tau: float, mechanism: str, epsilo
                                      override: Override = None) -> BatchResult:
     """Quantile regression, batched over R replicates (one chain each); banded O(√n) moves for large n.
 
+    The parameters not listed below are those of :func:`sample_linear_regression_suffstats`.
+
     Parameters
     ----------
     X : (R, n, d), y : (R, n)
@@ -247,7 +249,6 @@ def sample_quantile_regression_batch(X, y, *, tau: float, mechanism: str, epsilo
         (the caller rescales; nothing is clipped silently).
     nonprivate : (R, d), optional
         Precomputed non-private estimates (else solved by linear programming here).
-    Other parameters as in :func:`sample_linear_regression_suffstats`.
     """
     cfg = QuantileRegressionConfig(mechanism=mechanism, epsilon=epsilon, norm=norm, tau=tau, B=B, C_X=C_X,
                                    constants=constants)
