@@ -60,6 +60,8 @@ __all__ = [
     "BudgetExceeded",
     "DatasetAccount",
     "LedgerFile",
+    "check_fits",
+    "checked_budget",
     "default_budget",
     "ledger_from_json",
     "ledger_to_json",
@@ -194,6 +196,50 @@ class BudgetExceeded(DPValueError):
     """A release refused because its cost exceeds what remains of its dataset's budget (nothing computed)."""
 
 
+def check_fits(name: str, n: int, budget: Budget, spent: tuple[float, float],
+               cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
+    """Raise :class:`BudgetExceeded` if ``cost`` (one or the costs of one click) does not fit what remains of
+    ``budget`` after ``spent`` = (ε, δ), or if a draw's δ is ≥ 1/n without the override. The one rule every
+    account (in memory or in :mod:`dpcore.store`) checks with."""
+    costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
+    b = budget
+    for c in costs:
+        d = spend(c)[1] / c.count  # per draw
+        if d >= 1.0 / n and not b.allow_large_delta:
+            raise BudgetExceeded(
+                f"Refused before computing anything: δ = {_g(d)} per draw is ≥ 1/n = {1.0 / n:.3g} "
+                f"(n = {n}): a mechanism with δ that large may publish a whole record. Lower δ below 1/n, "
+                "or set the budget with the override for δ ≥ 1/n on the Data page.")
+    eps = sum(spend(c)[0] for c in costs)
+    delta = sum(spend(c)[1] for c in costs)
+    s_eps, s_delta = spent
+    r_eps, r_delta = max(b.epsilon - s_eps, 0.0), max(b.delta - s_delta, 0.0)
+    if s_eps + eps > b.epsilon * (1 + _TOL) or s_delta + delta > b.delta * (1 + _TOL) + 1e-300:
+        raise BudgetExceeded(
+            f"Refused before computing anything: this release costs ε = {_g(eps)}, δ = {_g(delta)} but only "
+            f"ε = {_g(r_eps)}, δ = {_g(r_delta)} remain of the budget {b.describe()} of “{name}” "
+            f"(spent so far: ε = {_g(s_eps)}, δ = {_g(s_delta)}). Lower ε"
+            + (", use a pure ε-DP mechanism (this budget has no δ)" if b.delta == 0 and delta > 0 else "")
+            + ", or unload and load the data again to raise its total (its spending is kept).")
+
+
+def checked_budget(name: str, n: int, old: Budget, new: Budget, spent: tuple[float, float], budget_open: bool
+                   ) -> Budget:
+    """The total ``new`` for an account (with its own ``n``) if allowed: any value while ``budget_open``;
+    afterwards only lower; never below ``spent``. Raises DPValueError naming the rule otherwise."""
+    if not isinstance(new, Budget):
+        raise DPValueError(f"a budget must be a Budget; got {type(new).__name__}.")
+    s_eps, s_delta = spent
+    if new.epsilon < s_eps * (1 - _TOL) or new.delta < s_delta * (1 - _TOL):
+        raise DPValueError(f"a total of {new.describe()} is below what “{name}” has already spent "
+                           f"(ε = {_g(s_eps)}, δ = {_g(s_delta)}); choose at least that.")
+    if not budget_open and (new.epsilon > old.epsilon or new.delta > old.delta
+                            or (new.allow_large_delta and not old.allow_large_delta)):
+        raise DPValueError(f"the budget of “{name}” ({old.describe()}) cannot be raised after a release; "
+                           "unload the dataset and load it again to set a new total (its spending is kept).")
+    return dataclasses.replace(new, n=n) if new.n != n else new
+
+
 @dataclass
 class DatasetAccount:
     """What one user dataset may spend and has spent in this session (append-only).
@@ -214,6 +260,8 @@ class DatasetAccount:
         Every release charged to this dataset (counted as DP or not), never removed.
     budget_open : bool
         True until the first DP release after the data was loaded: the total may then be raised.
+    columns : tuple of str
+        The column names (declared by the file; what an uploaded ledger is matched by, with name and n).
     """
 
     fingerprint: str
@@ -222,6 +270,7 @@ class DatasetAccount:
     budget: Budget
     entries: list[LedgerEntry] = field(default_factory=list)
     budget_open: bool = True
+    columns: tuple[str, ...] = ()
 
     @property
     def counted(self) -> list[LedgerEntry]:
@@ -251,26 +300,7 @@ class DatasetAccount:
     def check(self, cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
         """Raise :class:`BudgetExceeded` (naming the cost and what remains) if ``cost`` (one or the
         costs of one click) does not fit, or if a draw's δ is ≥ 1/n without the override."""
-        costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
-        b = self.budget
-        for c in costs:
-            d = spend(c)[1] / c.count  # per draw
-            if d >= 1.0 / self.n and not b.allow_large_delta:
-                raise BudgetExceeded(
-                    f"Refused before computing anything: δ = {_g(d)} per draw is ≥ 1/n = {1.0 / self.n:.3g} "
-                    f"(n = {self.n}): a mechanism with δ that large may publish a whole record. Lower δ below 1/n, "
-                    "or set the budget with the override for δ ≥ 1/n on the Data page.")
-        eps = sum(spend(c)[0] for c in costs)
-        delta = sum(spend(c)[1] for c in costs)
-        s_eps, s_delta = self.spent()
-        r_eps, r_delta = self.remaining()
-        if s_eps + eps > b.epsilon * (1 + _TOL) or s_delta + delta > b.delta * (1 + _TOL) + 1e-300:
-            raise BudgetExceeded(
-                f"Refused before computing anything: this release costs ε = {_g(eps)}, δ = {_g(delta)} but only "
-                f"ε = {_g(r_eps)}, δ = {_g(r_delta)} remain of the budget {b.describe()} of “{self.name}” "
-                f"(spent so far: ε = {_g(s_eps)}, δ = {_g(s_delta)}). Lower ε"
-                + (", use a pure ε-DP mechanism (this budget has no δ)" if b.delta == 0 and delta > 0 else "")
-                + ", or unload and load the data again to raise its total (its spending is kept).")
+        check_fits(self.name, self.n, self.budget, self.spent(), cost)
 
     def record(self, entry: LedgerEntry) -> None:
         """Append a release (a DP one closes the budget to raising)."""
@@ -281,18 +311,7 @@ class DatasetAccount:
     def set_budget(self, budget: Budget) -> None:
         """Set the total: any value while ``budget_open``; afterwards only lower. Never below what
         was spent."""
-        if not isinstance(budget, Budget):
-            raise DPValueError(f"a budget must be a Budget; got {type(budget).__name__}.")
-        s_eps, s_delta = self.spent()
-        if budget.epsilon < s_eps * (1 - _TOL) or budget.delta < s_delta * (1 - _TOL):
-            raise DPValueError(f"a total of {budget.describe()} is below what “{self.name}” has already spent "
-                               f"(ε = {_g(s_eps)}, δ = {_g(s_delta)}); choose at least that.")
-        old = self.budget
-        if not self.budget_open and (budget.epsilon > old.epsilon or budget.delta > old.delta
-                                     or (budget.allow_large_delta and not old.allow_large_delta)):
-            raise DPValueError(f"the budget of “{self.name}” ({old.describe()}) cannot be raised after a release; "
-                               "unload the dataset and load it again to set a new total (its spending is kept).")
-        self.budget = dataclasses.replace(budget, n=self.n) if budget.n != self.n else budget
+        self.budget = checked_budget(self.name, self.n, self.budget, budget, self.spent(), self.budget_open)
 
     def reopen(self, name: str | None = None) -> None:
         """The data was loaded again: its total may be raised until the next release (spending is kept)."""
