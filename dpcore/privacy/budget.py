@@ -39,7 +39,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -82,7 +81,6 @@ MAX_LEDGER_BYTES = 5 * 2**20
 #: Released values kept per ledger entry (numbers; longer arrays are cut and say so).
 MAX_VALUE_ITEMS = 2000
 _TOL = 1e-9  # relative slack so that 3 releases of ε = 1 fit a total of 3 (floating-point sums)
-_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 
 
 # -- costs as (ε, δ) spending ------------------------------------------------------------------
@@ -377,12 +375,13 @@ def _entry_dict(e: LedgerEntry) -> dict:
 
 
 def ledger_to_json(accounts: Iterable[DatasetAccount], other: Iterable[LedgerEntry] = ()) -> str:
-    """The ledger file: per dataset its identity, n, budget, spending and every release (time, cost,
-    released value); then the releases on public demo data. Read back by :func:`ledger_from_json`."""
+    """The ledger file: per dataset what the user declared (its name, n, column names), its budget, spending and
+    every release (time, cost, released value); then the releases on public demo data. No identity, hash or
+    other number computed from the data is written except released values. Read back by :func:`ledger_from_json`."""
     datasets = []
     for a in accounts:
         eps, delta = a.spent()
-        datasets.append({"name": a.name, "fingerprint": a.fingerprint, "n": a.n,
+        datasets.append({"name": a.name, "n": a.n, "columns": list(a.columns),
                          "budget": {"epsilon": a.budget.epsilon, "delta": a.budget.delta,
                                     "allow delta ≥ 1/n": a.budget.allow_large_delta},
                          "spent (basic composition)": {"epsilon": eps, "delta": delta},
@@ -396,7 +395,12 @@ def ledger_to_json(accounts: Iterable[DatasetAccount], other: Iterable[LedgerEnt
 
 @dataclass(frozen=True)
 class LedgerFile:
-    """A ledger file read back: the accounts (with their entries) and the demo-data entries."""
+    """A ledger file read back: the accounts (with their entries) and the demo-data entries.
+
+    An account read from a file has no identity (``fingerprint`` is ``""``) and its budget no n (``n=None``,
+    no override): it is matched to a loaded dataset by what the user declared (name, n, column names), and n,
+    the δ ≥ 1/n guard and its override then come from the loaded data and the workspace, never from the file.
+    """
 
     accounts: tuple[DatasetAccount, ...]
     other: tuple[LedgerEntry, ...]
@@ -405,10 +409,13 @@ class LedgerFile:
 
 def json_document(text: str | bytes, fmt: str, version: Any, bad: Any) -> dict:
     """The JSON object of a file that must say ``format: fmt`` and ``version``; ``bad(where, what)`` builds the
-    error naming what is wrong (not JSON, another format, another version)."""
+    error naming what is wrong (not JSON, another format, another version). ``NaN``/``Infinity`` are not JSON."""
+    def _no_constant(name: str) -> Any:
+        raise ValueError(name)
+
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        doc = json.loads(text, parse_constant=_no_constant)
+    except (json.JSONDecodeError, RecursionError, ValueError):
         raise bad("the file", "is not JSON") from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise bad("the file", f"does not say format “{fmt}”")
@@ -422,47 +429,90 @@ def _bad(where: str, what: str) -> DPValueError:
                         "“Download ledger (JSON)”, unchanged.")
 
 
+#: Caps of an uploaded file's fields: largest n and draw count, longest texts.
+MAX_FILE_N, MAX_FILE_COUNT, MAX_FILE_TEXT, MAX_FILE_COLUMNS = 10**9, 10**9, 2000, 1000
+_TEXT_CAPS = {"name": 200, "time": 40, "neighbours": 40, "saved": 40}
+
+
 def _field(obj: Any, name: str, types: type | tuple, where: str) -> Any:
+    """The field ``name`` of ``obj``, of one of ``types`` (a bool only where bool is named), range-checked:
+    integers within :data:`MAX_FILE_N`, floats finite, strings bounded."""
     if not isinstance(obj, dict) or name not in obj:
         raise _bad(where, f"has no “{name}”")
     v = obj[name]
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in (types if isinstance(types, tuple)
-                                                                         else (types,))):
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(v, allowed) or (isinstance(v, bool) and bool not in allowed):
         raise _bad(where, f"has “{name}” = {str(v)[:40]!r} of the wrong type")
+    if isinstance(v, int) and not isinstance(v, bool) and not (-MAX_FILE_N <= v <= MAX_FILE_N):
+        raise _bad(where, f"has “{name}” = {str(v)[:20]}…, outside ±{MAX_FILE_N:.0e}")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise _bad(where, f"has “{name}” = {v!r}, not a finite number")
+    if isinstance(v, str) and len(v) > _TEXT_CAPS.get(name, MAX_FILE_TEXT):
+        raise _bad(where, f"has “{name}” longer than {_TEXT_CAPS.get(name, MAX_FILE_TEXT)} characters")
     return v
 
 
 def _num(v: Any, where: str, name: str) -> float | None:
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or abs(v) > 1e300:
         raise _bad(where, f"has “{name}” = {str(v)[:40]!r}, not a finite number")
     return float(v)
 
 
-def _entry_from(d: Any, where: str, dataset: str | None) -> LedgerEntry:
+def _entry_from(d: Any, where: str) -> LedgerEntry:
     c = _field(d, "cost", dict, where)
     notion = _field(c, "notion", str, where + " cost")
     if notion not in NOTIONS:
         raise _bad(where, f"has an unknown notion {notion[:20]!r}")
     count = _field(c, "count", int, where + " cost")
+    if not 1 <= count <= MAX_FILE_COUNT:
+        raise _bad(where + " cost", f"has “count” = {count}, outside 1 … {MAX_FILE_COUNT:.0e}")
+    extra = {k: _field(c, k, str, where + " cost") if k in c else "" for k in ("neighbours", "note")}
     try:
         cost = PrivacyCost(notion, epsilon=_num(c.get("epsilon"), where, "epsilon"),
                            delta=_num(c.get("delta", 0.0), where, "delta") or 0.0, rho=_num(c.get("rho"), where, "rho"),
-                           neighbours=str(c.get("neighbours", "replace-one")), note=str(c.get("note", "")), count=count)
-    except DPValueError as exc:
+                           neighbours=extra["neighbours"] or "replace-one", note=extra["note"], count=count)
+        spend(cost)
+    except (DPValueError, OverflowError) as exc:
         raise _bad(where, f"has an invalid cost ({exc})") from None
     counted = _field(d, "counted as DP", bool, where)
     reason = _field(d, "not DP because", str, where)
     if not counted and not reason:
         raise _bad(where, "is not counted as DP but gives no reason")
-    time = _field(d, "time", str, where)
-    return LedgerEntry(_field(d, "release", str, where), cost, None, counted, reason, time,
-                       d.get("released value"), dataset)
+    return LedgerEntry(_field(d, "release", str, where), cost, None, counted, reason, _field(d, "time", str, where),
+                       d.get("released value"), None)
+
+
+def _account_from(a: Any, where: str) -> DatasetAccount:
+    name = _field(a, "name", str, where)
+    n = _field(a, "n", int, where)
+    if not 1 <= n <= MAX_FILE_N:
+        raise _bad(where, f"has “n” = {n}, outside 1 … {MAX_FILE_N:.0e}")
+    cols = a.get("columns", [])
+    if not (isinstance(cols, list) and len(cols) <= MAX_FILE_COLUMNS
+            and all(isinstance(x, str) and len(x) <= 200 for x in cols)):
+        raise _bad(where, f"has “columns” that are not a list of at most {MAX_FILE_COLUMNS} names")
+    b = _field(a, "budget", dict, where)
+    if "allow delta ≥ 1/n" in b:    # checked (only true/false), never used: the workspace decides the override
+        _field(b, "allow delta ≥ 1/n", bool, where + " budget")
+    try:   # n and the override are the loaded data's and the workspace's: not taken from the file
+        budget = Budget(cast(float, _num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon")),
+                        cast(float, _num(_field(b, "delta", (int, float), where + " budget"), where, "delta")))
+    except DPValueError as exc:
+        raise _bad(where, f"has an invalid budget ({exc})") from None
+    entries = [_entry_from(e, f"{where}, release {j + 1}") for j, e in enumerate(_field(a, "releases", list, where))]
+    acct = DatasetAccount("", name, n, budget, entries, budget_open=not any(e.counted_as_dp for e in entries),
+                          columns=tuple(cols))
+    s_eps, s_delta = acct.spent()
+    if s_eps > budget.epsilon * (1 + _TOL) or s_delta > budget.delta * (1 + _TOL) + 1e-300:
+        raise _bad(where, f"spent ε = {_g(s_eps)}, δ = {_g(s_delta)}, more than its budget {budget.describe()}")
+    return acct
 
 
 def ledger_from_json(data: bytes | str) -> LedgerFile:
-    """Read and check a ledger file written by :func:`ledger_to_json`.
+    """Read and check a ledger file written by :func:`ledger_to_json`: every field range-checked (integers
+    within caps, floats finite, strings bounded, booleans only ``true``/``false``).
 
     Raises
     ------
@@ -481,31 +531,16 @@ def ledger_from_json(data: bytes | str) -> LedgerFile:
     doc = json_document(data, LEDGER_FORMAT, LEDGER_VERSION, _bad)
     accounts, seen = [], set()
     for i, a in enumerate(_field(doc, "datasets", list, "the file")):
-        where = f"dataset {i + 1}"
-        fp = _field(a, "fingerprint", str, where)
-        if not _FINGERPRINT.fullmatch(fp):
-            raise _bad(where, "has a fingerprint that is not 64 hex digits")
-        if fp in seen:
-            raise _bad(where, "repeats a dataset listed before")
-        seen.add(fp)
-        n = _field(a, "n", int, where)
-        b = _field(a, "budget", dict, where)
-        try:
-            budget = Budget(cast(float, _num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon")),
-                            cast(float, _num(_field(b, "delta", (int, float), where + " budget"), where, "delta")), n=n,
-                            allow_large_delta=bool(b.get("allow delta ≥ 1/n", False)))
-        except DPValueError as exc:
-            raise _bad(where, f"has an invalid budget ({exc})") from None
-        entries = [_entry_from(e, f"{where}, release {j + 1}", fp)
-                   for j, e in enumerate(_field(a, "releases", list, where))]
-        acct = DatasetAccount(fp, _field(a, "name", str, where), n, budget, entries,
-                              budget_open=not any(e.counted_as_dp for e in entries))
-        s_eps, s_delta = acct.spent()
-        if s_eps > budget.epsilon * (1 + _TOL) or s_delta > budget.delta * (1 + _TOL) + 1e-300:
-            raise _bad(where, f"spent ε = {_g(s_eps)}, δ = {_g(s_delta)}, more than its budget {budget.describe()}")
+        acct = _account_from(a, f"dataset {i + 1}")
+        declared = (acct.name, acct.n, tuple(sorted(acct.columns)))
+        if declared in seen:
+            raise _bad(f"dataset {i + 1}", "repeats a dataset listed before")
+        seen.add(declared)
         accounts.append(acct)
-    other = tuple(_entry_from(e, f"demo release {j + 1}", None)
-                  for j, e in enumerate(doc.get("public demo data (not charged to a budget)", [])
-                                        if isinstance(doc.get("public demo data (not charged to a budget)", []), list)
-                                        else []))
-    return LedgerFile(tuple(accounts), other, str(doc.get("saved", "")))
+    demo_key = "public demo data (not charged to a budget)"
+    demo = _field(doc, demo_key, list, "the file") if demo_key in doc else []
+    other = tuple(_entry_from(e, f"demo release {j + 1}") for j, e in enumerate(demo))
+    if any(e.counted_as_dp for e in other):
+        raise _bad("a demo release", "is counted as DP (releases on public demo data never are)")
+    saved = _field(doc, "saved", str, "the file") if "saved" in doc else ""
+    return LedgerFile(tuple(accounts), other, saved)
