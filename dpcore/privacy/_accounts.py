@@ -13,6 +13,7 @@ loaded data's and the workspace's.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from ..errors import DPValueError
@@ -20,7 +21,7 @@ from .accounting import PrivacyCost
 from .budget import Budget, DatasetAccount, default_budget
 from .ledger import LedgerEntry
 
-__all__ = ["MemoryBook", "StoreBook", "declares"]
+__all__ = ["MemoryBook", "StoreBook", "declares", "same_release"]
 
 
 def declares(imported: DatasetAccount, acct: DatasetAccount) -> bool:
@@ -38,10 +39,14 @@ def _lowered(old: Budget, imported: Budget, spent: tuple[float, float]) -> Budge
     return dataclasses.replace(old, epsilon=eps, delta=delta)
 
 
+def same_release(e: LedgerEntry) -> tuple:
+    """What makes two ledger entries the same release (an upload adds an entry only if it is not there yet)."""
+    return e.time, e.label, e.cost, json.dumps(e.value, sort_keys=True, allow_nan=False)
+
+
 def _new_entries(acct: DatasetAccount, imported: DatasetAccount) -> list[LedgerEntry]:
-    have = {(e.time, e.label, e.cost) for e in acct.entries}
-    return [dataclasses.replace(e, dataset=acct.fingerprint) for e in imported.entries
-            if (e.time, e.label, e.cost) not in have]
+    have = {same_release(e) for e in acct.entries}
+    return [dataclasses.replace(e, dataset=acct.fingerprint) for e in imported.entries if same_release(e) not in have]
 
 
 class MemoryBook:

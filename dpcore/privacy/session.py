@@ -74,7 +74,7 @@ from .budget import (
     released_value,
     spend,
 )
-from ._accounts import MemoryBook, StoreBook, declares
+from ._accounts import MemoryBook, StoreBook, declares, same_release
 from .ledger import LedgerEntry, PrivacyLedger
 
 __all__ = [
@@ -547,7 +547,7 @@ class ReleaseSession:
 
         A dataset of the file is matched by what the user declared — name, n and column names
         (:func:`~dpcore.privacy._accounts.declares`) — to an account here, or kept until such data is loaded
-        (:attr:`pending`). The file's entries not already present (same time, label and cost) are ADDED, and
+        (:attr:`pending`). The file's entries not already present (same time, label, cost and value) are ADDED, and
         a total becomes the lower of the two in each of ε and δ; n, the δ ≥ 1/n guard and its override stay the
         loaded data's. An upload never gives budget back nor lifts a rule. Returns the file's datasets' names.
         """
@@ -559,9 +559,9 @@ class ReleaseSession:
             else:
                 self.ledger.entries.extend(self._book.import_into(target.fingerprint, a))
             names.append(a.name)
-        have = {(e.time, e.label, e.cost) for e in self._book.demo_entries()}
+        have = {same_release(e) for e in self._book.demo_entries()}
         for e in ledger_file.other:
-            if (e.time, e.label, e.cost) not in have:
+            if same_release(e) not in have:
                 self._book.add(None, e)
                 self.ledger.entries.append(e)
         return names
