@@ -26,13 +26,14 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..errors import DPValueError
 
-__all__ = ["LATEST_VERSION", "METADATA", "accounts", "entries", "kept_data", "make_engine", "sketches",
-           "upgrade", "version_of", "workspaces", "write"]
+__all__ = ["LATEST_VERSION", "METADATA", "accounts", "entries", "kept_data", "lazy_commit", "make_engine",
+           "sketches", "upgrade", "version_of", "workspaces", "write"]
 
 #: Milliseconds a SQLite connection waits for another process's write lock before giving up.
 SQLITE_BUSY_MS = 30_000
 _PG_LOCK_ID = 0x64707831  # "dpx1": the advisory lock serialising schema upgrades on PostgreSQL
 _WRITE = "dpx_write"      # execution option: this transaction writes (BEGIN IMMEDIATE on SQLite)
+_LAZY = "dpx_lazy"        # execution option: this transaction's commit need not wait for the disk
 
 
 def _workspaces(md: sa.MetaData) -> sa.Table:
@@ -161,7 +162,18 @@ def upgrade(conn: Connection, target: int = LATEST_VERSION) -> int:
 
 
 # -- engines -------------------------------------------------------------------------------------------------
+def _sqlite_synchronous() -> str:
+    """``DPX_SQLITE_SYNCHRONOUS``: ``FULL`` (default: a spending's commit waits until the disk has it, so even a
+    power loss keeps it) or ``NORMAL`` (WAL: a commit survives any crash of the program, but a power loss or an
+    OS crash may undo the last commits — faster on a slow disk)."""
+    mode = os.environ.get("DPX_SQLITE_SYNCHRONOUS", "FULL").strip().upper()
+    if mode not in ("FULL", "NORMAL"):
+        raise DPValueError(f"DPX_SQLITE_SYNCHRONOUS = {mode[:20]!r}; use FULL (the default) or NORMAL.")
+    return mode
+
+
 def _sqlite_engine(path: Path) -> Engine:
+    durable = _sqlite_synchronous()
     engine = sa.create_engine(f"sqlite+pysqlite:///{path}", connect_args={"timeout": SQLITE_BUSY_MS / 1000,
                                                                           "check_same_thread": False})
 
@@ -169,14 +181,16 @@ def _sqlite_engine(path: Path) -> Engine:
     def _on_connect(dbapi: sqlite3.Connection, record: Any) -> None:
         dbapi.isolation_level = None   # transactions are begun below (pysqlite's own BEGIN is deferred)
         for pragma in ("journal_mode=WAL", f"busy_timeout={SQLITE_BUSY_MS}", "foreign_keys=ON",
-                       "synchronous=FULL"):
+                       f"synchronous={durable}"):
             dbapi.execute(f"PRAGMA {pragma}").close()
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         # A writing transaction takes the write lock at BEGIN: its reads (what is spent) and its writes (the
         # spending) are then one serialised step, and two processes can never interleave between them.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
+        opts = conn.get_execution_options()
+        conn.exec_driver_sql(f"PRAGMA synchronous={'NORMAL' if opts.get(_LAZY) else durable}")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if opts.get(_WRITE) else "BEGIN")
 
     return engine
 
@@ -205,10 +219,22 @@ def make_engine(url: str | None, data_dir: Path) -> Engine:
                        "postgresql+psycopg://user@host/db.")
 
 
-def write(engine: Engine) -> Any:
+def write(engine: Engine, *, durable: bool = True) -> Any:
     """A connection whose next transaction writes: ``with write(engine) as conn, conn.begin(): …``.
-    On SQLite it begins with ``BEGIN IMMEDIATE``; on PostgreSQL writers lock the rows they change."""
-    return engine.connect().execution_options(**{_WRITE: True})
+    On SQLite it begins with ``BEGIN IMMEDIATE``; on PostgreSQL writers lock the rows they change.
+
+    ``durable=False``: the commit returns before the disk has it (SQLite WAL ``synchronous=NORMAL``; PostgreSQL
+    ``synchronous_commit = off``). It is still atomic and ordered after every earlier commit, and the next
+    durable commit flushes it; a power loss (not a crash of the program) may lose it. Used only for what may be
+    lost without harm — the released value added to a spending that was itself committed durably."""
+    return engine.connect().execution_options(**{_WRITE: True, _LAZY: not durable})
+
+
+def lazy_commit(conn: Connection) -> None:
+    """Inside a ``write(engine, durable=False)`` transaction: on PostgreSQL, its commit does not wait for the
+    disk (SQLite's is set when the transaction begins)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
 
 
 def secret_file_for(engine: Engine) -> Path | None:
