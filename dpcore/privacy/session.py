@@ -58,7 +58,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -76,6 +76,9 @@ from .budget import (
 )
 from ._accounts import MemoryBook, StoreBook, declares, same_release
 from .ledger import LedgerEntry, PrivacyLedger
+
+if TYPE_CHECKING:    # dpcore.store imports dpcore.privacy: the name is for the type checker only
+    from ..store import Workspace
 
 __all__ = [
     "BUILTIN",
@@ -463,7 +466,7 @@ class ReleaseSession:
         database transaction). None: this object's memory (gone with it). The release cache stays per object.
     """
 
-    def __init__(self, max_cached: int = 32, *, workspace: Any = None):
+    def __init__(self, max_cached: int = 32, *, workspace: Workspace | None = None):
         if int(max_cached) < 1:
             raise DPValueError(f"max_cached = {max_cached!r} must be >= 1.")
         self.max_cached = int(max_cached)

@@ -226,3 +226,27 @@ def test_a_session_file_whose_index_holds_lists_is_refused_with_a_message():
     d["current dataset"]["table"]["index"] = {"values": [[1], [2], [3], [4], [5]], "name": "line"}
     with pytest.raises(DPValueError, match="index holds a label"):
         SF.session_from_json(json.dumps(d))
+
+
+# -- restarts lose nothing ------------------------------------------------------------------------------------------
+def test_a_restart_reconnects_the_workspace_with_budget_ledger_and_kept_data(store_url):
+    """Reopening the store (a new server process) on the workspace's token finds the budget, the spending and the
+    ledger with no file; the data comes back only if it was kept at the user's request."""
+    store = open_store(store_url, secret=SECRET)
+    ws, token = store.create_workspace()
+    s, ds = ReleaseSession(workspace=ws), load(people())
+    s.open_data(ds, Budget(3.0, 0.0, n=200))
+    release(s, ds, 1.0, "a", value=40.5)
+    kept = ws.keep_table(ds.name, SF.dataset_to_dict(ds))
+    store.close()
+
+    again = open_store(store_url, secret=SECRET)
+    ws2 = again.open_workspace(token)
+    t = ReleaseSession(workspace=ws2)
+    back = SF.dataset_from_dict(ws2.kept_table(kept.id))
+    acct, match = t.open_data(back)
+    assert not match.created and acct.spent() == (1.0, 0.0) and acct.budget.epsilon == 3.0
+    assert [e.value for e in t.all_entries()] == [40.5]
+    with pytest.raises(BudgetExceeded):
+        release(t, back, 2.5, "b")
+    again.close()
