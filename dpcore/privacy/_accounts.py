@@ -78,6 +78,11 @@ class MemoryBook:
     def get(self, key: str) -> DatasetAccount | None:
         return self.accounts.get(key)
 
+    def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
+        acct = self._get(key)
+        acct.set_budget(budget)
+        return acct
+
     def all(self) -> list[DatasetAccount]:
         return list(self.accounts.values())
 
@@ -150,6 +155,9 @@ class StoreBook:
 
     def get(self, key: str) -> DatasetAccount | None:
         return self.workspace.account(key)
+
+    def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
+        return self.workspace.set_budget(key, budget)
 
     def all(self) -> list[DatasetAccount]:
         return list(self.workspace.accounts())

@@ -508,6 +508,12 @@ class ReleaseSession:
         acct, match = self._book.open_data(dataset, budget)
         return self._apply_pending(acct), match
 
+    def set_budget(self, fingerprint: str, budget: Budget) -> DatasetAccount:
+        """Set a dataset's total (:func:`~dpcore.privacy.budget.checked_budget`'s rules: any value until its
+        first release after loading, then only lower, never below what was spent). With a store this is the way
+        to change a total: an account returned by :meth:`account` is a snapshot."""
+        return self._book.set_budget(fingerprint, budget)
+
     def identity(self, dataset: Any) -> str:
         """The identity a release on ``dataset`` is charged to (:meth:`open_data`'s ``account.fingerprint``)."""
         return self._book.identity(dataset)

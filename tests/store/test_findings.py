@@ -250,3 +250,13 @@ def test_a_restart_reconnects_the_workspace_with_budget_ledger_and_kept_data(sto
     with pytest.raises(BudgetExceeded):
         release(t, back, 2.5, "b")
     again.close()
+
+
+def test_the_total_is_set_through_the_session_on_every_book(new_session):
+    s, ds = new_session(), load(people())
+    acct, _ = s.open_data(ds)
+    assert s.set_budget(acct.fingerprint, Budget(5.0, 1e-6)).budget.epsilon == 5.0
+    assert s.account(acct.fingerprint).budget == Budget(5.0, 1e-6, n=200)
+    release(s, ds, 1.0, "a")
+    with pytest.raises(DPValueError, match="cannot be raised"):
+        s.set_budget(acct.fingerprint, Budget(6.0, 1e-6))
