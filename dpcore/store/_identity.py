@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,21 +47,23 @@ _MISSING = "\x00NA"
 
 
 def _column_tokens(s: pd.Series) -> list[str]:
-    """The canonical text of every cell of a column (see the module docstring)."""
+    """The canonical text of every cell of a column (see the module docstring), length-prefixed
+    (``"4:31.5"``) so that no cell's text can imitate a separator."""
     if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
         arr = s.to_numpy(dtype=np.float64, na_value=np.nan)
-        return [_MISSING if x != x else repr(x + 0.0) for x in arr.tolist()]
-    out = []
-    for x in s.tolist():
-        if x is None or (isinstance(x, float) and x != x) or x is pd.NA:
-            out.append(_MISSING)
-        elif isinstance(x, (bool, np.bool_)):
-            out.append("b" + str(bool(x)))
-        elif isinstance(x, (int, float, np.integer, np.floating)):
-            out.append(repr(float(x) + 0.0))
-        else:
-            out.append("s" + str(x))
-    return out
+        texts = [_MISSING if x != x else repr(x + 0.0) for x in arr.tolist()]
+    else:
+        texts = []
+        for x in s.tolist():
+            if x is None or (isinstance(x, float) and x != x) or x is pd.NA:
+                texts.append(_MISSING)
+            elif isinstance(x, (bool, np.bool_)):
+                texts.append("b" + str(bool(x)))
+            elif isinstance(x, (int, float, np.integer, np.floating)):
+                texts.append(repr(float(x) + 0.0))
+            else:
+                texts.append("s" + str(x))
+    return [f"{len(t)}:{t}" for t in texts]
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,27 +94,30 @@ class DataIdentity:
         return _sketch(_row_hashes(self._tokens, tuple(sorted(columns)), self._secret))
 
 
+def _header(columns: tuple[str, ...]) -> bytes:
+    return json.dumps(list(columns), ensure_ascii=False).encode("utf-8") + b"\x1e"
+
+
 def _row_hashes(tokens: dict[str, list[str]], columns: tuple[str, ...], secret: bytes) -> list[bytes]:
-    head = json.dumps(list(columns), ensure_ascii=False).encode("utf-8") + b"\x1e"
-    n = len(next(iter(tokens.values()))) if tokens else 0
+    head = _header(columns)
     cols = [tokens[c] for c in columns]
-    out = []
-    for i in range(n):
-        row = "\x1f".join(f"{len(c[i])}:{c[i]}" for c in cols)
-        out.append(hmac.digest(secret, head + row.encode("utf-8"), "sha256"))
-    return out
+    rows = cols[0] if len(cols) == 1 else ["\x1f".join(cells) for cells in zip(*cols)]
+    return [hmac.digest(secret, head + r.encode("utf-8"), "sha256") for r in rows]
 
 
 def _sketch(row_hashes: list[bytes], k: int = SKETCH_K) -> tuple[int, ...]:
-    seen: Counter[bytes] = Counter()
-    values = []
-    for h in row_hashes:
-        occurrence = seen[h]
-        seen[h] += 1
-        values.append(int.from_bytes(hashlib.blake2b(h + occurrence.to_bytes(8, "little"), digest_size=8).digest(),
-                                     "little"))
-    values.sort()
-    return tuple(values[:k])
+    """The k smallest of the values v(h, j) of the row hashes h, j counting h's earlier occurrences: the first
+    8 bytes of h for j = 0 (a keyed hash: uniform), a BLAKE2b of (h, j) for a repeated row."""
+    if not row_hashes:
+        return ()
+    values = np.frombuffer(b"".join(row_hashes), dtype="<u8").reshape(-1, 4)[:, 0].copy()
+    occurrence = pd.Series(values).groupby(values).cumcount().to_numpy()
+    for i in np.flatnonzero(occurrence):
+        tag = row_hashes[i] + int(occurrence[i]).to_bytes(8, "little")
+        values[i] = int.from_bytes(hashlib.blake2b(tag, digest_size=8).digest(), "little")
+    if len(values) > k:
+        values = np.partition(values, k - 1)[:k]
+    return tuple(int(x) for x in np.sort(values))
 
 
 def identify(frame: pd.DataFrame, secret: bytes) -> DataIdentity:
@@ -126,8 +130,8 @@ def identify(frame: pd.DataFrame, secret: bytes) -> DataIdentity:
     tokens = {str(c): _column_tokens(frame[c]) for c in frame.columns}
     columns = tuple(sorted(names))
     rows = _row_hashes(tokens, columns, secret)
-    head = json.dumps(list(columns), ensure_ascii=False).encode("utf-8") + b"\x1e"
-    key = hmac.new(secret, b"dataset\x1e" + head + b"".join(sorted(rows)), "sha256").hexdigest()
+    ordered = np.sort(np.frombuffer(b"".join(rows), dtype="S32")).tobytes()     # the multiset, in byte order
+    key = hmac.new(secret, b"dataset\x1e" + _header(columns) + ordered, "sha256").hexdigest()
     return DataIdentity(key, columns, len(frame), _sketch(rows), tokens, secret)
 
 
