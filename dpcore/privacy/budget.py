@@ -5,9 +5,11 @@ which data, and how an uploaded ledger is validated so that it can never give bu
 
 Like OpenDP's ``Context`` and Tumult's ``Session``, the budget is attached to the data: the user sets
 a total (ε, δ) when loading a dataset, and every release on it is checked against what remains
-*before* anything is computed (:meth:`DatasetAccount.check`). Spending is keyed by the dataset's
-identity (its content fingerprint, bounds excluded), so clearing the ledger's list gives nothing
-back and loading the same file again in the session finds its spending.
+*before* anything is computed (:func:`check_fits`). Spending is keyed by the dataset's identity — in a
+tab's memory its content fingerprint (bounds excluded); in :mod:`dpcore.store` a keyed hash of its rows
+that also finds near copies — so clearing the ledger's list gives nothing back and loading the same data
+again finds its spending. The ledger file written here holds no identity (nothing derived from the data
+but released values): an uploaded one is matched by what the user declared and can only add spending.
 
 **Composition rule (what a budget counts).** Basic composition: a release of k draws costs
 (kε, kδ) — ε-DP and ε-LDP draws (kε, 0), (ε, δ)-DP draws (kε, kδ) — and a ρ-zCDP release is first

@@ -29,7 +29,9 @@ A page (Streamlit or any other front end) never decides these itself; it builds 
   (``ReleaseRequest.cost``, from the calibration: public) and is refused with
   :class:`~dpcore.privacy.budget.BudgetExceeded` before ``compute`` is called if that cost does not
   fit what remains. Spending is kept per dataset identity: clearing the ledger's list gives nothing
-  back, and opening the same data again finds it.
+  back, and opening the same data again finds it. With a :mod:`dpcore.store` workspace
+  (``ReleaseSession(workspace=…)``) the accounts are the workspace's: shared by its tabs and server
+  processes, kept across restarts, and a click's check and spending are one database transaction.
 
 Everything here is plain Python (no Streamlit); a session object lives in the front end's
 per-user state, never at module level.

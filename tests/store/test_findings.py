@@ -260,3 +260,31 @@ def test_the_total_is_set_through_the_session_on_every_book(new_session):
     release(s, ds, 1.0, "a")
     with pytest.raises(DPValueError, match="cannot be raised"):
         s.set_budget(acct.fingerprint, Budget(6.0, 1e-6))
+
+
+def test_two_tabs_clicking_at_once_never_exceed_the_budget(store):
+    """Before: each tab had its own budget (ε = 6 spent on a budget of 3). After: 8 simultaneous clicks from two
+    tabs (sessions) on one workspace release exactly 3 of ε = 1."""
+    import threading
+
+    ws, _ = store.create_workspace()
+    tabs = [ReleaseSession(workspace=ws), ReleaseSession(workspace=ws)]
+    ds = load(people())
+    tabs[0].open_data(ds, Budget(3.0, 0.0, n=200))
+    tabs[1].open_data(load(people()))
+    results, barrier = [], threading.Barrier(8)
+
+    def click(i: int) -> None:
+        barrier.wait()
+        try:
+            results.append(release(tabs[i % 2], ds, 1.0, f"click {i}").status)
+        except BudgetExceeded:
+            results.append("refused")
+
+    threads = [threading.Thread(target=click, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["refused"] * 5 + ["released"] * 3
+    assert ws.account(tabs[0].identity(ds)).spent() == (3.0, 0.0)
