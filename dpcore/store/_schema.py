@@ -197,9 +197,10 @@ def _sqlite_engine(path: Path) -> Engine:
 
 def make_engine(url: str | None, data_dir: Path) -> Engine:
     """An engine for ``url`` (``sqlite:///…`` or ``postgresql+psycopg://…``), or the SQLite file
-    ``<data_dir>/dpx.sqlite3`` when ``url`` is None."""
+    ``<data_dir>/dpx.sqlite3`` when ``url`` is None (the folder is created with mode 0700 if missing)."""
     if url is None:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        # owner-only: the database holds the keyed row sketches and any table a user asked the server to keep
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         return _sqlite_engine(data_dir / "dpx.sqlite3")
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() == "sqlite":

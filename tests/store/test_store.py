@@ -292,3 +292,11 @@ def test_no_database_named_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("DPX_DATA_DIR", raising=False)
     with pytest.raises(DPValueError, match="DPX_DATA_DIR"):
         open_store()
+
+
+def test_a_new_data_directory_is_owner_only(tmp_path, monkeypatch):
+    monkeypatch.delenv("DPX_DATABASE_URL", raising=False)
+    s = open_store(data_dir=tmp_path / "dpx-data", secret=SECRET)
+    assert stat.S_IMODE(os.stat(tmp_path / "dpx-data").st_mode) == 0o700
+    assert (tmp_path / "dpx-data" / "dpx.sqlite3").exists()
+    s.close()
