@@ -5,7 +5,8 @@ so only the bookkeeping is timed): without a store (budgets in the tab's memory)
 transaction: :meth:`dpcore.store.Workspace.check_and_spend` before computing — one transaction that locks the
 account and inserts the spending — then :meth:`~dpcore.store.Workspace.record` of the released value), on
 SQLite (WAL, synchronous=FULL: every commit reaches the disk) and on PostgreSQL (a temporary server started
-here with its default, durable settings, or ``--postgres URL``). Also the two store calls alone. Target: the
+here with its default, durable settings, or ``--postgres URL``; and the same server with
+``synchronous_commit = off``, to separate the disk's flush from the rest). Also the two store calls alone. Target: the
 budget transaction adds ≤ 5 ms per click. Identity (keyed row hashes of a table, once per load) is timed too.
 
 Run: ``python benchmarks/store.py [--clicks 300] [--postgres postgresql+psycopg://…]``.
@@ -132,6 +133,8 @@ def main() -> None:
         url, stop = started
         try:
             bench_backend("PostgreSQL", url, args.clicks, frame)
+            # the same without waiting for the disk at commit (what a server with synchronous_commit = off does)
+            bench_backend("PG no-fsync", url + "?options=-csynchronous_commit%3Doff", args.clicks, frame)
         finally:
             stop()
     finally:

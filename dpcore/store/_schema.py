@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..errors import DPValueError
 
-__all__ = ["LATEST_VERSION", "METADATA", "accounts", "entries", "kept_data", "lazy_commit", "make_engine",
+__all__ = ["LATEST_VERSION", "METADATA", "accounts", "entries", "kept_data", "lazy_engine", "make_engine",
            "sketches", "upgrade", "version_of", "workspaces", "write"]
 
 #: Milliseconds a SQLite connection waits for another process's write lock before giving up.
@@ -231,11 +231,14 @@ def write(engine: Engine, *, durable: bool = True) -> Any:
     return engine.connect().execution_options(**{_WRITE: True, _LAZY: not durable})
 
 
-def lazy_commit(conn: Connection) -> None:
-    """Inside a ``write(engine, durable=False)`` transaction: on PostgreSQL, its commit does not wait for the
-    disk (SQLite's is set when the transaction begins)."""
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+def lazy_engine(engine: Engine) -> Engine:
+    """The engine for :func:`write` with ``durable=False``: on PostgreSQL a second pool whose sessions have
+    ``synchronous_commit = off`` (set at connection, so no statement per transaction); on SQLite the same
+    engine (its transaction begins with ``synchronous=NORMAL``)."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return sa.create_engine(engine.url, pool_pre_ping=True,
+                            connect_args={"options": "-c synchronous_commit=off"})
 
 
 def secret_file_for(engine: Engine) -> Path | None:

@@ -175,6 +175,7 @@ class Store:
 
     def __init__(self, engine: Engine, secret: bytes):
         self.engine = engine
+        self.lazy_engine = S.lazy_engine(engine)     # commits that need not wait for the disk (record)
         self._secret = secret
 
     @property
@@ -184,6 +185,7 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+        self.lazy_engine.dispose()
 
     def schema_version(self) -> int:
         with self.engine.connect() as conn:
@@ -249,10 +251,11 @@ _INSERT_ENTRY = sa.insert(S.entries).returning(S.entries.c.id)
 _SPEND = (sa.update(S.accounts).where(S.accounts.c.id == sa.bindparam("b_id"))
           .values(spent_epsilon=S.accounts.c.spent_epsilon + sa.bindparam("b_eps", type_=sa.Float),
                   spent_delta=S.accounts.c.spent_delta + sa.bindparam("b_delta", type_=sa.Float), budget_open=False))
-_ENTRY = (sa.select(S.entries.c.spend_epsilon, S.entries.c.spend_delta, S.entries.c.counted, S.entries.c.account_id)
-          .where(S.entries.c.id == sa.bindparam("b_id"), S.entries.c.workspace_id == sa.bindparam("b_ws")))
-_SET_VALUE = (sa.update(S.entries).where(S.entries.c.id == sa.bindparam("b_id"))
-              .values(value=sa.bindparam("b_value"), state="released"))
+_SET_VALUE = (sa.update(S.entries)
+              .where(S.entries.c.id == sa.bindparam("b_id"), S.entries.c.workspace_id == sa.bindparam("b_ws"))
+              .values(value=sa.bindparam("b_value"), state="released")
+              .returning(S.entries.c.spend_epsilon, S.entries.c.spend_delta, S.entries.c.counted,
+                         S.entries.c.account_id))
 
 
 @dataclass(frozen=True)
@@ -430,12 +433,10 @@ class Workspace:
         The value's commit is lazy (:func:`~dpcore.store._schema.write` with ``durable=False``): the spending was
         committed durably by :meth:`check_and_spend`, so a click waits for the disk once, not twice."""
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        with S.write(self._engine, durable=False) as conn, conn.begin():
-            S.lazy_commit(conn)
-            e = conn.execute(_ENTRY, {"b_id": entry_id, "b_ws": self.id}).first()
-            if e is None:
-                raise DPValueError(f"ledger entry {entry_id} is not in this workspace.")
-            conn.execute(_SET_VALUE, {"b_id": entry_id, "b_value": text})
+        with S.write(self.store.lazy_engine, durable=False) as conn, conn.begin():
+            e = conn.execute(_SET_VALUE, {"b_id": entry_id, "b_ws": self.id, "b_value": text}).first()
+        if e is None:
+            raise DPValueError(f"ledger entry {entry_id} is not in this workspace.")
         if cost is None or not e.counted or e.account_id is None:
             return
         eps, delta = spend(cost)
