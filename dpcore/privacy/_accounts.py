@@ -49,6 +49,11 @@ def _new_entries(acct: DatasetAccount, imported: DatasetAccount) -> list[LedgerE
     return [dataclasses.replace(e, dataset=acct.fingerprint) for e in imported.entries if same_release(e) not in have]
 
 
+def _copy(acct: DatasetAccount) -> DatasetAccount:
+    """A copy a caller may change without changing the snapshot (a store's account changes only through it)."""
+    return dataclasses.replace(acct, entries=list(acct.entries))
+
+
 class MemoryBook:
     """Accounts in this tab's memory (the behaviour without a store: gone with the tab)."""
 
@@ -133,6 +138,15 @@ class StoreBook:
         self.workspace = workspace
         self.identities: dict[str, str] = {}
         self.matches: dict[str, Any] = {}
+        self._snapshot: tuple[int, list[DatasetAccount], list[LedgerEntry]] | None = None
+
+    def _read(self) -> tuple[list[DatasetAccount], list[LedgerEntry]]:
+        """The workspace's accounts and demo entries, re-read only when its revision moved (one small query
+        otherwise: a page asks for them several times a rerun)."""
+        rev = self.workspace.revision()
+        if self._snapshot is None or self._snapshot[0] != rev:
+            self._snapshot = (rev, list(self.workspace.accounts()), list(self.workspace.demo_entries()))
+        return self._snapshot[1], self._snapshot[2]
 
     def open(self, key: str, n: int, name: str, budget: Budget | None, columns: tuple[str, ...]) -> DatasetAccount:
         return self.workspace.open_key(key, n, name, columns, budget)
@@ -154,16 +168,16 @@ class StoreBook:
         return self.identities[fp]
 
     def get(self, key: str) -> DatasetAccount | None:
-        return self.workspace.account(key)
+        return next((_copy(a) for a in self._read()[0] if a.fingerprint == key), None)
 
     def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
         return self.workspace.set_budget(key, budget)
 
     def all(self) -> list[DatasetAccount]:
-        return list(self.workspace.accounts())
+        return [_copy(a) for a in self._read()[0]]
 
     def demo_entries(self) -> list[LedgerEntry]:
-        return list(self.workspace.demo_entries())
+        return list(self._read()[1])
 
     def reserve(self, key: str, cost: PrivacyCost, label: str) -> Any:
         return self.workspace.check_and_spend(key, cost, label=label)
@@ -176,7 +190,7 @@ class StoreBook:
             self.workspace.cancel(token)
 
     def add(self, key: str | None, entry: LedgerEntry) -> None:
-        if key is None or self.workspace.account(key) is not None:
+        if key is None or self.get(key) is not None:
             self.workspace.add_entry(key, entry)
 
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:

@@ -11,7 +11,8 @@ the same lock. Each migration here is a function written with SQLAlchemy Core ag
 own version* (never the current ones), so an old database is upgraded exactly as a new one was built.
 
 Versions: 1 — workspaces, budget accounts and ledger entries; 2 — data kept on the server at the user's
-request, with an expiry; 3 — the keyed row sketch of each account (near-copy matching).
+request, with an expiry; 3 — the keyed row sketch of each account (near-copy matching); 4 — a workspace's
+revision, raised by every change to its accounts or ledger (a tab re-reads them only when it moved).
 """
 from __future__ import annotations
 
@@ -36,11 +37,12 @@ _WRITE = "dpx_write"      # execution option: this transaction writes (BEGIN IMM
 _LAZY = "dpx_lazy"        # execution option: this transaction's commit need not wait for the disk
 
 
-def _workspaces(md: sa.MetaData) -> sa.Table:
+def _workspaces(md: sa.MetaData, *, revision: bool = False) -> sa.Table:
+    extra = [sa.Column("revision", sa.BigInteger, nullable=False, server_default="0")] if revision else []
     return sa.Table("workspaces", md,
                     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
                     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
-                    sa.Column("created", sa.Float, nullable=False))
+                    sa.Column("created", sa.Float, nullable=False), *extra)
 
 
 def _accounts(md: sa.MetaData) -> sa.Table:
@@ -105,7 +107,7 @@ def _version_table(md: sa.MetaData) -> sa.Table:
 
 # The current tables (what the queries use); each migration below builds its own copies.
 METADATA = sa.MetaData()
-workspaces, accounts, entries = _workspaces(METADATA), _accounts(METADATA), _entries(METADATA)
+workspaces, accounts, entries = _workspaces(METADATA, revision=True), _accounts(METADATA), _entries(METADATA)
 kept_data, sketches = _kept(METADATA), _sketches(METADATA)
 
 
@@ -121,11 +123,16 @@ def _create(*builders: Callable[[sa.MetaData], sa.Table]) -> Callable[[Connectio
     return migrate
 
 
+def _add_revision(conn: Connection) -> None:
+    conn.execute(sa.text("ALTER TABLE workspaces ADD COLUMN revision BIGINT NOT NULL DEFAULT 0"))
+
+
 #: Migration i+1 brings a database at version i to version i+1 (append only; never edit a released one).
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create(_workspaces, _accounts, _entries),   # 1
     _create(_kept),                             # 2
     _create(_sketches),                         # 3
+    _add_revision,                              # 4
 )
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -251,6 +251,9 @@ _INSERT_ENTRY = sa.insert(S.entries).returning(S.entries.c.id)
 _SPEND = (sa.update(S.accounts).where(S.accounts.c.id == sa.bindparam("b_id"))
           .values(spent_epsilon=S.accounts.c.spent_epsilon + sa.bindparam("b_eps", type_=sa.Float),
                   spent_delta=S.accounts.c.spent_delta + sa.bindparam("b_delta", type_=sa.Float), budget_open=False))
+_BUMP = (sa.update(S.workspaces).where(S.workspaces.c.id == sa.bindparam("b_ws"))
+         .values(revision=S.workspaces.c.revision + 1))
+_REVISION = sa.select(S.workspaces.c.revision).where(S.workspaces.c.id == sa.bindparam("b_ws"))
 _SET_VALUE = (sa.update(S.entries)
               .where(S.entries.c.id == sa.bindparam("b_id"), S.entries.c.workspace_id == sa.bindparam("b_ws"))
               .values(value=sa.bindparam("b_value"), state="released")
@@ -268,6 +271,11 @@ class Workspace:
     @property
     def _engine(self) -> Engine:
         return self.store.engine
+
+    def revision(self) -> int:
+        """A number raised by every change to this workspace's accounts or ledger (0 if it was deleted)."""
+        with self._engine.connect() as conn:
+            return int(conn.execute(_REVISION, {"b_ws": self.id}).scalar() or 0)
 
     def exists(self) -> bool:
         with self._engine.connect() as conn:
@@ -339,6 +347,7 @@ class Workspace:
         b = checked_budget(name, n, b, b, (0.0, 0.0), True)
         try:
             with S.write(self._engine) as conn, conn.begin():
+                conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
                 aid = conn.execute(sa.insert(S.accounts).values(
                     workspace_id=self.id, key=key, name=str(name or "dataset")[:_NAME_MAX], n=n,
                     columns=json.dumps(list(columns), ensure_ascii=False), epsilon=b.epsilon, delta=b.delta,
@@ -383,6 +392,7 @@ class Workspace:
     def reopen(self, key: str) -> None:
         """The data was loaded again: its total may be raised until its next release (spending kept)."""
         with S.write(self._engine) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             self._row(conn, key, lock=True)
             conn.execute(sa.update(S.accounts).where(S.accounts.c.workspace_id == self.id, S.accounts.c.key == key)
                          .values(budget_open=True))
@@ -390,6 +400,7 @@ class Workspace:
     def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
         """Set an account's total (:func:`~dpcore.privacy.budget.checked_budget`'s rules), atomically."""
         with S.write(self._engine) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             r = self._row(conn, key, lock=True)
             old = Budget(r.epsilon, r.delta, n=int(r.n), allow_large_delta=bool(r.allow_large_delta))
             b = checked_budget(r.name, int(r.n), old, budget, (r.spent_epsilon, r.spent_delta), bool(r.budget_open))
@@ -415,6 +426,7 @@ class Workspace:
         c = cost if isinstance(cost, PrivacyCost) else compose_entry(list(cost), ZCDP_DELTA)
         eps, delta = spend(c)
         with S.write(self._engine) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             r = self._row(conn, key, lock=True)
             check_fits(r.name, int(r.n), Budget(r.epsilon, r.delta, n=int(r.n),
                                                 allow_large_delta=bool(r.allow_large_delta)),
@@ -434,6 +446,7 @@ class Workspace:
         committed durably by :meth:`check_and_spend`, so a click waits for the disk once, not twice."""
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         with S.write(self.store.lazy_engine, durable=False) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             e = conn.execute(_SET_VALUE, {"b_id": entry_id, "b_ws": self.id, "b_value": text}).first()
         if e is None:
             raise DPValueError(f"ledger entry {entry_id} is not in this workspace.")
@@ -443,6 +456,7 @@ class Workspace:
         d_eps, d_delta = max(eps - e.spend_epsilon, 0.0), max(delta - e.spend_delta, 0.0)
         if d_eps > 0 or d_delta > 0:     # the release cost more than it declared: charge the difference
             with S.write(self._engine) as conn, conn.begin():
+                conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
                 conn.execute(sa.update(S.entries).where(S.entries.c.id == entry_id).values(
                     cost=_cost_json(cost), spend_epsilon=e.spend_epsilon + d_eps, spend_delta=e.spend_delta + d_delta))
                 conn.execute(sa.update(S.accounts).where(S.accounts.c.id == e.account_id).values(
@@ -451,6 +465,7 @@ class Workspace:
     def cancel(self, entry_id: int) -> None:
         """Remove a spending whose computation raised before anything was shown (its budget comes back)."""
         with S.write(self._engine) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             e = conn.execute(sa.select(S.entries).where(S.entries.c.id == entry_id,
                                                         S.entries.c.workspace_id == self.id,
                                                         S.entries.c.state == "spent")).first()
@@ -467,6 +482,7 @@ class Workspace:
         """Record a release not counted as DP (``key``: its user dataset; None: public demo data). A counted
         entry may only be added to an account (an import: its spending is added, never checked away)."""
         with S.write(self._engine) as conn, conn.begin():
+            conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             aid = None if key is None else self._row(conn, key, lock=True).id
             if entry.counted_as_dp and aid is None:
                 raise DPValueError("a release counted as DP must be charged to a dataset's budget.")

@@ -288,3 +288,16 @@ def test_two_tabs_clicking_at_once_never_exceed_the_budget(store):
         t.join()
     assert sorted(results) == ["refused"] * 5 + ["released"] * 3
     assert ws.account(tabs[0].identity(ds)).spent() == (3.0, 0.0)
+
+
+def test_a_tab_sees_the_other_tabs_spending_at_its_next_read(store):
+    ws, _ = store.create_workspace()
+    a, b = ReleaseSession(workspace=ws), ReleaseSession(workspace=ws)
+    ds = load(people())
+    acct, _ = a.open_data(ds, Budget(3.0, 0.0, n=200))
+    b.open_data(load(people()))
+    assert b.account(acct.fingerprint).spent() == (0.0, 0.0)
+    b.account(acct.fingerprint).budget_open = True          # changing a copy changes nothing
+    release(a, ds, 1.0, "a", value=2.0)
+    assert b.account(acct.fingerprint).spent() == (1.0, 0.0)
+    assert [e.value for e in b.all_entries()] == [2.0] and not b.account(acct.fingerprint).budget_open
