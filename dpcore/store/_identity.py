@@ -122,8 +122,8 @@ def _sketch(row_hashes: list[bytes], k: int = SKETCH_K) -> tuple[int, ...]:
 
 def identify(frame: pd.DataFrame, secret: bytes) -> DataIdentity:
     """The :class:`DataIdentity` of a table under the server ``secret``."""
-    if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
-        raise DPValueError("a dataset's identity needs a table with at least one column.")
+    if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0 or frame.shape[0] == 0:
+        raise DPValueError("a dataset's identity needs a table with at least one row and one column.")
     names = [str(c) for c in frame.columns]
     if len(set(names)) != len(names):
         raise DPValueError("a dataset's identity needs distinct column names; rename the repeated ones.")

@@ -300,3 +300,8 @@ def test_a_new_data_directory_is_owner_only(tmp_path, monkeypatch):
     assert stat.S_IMODE(os.stat(tmp_path / "dpx-data").st_mode) == 0o700
     assert (tmp_path / "dpx-data" / "dpx.sqlite3").exists()
     s.close()
+
+
+def test_an_empty_table_has_no_identity(store):
+    with pytest.raises(DPValueError, match="at least one row"):
+        store.identify(pd.DataFrame({"a": []}))
