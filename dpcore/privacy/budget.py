@@ -5,9 +5,11 @@ which data, and how an uploaded ledger is validated so that it can never give bu
 
 Like OpenDP's ``Context`` and Tumult's ``Session``, the budget is attached to the data: the user sets
 a total (ε, δ) when loading a dataset, and every release on it is checked against what remains
-*before* anything is computed (:meth:`DatasetAccount.check`). Spending is keyed by the dataset's
-identity (its content fingerprint, bounds excluded), so clearing the ledger's list gives nothing
-back and loading the same file again in the session finds its spending.
+*before* anything is computed (:func:`check_fits`). Spending is keyed by the dataset's identity — in a
+tab's memory its content fingerprint (bounds excluded); in :mod:`dpcore.store` a keyed hash of its rows
+that also finds near copies — so clearing the ledger's list gives nothing back and loading the same data
+again finds its spending. The ledger file written here holds no identity (nothing derived from the data
+but released values): an uploaded one is matched by what the user declared and can only add spending.
 
 **Composition rule (what a budget counts).** Basic composition: a release of k draws costs
 (kε, kδ) — ε-DP and ε-LDP draws (kε, 0), (ε, δ)-DP draws (kε, kδ) — and a ρ-zCDP release is first
@@ -39,7 +41,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -60,6 +61,8 @@ __all__ = [
     "BudgetExceeded",
     "DatasetAccount",
     "LedgerFile",
+    "check_fits",
+    "checked_budget",
     "default_budget",
     "ledger_from_json",
     "ledger_to_json",
@@ -80,7 +83,6 @@ MAX_LEDGER_BYTES = 5 * 2**20
 #: Released values kept per ledger entry (numbers; longer arrays are cut and say so).
 MAX_VALUE_ITEMS = 2000
 _TOL = 1e-9  # relative slack so that 3 releases of ε = 1 fit a total of 3 (floating-point sums)
-_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 
 
 # -- costs as (ε, δ) spending ------------------------------------------------------------------
@@ -194,6 +196,50 @@ class BudgetExceeded(DPValueError):
     """A release refused because its cost exceeds what remains of its dataset's budget (nothing computed)."""
 
 
+def check_fits(name: str, n: int, budget: Budget, spent: tuple[float, float],
+               cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
+    """Raise :class:`BudgetExceeded` if ``cost`` (one or the costs of one click) does not fit what remains of
+    ``budget`` after ``spent`` = (ε, δ), or if a draw's δ is ≥ 1/n without the override. The one rule every
+    account (in memory or in :mod:`dpcore.store`) checks with."""
+    costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
+    b = budget
+    for c in costs:
+        d = spend(c)[1] / c.count  # per draw
+        if d >= 1.0 / n and not b.allow_large_delta:
+            raise BudgetExceeded(
+                f"Refused before computing anything: δ = {_g(d)} per draw is ≥ 1/n = {1.0 / n:.3g} "
+                f"(n = {n}): a mechanism with δ that large may publish a whole record. Lower δ below 1/n, "
+                "or set the budget with the override for δ ≥ 1/n on the Data page.")
+    eps = sum(spend(c)[0] for c in costs)
+    delta = sum(spend(c)[1] for c in costs)
+    s_eps, s_delta = spent
+    r_eps, r_delta = max(b.epsilon - s_eps, 0.0), max(b.delta - s_delta, 0.0)
+    if s_eps + eps > b.epsilon * (1 + _TOL) or s_delta + delta > b.delta * (1 + _TOL) + 1e-300:
+        raise BudgetExceeded(
+            f"Refused before computing anything: this release costs ε = {_g(eps)}, δ = {_g(delta)} but only "
+            f"ε = {_g(r_eps)}, δ = {_g(r_delta)} remain of the budget {b.describe()} of “{name}” "
+            f"(spent so far: ε = {_g(s_eps)}, δ = {_g(s_delta)}). Lower ε"
+            + (", use a pure ε-DP mechanism (this budget has no δ)" if b.delta == 0 and delta > 0 else "")
+            + ", or unload and load the data again to raise its total (its spending is kept).")
+
+
+def checked_budget(name: str, n: int, old: Budget, new: Budget, spent: tuple[float, float], budget_open: bool
+                   ) -> Budget:
+    """The total ``new`` for an account (with its own ``n``) if allowed: any value while ``budget_open``;
+    afterwards only lower; never below ``spent``. Raises DPValueError naming the rule otherwise."""
+    if not isinstance(new, Budget):
+        raise DPValueError(f"a budget must be a Budget; got {type(new).__name__}.")
+    s_eps, s_delta = spent
+    if new.epsilon < s_eps * (1 - _TOL) or new.delta < s_delta * (1 - _TOL):
+        raise DPValueError(f"a total of {new.describe()} is below what “{name}” has already spent "
+                           f"(ε = {_g(s_eps)}, δ = {_g(s_delta)}); choose at least that.")
+    if not budget_open and (new.epsilon > old.epsilon or new.delta > old.delta
+                            or (new.allow_large_delta and not old.allow_large_delta)):
+        raise DPValueError(f"the budget of “{name}” ({old.describe()}) cannot be raised after a release; "
+                           "unload the dataset and load it again to set a new total (its spending is kept).")
+    return dataclasses.replace(new, n=n) if new.n != n else new
+
+
 @dataclass
 class DatasetAccount:
     """What one user dataset may spend and has spent in this session (append-only).
@@ -214,6 +260,8 @@ class DatasetAccount:
         Every release charged to this dataset (counted as DP or not), never removed.
     budget_open : bool
         True until the first DP release after the data was loaded: the total may then be raised.
+    columns : tuple of str
+        The column names (declared by the file; what an uploaded ledger is matched by, with name and n).
     """
 
     fingerprint: str
@@ -222,6 +270,7 @@ class DatasetAccount:
     budget: Budget
     entries: list[LedgerEntry] = field(default_factory=list)
     budget_open: bool = True
+    columns: tuple[str, ...] = ()
 
     @property
     def counted(self) -> list[LedgerEntry]:
@@ -251,26 +300,7 @@ class DatasetAccount:
     def check(self, cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
         """Raise :class:`BudgetExceeded` (naming the cost and what remains) if ``cost`` (one or the
         costs of one click) does not fit, or if a draw's δ is ≥ 1/n without the override."""
-        costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
-        b = self.budget
-        for c in costs:
-            d = spend(c)[1] / c.count  # per draw
-            if d >= 1.0 / self.n and not b.allow_large_delta:
-                raise BudgetExceeded(
-                    f"Refused before computing anything: δ = {_g(d)} per draw is ≥ 1/n = {1.0 / self.n:.3g} "
-                    f"(n = {self.n}): a mechanism with δ that large may publish a whole record. Lower δ below 1/n, "
-                    "or set the budget with the override for δ ≥ 1/n on the Data page.")
-        eps = sum(spend(c)[0] for c in costs)
-        delta = sum(spend(c)[1] for c in costs)
-        s_eps, s_delta = self.spent()
-        r_eps, r_delta = self.remaining()
-        if s_eps + eps > b.epsilon * (1 + _TOL) or s_delta + delta > b.delta * (1 + _TOL) + 1e-300:
-            raise BudgetExceeded(
-                f"Refused before computing anything: this release costs ε = {_g(eps)}, δ = {_g(delta)} but only "
-                f"ε = {_g(r_eps)}, δ = {_g(r_delta)} remain of the budget {b.describe()} of “{self.name}” "
-                f"(spent so far: ε = {_g(s_eps)}, δ = {_g(s_delta)}). Lower ε"
-                + (", use a pure ε-DP mechanism (this budget has no δ)" if b.delta == 0 and delta > 0 else "")
-                + ", or unload and load the data again to raise its total (its spending is kept).")
+        check_fits(self.name, self.n, self.budget, self.spent(), cost)
 
     def record(self, entry: LedgerEntry) -> None:
         """Append a release (a DP one closes the budget to raising)."""
@@ -281,18 +311,7 @@ class DatasetAccount:
     def set_budget(self, budget: Budget) -> None:
         """Set the total: any value while ``budget_open``; afterwards only lower. Never below what
         was spent."""
-        if not isinstance(budget, Budget):
-            raise DPValueError(f"a budget must be a Budget; got {type(budget).__name__}.")
-        s_eps, s_delta = self.spent()
-        if budget.epsilon < s_eps * (1 - _TOL) or budget.delta < s_delta * (1 - _TOL):
-            raise DPValueError(f"a total of {budget.describe()} is below what “{self.name}” has already spent "
-                               f"(ε = {_g(s_eps)}, δ = {_g(s_delta)}); choose at least that.")
-        old = self.budget
-        if not self.budget_open and (budget.epsilon > old.epsilon or budget.delta > old.delta
-                                     or (budget.allow_large_delta and not old.allow_large_delta)):
-            raise DPValueError(f"the budget of “{self.name}” ({old.describe()}) cannot be raised after a release; "
-                               "unload the dataset and load it again to set a new total (its spending is kept).")
-        self.budget = dataclasses.replace(budget, n=self.n) if budget.n != self.n else budget
+        self.budget = checked_budget(self.name, self.n, self.budget, budget, self.spent(), self.budget_open)
 
     def reopen(self, name: str | None = None) -> None:
         """The data was loaded again: its total may be raised until the next release (spending is kept)."""
@@ -358,12 +377,13 @@ def _entry_dict(e: LedgerEntry) -> dict:
 
 
 def ledger_to_json(accounts: Iterable[DatasetAccount], other: Iterable[LedgerEntry] = ()) -> str:
-    """The ledger file: per dataset its identity, n, budget, spending and every release (time, cost,
-    released value); then the releases on public demo data. Read back by :func:`ledger_from_json`."""
+    """The ledger file: per dataset what the user declared (its name, n, column names), its budget, spending and
+    every release (time, cost, released value); then the releases on public demo data. No identity, hash or
+    other number computed from the data is written except released values. Read back by :func:`ledger_from_json`."""
     datasets = []
     for a in accounts:
         eps, delta = a.spent()
-        datasets.append({"name": a.name, "fingerprint": a.fingerprint, "n": a.n,
+        datasets.append({"name": a.name, "n": a.n, "columns": list(a.columns),
                          "budget": {"epsilon": a.budget.epsilon, "delta": a.budget.delta,
                                     "allow delta ≥ 1/n": a.budget.allow_large_delta},
                          "spent (basic composition)": {"epsilon": eps, "delta": delta},
@@ -377,7 +397,12 @@ def ledger_to_json(accounts: Iterable[DatasetAccount], other: Iterable[LedgerEnt
 
 @dataclass(frozen=True)
 class LedgerFile:
-    """A ledger file read back: the accounts (with their entries) and the demo-data entries."""
+    """A ledger file read back: the accounts (with their entries) and the demo-data entries.
+
+    An account read from a file has no identity (``fingerprint`` is ``""``) and its budget no n (``n=None``,
+    no override): it is matched to a loaded dataset by what the user declared (name, n, column names), and n,
+    the δ ≥ 1/n guard and its override then come from the loaded data and the workspace, never from the file.
+    """
 
     accounts: tuple[DatasetAccount, ...]
     other: tuple[LedgerEntry, ...]
@@ -386,10 +411,13 @@ class LedgerFile:
 
 def json_document(text: str | bytes, fmt: str, version: Any, bad: Any) -> dict:
     """The JSON object of a file that must say ``format: fmt`` and ``version``; ``bad(where, what)`` builds the
-    error naming what is wrong (not JSON, another format, another version)."""
+    error naming what is wrong (not JSON, another format, another version). ``NaN``/``Infinity`` are not JSON."""
+    def _no_constant(name: str) -> Any:
+        raise ValueError(name)
+
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        doc = json.loads(text, parse_constant=_no_constant)
+    except (json.JSONDecodeError, RecursionError, ValueError):
         raise bad("the file", "is not JSON") from None
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise bad("the file", f"does not say format “{fmt}”")
@@ -403,47 +431,90 @@ def _bad(where: str, what: str) -> DPValueError:
                         "“Download ledger (JSON)”, unchanged.")
 
 
+#: Caps of an uploaded file's fields: largest n and draw count, longest texts.
+MAX_FILE_N, MAX_FILE_COUNT, MAX_FILE_TEXT, MAX_FILE_COLUMNS = 10**9, 10**9, 2000, 1000
+_TEXT_CAPS = {"name": 200, "time": 40, "neighbours": 40, "saved": 40}
+
+
 def _field(obj: Any, name: str, types: type | tuple, where: str) -> Any:
+    """The field ``name`` of ``obj``, of one of ``types`` (a bool only where bool is named), range-checked:
+    integers within :data:`MAX_FILE_N`, floats finite, strings bounded."""
     if not isinstance(obj, dict) or name not in obj:
         raise _bad(where, f"has no “{name}”")
     v = obj[name]
-    if not isinstance(v, types) or (isinstance(v, bool) and bool not in (types if isinstance(types, tuple)
-                                                                         else (types,))):
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(v, allowed) or (isinstance(v, bool) and bool not in allowed):
         raise _bad(where, f"has “{name}” = {str(v)[:40]!r} of the wrong type")
+    if isinstance(v, int) and not isinstance(v, bool) and not (-MAX_FILE_N <= v <= MAX_FILE_N):
+        raise _bad(where, f"has “{name}” = {str(v)[:20]}…, outside ±{MAX_FILE_N:.0e}")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise _bad(where, f"has “{name}” = {v!r}, not a finite number")
+    if isinstance(v, str) and len(v) > _TEXT_CAPS.get(name, MAX_FILE_TEXT):
+        raise _bad(where, f"has “{name}” longer than {_TEXT_CAPS.get(name, MAX_FILE_TEXT)} characters")
     return v
 
 
 def _num(v: Any, where: str, name: str) -> float | None:
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or abs(v) > 1e300:
         raise _bad(where, f"has “{name}” = {str(v)[:40]!r}, not a finite number")
     return float(v)
 
 
-def _entry_from(d: Any, where: str, dataset: str | None) -> LedgerEntry:
+def _entry_from(d: Any, where: str) -> LedgerEntry:
     c = _field(d, "cost", dict, where)
     notion = _field(c, "notion", str, where + " cost")
     if notion not in NOTIONS:
         raise _bad(where, f"has an unknown notion {notion[:20]!r}")
     count = _field(c, "count", int, where + " cost")
+    if not 1 <= count <= MAX_FILE_COUNT:
+        raise _bad(where + " cost", f"has “count” = {count}, outside 1 … {MAX_FILE_COUNT:.0e}")
+    extra = {k: _field(c, k, str, where + " cost") if k in c else "" for k in ("neighbours", "note")}
     try:
         cost = PrivacyCost(notion, epsilon=_num(c.get("epsilon"), where, "epsilon"),
                            delta=_num(c.get("delta", 0.0), where, "delta") or 0.0, rho=_num(c.get("rho"), where, "rho"),
-                           neighbours=str(c.get("neighbours", "replace-one")), note=str(c.get("note", "")), count=count)
-    except DPValueError as exc:
+                           neighbours=extra["neighbours"] or "replace-one", note=extra["note"], count=count)
+        spend(cost)
+    except (DPValueError, OverflowError) as exc:
         raise _bad(where, f"has an invalid cost ({exc})") from None
     counted = _field(d, "counted as DP", bool, where)
     reason = _field(d, "not DP because", str, where)
     if not counted and not reason:
         raise _bad(where, "is not counted as DP but gives no reason")
-    time = _field(d, "time", str, where)
-    return LedgerEntry(_field(d, "release", str, where), cost, None, counted, reason, time,
-                       d.get("released value"), dataset)
+    return LedgerEntry(_field(d, "release", str, where), cost, None, counted, reason, _field(d, "time", str, where),
+                       d.get("released value"), None)
+
+
+def _account_from(a: Any, where: str) -> DatasetAccount:
+    name = _field(a, "name", str, where)
+    n = _field(a, "n", int, where)
+    if not 1 <= n <= MAX_FILE_N:
+        raise _bad(where, f"has “n” = {n}, outside 1 … {MAX_FILE_N:.0e}")
+    cols = a.get("columns", [])
+    if not (isinstance(cols, list) and len(cols) <= MAX_FILE_COLUMNS
+            and all(isinstance(x, str) and len(x) <= 200 for x in cols)):
+        raise _bad(where, f"has “columns” that are not a list of at most {MAX_FILE_COLUMNS} names")
+    b = _field(a, "budget", dict, where)
+    if "allow delta ≥ 1/n" in b:    # checked (only true/false), never used: the workspace decides the override
+        _field(b, "allow delta ≥ 1/n", bool, where + " budget")
+    try:   # n and the override are the loaded data's and the workspace's: not taken from the file
+        budget = Budget(cast(float, _num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon")),
+                        cast(float, _num(_field(b, "delta", (int, float), where + " budget"), where, "delta")))
+    except DPValueError as exc:
+        raise _bad(where, f"has an invalid budget ({exc})") from None
+    entries = [_entry_from(e, f"{where}, release {j + 1}") for j, e in enumerate(_field(a, "releases", list, where))]
+    acct = DatasetAccount("", name, n, budget, entries, budget_open=not any(e.counted_as_dp for e in entries),
+                          columns=tuple(cols))
+    s_eps, s_delta = acct.spent()
+    if s_eps > budget.epsilon * (1 + _TOL) or s_delta > budget.delta * (1 + _TOL) + 1e-300:
+        raise _bad(where, f"spent ε = {_g(s_eps)}, δ = {_g(s_delta)}, more than its budget {budget.describe()}")
+    return acct
 
 
 def ledger_from_json(data: bytes | str) -> LedgerFile:
-    """Read and check a ledger file written by :func:`ledger_to_json`.
+    """Read and check a ledger file written by :func:`ledger_to_json`: every field range-checked (integers
+    within caps, floats finite, strings bounded, booleans only ``true``/``false``).
 
     Raises
     ------
@@ -462,31 +533,16 @@ def ledger_from_json(data: bytes | str) -> LedgerFile:
     doc = json_document(data, LEDGER_FORMAT, LEDGER_VERSION, _bad)
     accounts, seen = [], set()
     for i, a in enumerate(_field(doc, "datasets", list, "the file")):
-        where = f"dataset {i + 1}"
-        fp = _field(a, "fingerprint", str, where)
-        if not _FINGERPRINT.fullmatch(fp):
-            raise _bad(where, "has a fingerprint that is not 64 hex digits")
-        if fp in seen:
-            raise _bad(where, "repeats a dataset listed before")
-        seen.add(fp)
-        n = _field(a, "n", int, where)
-        b = _field(a, "budget", dict, where)
-        try:
-            budget = Budget(cast(float, _num(_field(b, "epsilon", (int, float), where + " budget"), where, "epsilon")),
-                            cast(float, _num(_field(b, "delta", (int, float), where + " budget"), where, "delta")), n=n,
-                            allow_large_delta=bool(b.get("allow delta ≥ 1/n", False)))
-        except DPValueError as exc:
-            raise _bad(where, f"has an invalid budget ({exc})") from None
-        entries = [_entry_from(e, f"{where}, release {j + 1}", fp)
-                   for j, e in enumerate(_field(a, "releases", list, where))]
-        acct = DatasetAccount(fp, _field(a, "name", str, where), n, budget, entries,
-                              budget_open=not any(e.counted_as_dp for e in entries))
-        s_eps, s_delta = acct.spent()
-        if s_eps > budget.epsilon * (1 + _TOL) or s_delta > budget.delta * (1 + _TOL) + 1e-300:
-            raise _bad(where, f"spent ε = {_g(s_eps)}, δ = {_g(s_delta)}, more than its budget {budget.describe()}")
+        acct = _account_from(a, f"dataset {i + 1}")
+        declared = (acct.name, acct.n, tuple(sorted(acct.columns)))
+        if declared in seen:
+            raise _bad(f"dataset {i + 1}", "repeats a dataset listed before")
+        seen.add(declared)
         accounts.append(acct)
-    other = tuple(_entry_from(e, f"demo release {j + 1}", None)
-                  for j, e in enumerate(doc.get("public demo data (not charged to a budget)", [])
-                                        if isinstance(doc.get("public demo data (not charged to a budget)", []), list)
-                                        else []))
-    return LedgerFile(tuple(accounts), other, str(doc.get("saved", "")))
+    demo_key = "public demo data (not charged to a budget)"
+    demo = _field(doc, demo_key, list, "the file") if demo_key in doc else []
+    other = tuple(_entry_from(e, f"demo release {j + 1}") for j, e in enumerate(demo))
+    if any(e.counted_as_dp for e in other):
+        raise _bad("a demo release", "is counted as DP (releases on public demo data never are)")
+    saved = _field(doc, "saved", str, "the file") if "saved" in doc else ""
+    return LedgerFile(tuple(accounts), other, saved)

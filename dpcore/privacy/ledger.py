@@ -12,7 +12,7 @@ from typing import cast
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Mapping
 
 from .._validation import DPValueError, check_delta
 from .accounting import (
@@ -143,8 +143,12 @@ class PrivacyLedger:
         eps_z = None if rho is None else zcdp_to_approx(rho, delta)
         return LedgerTotals(len(costs), float(cast(float, basic.epsilon)), float(basic.delta), rho, eps_z, delta, n_not)
 
-    def to_frame(self):
-        """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws)."""
+    def to_frame(self, names: Mapping[str, str] | None = None):
+        """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws).
+
+        The ``dataset`` column gives the dataset's name from ``names`` (identity → name), never its identity:
+        a downloaded file holds no identity or hash of the data."""
+        names = names or {}
         import pandas as pd
 
         import json
@@ -170,7 +174,7 @@ class PrivacyLedger:
                 "ρ per draw": e.cost.rho,
                 "ρ (zCDP, all draws)": e.cost.as_zcdp_rho(),
                 "neighbours": e.cost.neighbours,
-                "dataset": e.dataset or "",
+                "dataset": names.get(e.dataset, "your data") if e.dataset else "",
                 "released value": "" if e.value is None else json.dumps(e.value, ensure_ascii=False),
                 "note": e.cost.note,
             }

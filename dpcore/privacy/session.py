@@ -29,7 +29,9 @@ A page (Streamlit or any other front end) never decides these itself; it builds 
   (``ReleaseRequest.cost``, from the calibration: public) and is refused with
   :class:`~dpcore.privacy.budget.BudgetExceeded` before ``compute`` is called if that cost does not
   fit what remains. Spending is kept per dataset identity: clearing the ledger's list gives nothing
-  back, and opening the same data again finds it.
+  back, and opening the same data again finds it. With a :mod:`dpcore.store` workspace
+  (``ReleaseSession(workspace=…)``) the accounts are the workspace's: shared by its tabs and server
+  processes, kept across restarts, and a click's check and spending are one database transaction.
 
 Everything here is plain Python (no Streamlit); a session object lives in the front end's
 per-user state, never at module level.
@@ -58,7 +60,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
@@ -70,12 +72,15 @@ from .budget import (
     Budget,
     DatasetAccount,
     LedgerFile,
-    default_budget,
     ledger_to_json,
     released_value,
     spend,
 )
+from ._accounts import MemoryBook, StoreBook, declares, same_release
 from .ledger import LedgerEntry, PrivacyLedger
+
+if TYPE_CHECKING:    # dpcore.store imports dpcore.privacy: the name is for the type checker only
+    from ..store import Workspace
 
 __all__ = [
     "BUILTIN",
@@ -457,42 +462,72 @@ class ReleaseSession:
     max_cached : int
         Releases kept for redisplay. An evicted release on a user's data is not recomputed on a
         rerun: it needs a new submit and is charged again (honest: it is a new draw).
+    workspace : dpcore.store.Workspace, optional
+        Where the budgets live. Given: every account, its spending and the ledger are the workspace's (shared by
+        all its tabs and server processes, kept across restarts; a click's budget check and spending are one
+        database transaction). None: this object's memory (gone with it). The release cache stays per object.
     """
 
-    def __init__(self, max_cached: int = 32):
+    def __init__(self, max_cached: int = 32, *, workspace: Workspace | None = None):
         if int(max_cached) < 1:
             raise DPValueError(f"max_cached = {max_cached!r} must be >= 1.")
         self.max_cached = int(max_cached)
         self.ledger = PrivacyLedger()   # the list shown (may be cleared: a display)
-        self.accounts: dict[str, DatasetAccount] = {}  # spending per user dataset (never cleared)
-        self.demo_entries: list[LedgerEntry] = []      # releases on public demo data (never cleared)
+        self.workspace = workspace
+        self._book: MemoryBook | StoreBook = MemoryBook() if workspace is None else StoreBook(workspace)
+        self.pending: list[DatasetAccount] = []   # accounts of an uploaded ledger whose data is not loaded yet
         self._cache: OrderedDict = OrderedDict()
         self._draw = 0
 
+    @property
+    def accounts(self) -> dict[str, DatasetAccount]:
+        """Spending per user dataset (never cleared): identity -> account (a fresh read from the store)."""
+        return {a.fingerprint: a for a in self._book.all()}
+
+    @property
+    def demo_entries(self) -> list[LedgerEntry]:
+        """Releases on public demo data (never cleared), in the order recorded."""
+        return self._book.demo_entries()
+
     # -- budgets ---------------------------------------------------------------------------
-    def open_dataset(self, fingerprint: str, n: int, name: str = "", budget: Budget | None = None) -> DatasetAccount:
+    def open_dataset(self, fingerprint: str, n: int, name: str = "", budget: Budget | None = None,
+                     columns: Sequence[str] = ()) -> DatasetAccount:
         """A user's dataset was loaded: its account (created with ``budget`` or :func:`default_budget`;
         if the same data was loaded before, its spending is kept and its total may be raised again
-        until the next release)."""
+        until the next release). ``fingerprint``: the identity the caller keys it by (with a store, prefer
+        :meth:`open_data`, which finds near copies)."""
         if not isinstance(fingerprint, str) or not fingerprint:
             raise DPValueError("a dataset's identity (fingerprint) must be a non-empty string.")
-        acct = self.accounts.get(fingerprint)
-        if acct is None:
-            acct = DatasetAccount(fingerprint, str(name or "dataset"), int(n), default_budget(int(n)))
-            self.accounts[fingerprint] = acct
-        else:
-            acct.reopen(name)
-        if budget is not None:
-            acct.set_budget(budget)
-        return acct
+        acct = self._book.open(fingerprint, int(n), str(name or ""), budget, tuple(map(str, columns)))
+        return self._apply_pending(acct)
+
+    def open_data(self, dataset: Any, budget: Budget | None = None) -> tuple[DatasetAccount, Any]:
+        """A user's :class:`~dpcore.data.Dataset` was loaded: ``(account, match)``. With a store the account is
+        found by the data's keyed identity — the same rows in any order, or a near copy (≥ 90 % of rows, same
+        columns or more) of a dataset of the workspace — and ``match`` (:class:`dpcore.store.Match`) says which
+        and why; without a store ``match`` is None and the identity is the content fingerprint. A release on
+        this data names ``account.fingerprint`` (= :meth:`identity`) as its dataset."""
+        acct, match = self._book.open_data(dataset, budget)
+        return self._apply_pending(acct), match
+
+    def set_budget(self, fingerprint: str, budget: Budget) -> DatasetAccount:
+        """Set a dataset's total (:func:`~dpcore.privacy.budget.checked_budget`'s rules: any value until its
+        first release after loading, then only lower, never below what was spent). With a store this is the way
+        to change a total: an account returned by :meth:`account` is a snapshot."""
+        return self._book.set_budget(fingerprint, budget)
+
+    def identity(self, dataset: Any) -> str:
+        """The identity a release on ``dataset`` is charged to (:meth:`open_data`'s ``account.fingerprint``)."""
+        return self._book.identity(dataset)
 
     def account(self, fingerprint: str | None) -> DatasetAccount | None:
         """The account of a user's dataset, or None if it was never opened."""
-        return self.accounts.get(fingerprint) if fingerprint else None
+        return self._book.get(fingerprint) if fingerprint else None
 
     def check_budget(self, requests: Sequence[ReleaseRequest]) -> None:
         """Raise :class:`~dpcore.privacy.budget.BudgetExceeded` if the requests of one click (the ones
-        not cached yet, counted as DP) do not fit their datasets' budgets together."""
+        not cached yet, counted as DP) do not fit their datasets' budgets together (advisory with a store:
+        :meth:`run` checks and spends in one transaction)."""
         by_data: dict[str, list[PrivacyCost]] = {}
         for r in requests:
             if self._budgeted(r) and self.full_key(r) not in self._cache:
@@ -512,51 +547,77 @@ class ReleaseSession:
         return request.cost
 
     def _account_for(self, fingerprint: str) -> DatasetAccount:
-        acct = self.accounts.get(fingerprint)
+        acct = self._book.get(fingerprint)
         if acct is None:
             raise DPValueError("this dataset has no privacy budget yet: load it on the Data page, where its "
                                "budget is set.")
         return acct
 
     def restore(self, ledger_file: LedgerFile) -> list[str]:
-        """Continue counting from a ledger file (after a restart): its datasets' spending and budgets.
+        """Add a ledger file's spending (a user's record, e.g. from another server) to the matching datasets.
 
-        An account already here keeps its entries; the file's entries not already present (same
-        time, label and cost) are added, and the budget becomes the lower of the two in each of ε
-        and δ (an upload never raises a total nor lowers spending). Returns the datasets' names.
+        A dataset of the file is matched by what the user declared — name, n and column names
+        (:func:`~dpcore.privacy._accounts.declares`) — to an account here, or kept until such data is loaded
+        (:attr:`pending`). The file's entries not already present (same time, label, cost and value) are ADDED, and
+        a total becomes the lower of the two in each of ε and δ; n, the δ ≥ 1/n guard and its override stay the
+        loaded data's. An upload never gives budget back nor lifts a rule. Returns the file's datasets' names.
         """
         names = []
         for a in ledger_file.accounts:
-            mine = self.accounts.get(a.fingerprint)
-            if mine is None:
-                self.accounts[a.fingerprint] = mine = DatasetAccount(a.fingerprint, a.name, a.n, a.budget)
+            target = next((acct for acct in self._book.all() if declares(a, acct)), None)
+            if target is None:
+                self.pending = [p for p in self.pending if not (p.name, p.n) == (a.name, a.n)] + [a]
             else:
-                old = mine.budget
-                mine.budget = Budget(min(old.epsilon, a.budget.epsilon), min(old.delta, a.budget.delta), n=mine.n,
-                                     allow_large_delta=old.allow_large_delta and a.budget.allow_large_delta)
-            have = {(e.time, e.label, e.cost) for e in mine.entries}
-            for e in a.entries:
-                if (e.time, e.label, e.cost) not in have:
-                    mine.record(e)
-                    self.ledger.entries.append(e)
-            mine.budget_open = mine.budget_open and not mine.counted
-            names.append(mine.name)
-        have = {(e.time, e.label, e.cost) for e in self.demo_entries}
+                self.ledger.entries.extend(self._book.import_into(target.fingerprint, a))
+            names.append(a.name)
+        have = {same_release(e) for e in self._book.demo_entries()}
         for e in ledger_file.other:
-            if (e.time, e.label, e.cost) not in have:
-                self.demo_entries.append(e)
+            if same_release(e) not in have:
+                self._book.add(None, e)
                 self.ledger.entries.append(e)
         return names
 
+    def _apply_pending(self, acct: DatasetAccount) -> DatasetAccount:
+        match = [p for p in self.pending if declares(p, acct)]
+        if not match:
+            return acct
+        for p in match:
+            self.ledger.entries.extend(self._book.import_into(acct.fingerprint, p))
+        self.pending = [p for p in self.pending if p not in match]
+        return cast(DatasetAccount, self._book.get(acct.fingerprint))
+
     def to_json(self) -> str:
-        """The ledger file of this session (:func:`~dpcore.privacy.budget.ledger_to_json`)."""
-        return ledger_to_json(self.accounts.values(), self.demo_entries)
+        """The ledger file of this session (:func:`~dpcore.privacy.budget.ledger_to_json`): no identity or hash."""
+        return ledger_to_json(self._book.all(), self._book.demo_entries())
 
     def all_entries(self) -> list[LedgerEntry]:
         """Every release of the session (the user's datasets' and the demo data's), in time order; the
         ledger's list may have been cleared, this is not."""
-        entries = [e for a in self.accounts.values() for e in a.entries] + list(self.demo_entries)
+        entries = [e for a in self._book.all() for e in a.entries] + self._book.demo_entries()
         return sorted(entries, key=lambda e: e.time)
+
+    def ledger_frame(self) -> pd.DataFrame:
+        """:meth:`all_entries` as the ledger CSV's table, datasets named by their names (never an identity)."""
+        names = {a.fingerprint: a.name for a in self._book.all()}
+        return PrivacyLedger(self.all_entries()).to_frame(names)
+
+    def _book_entry(self, request: ReleaseRequest, key: tuple, charge: Charge, result: Any, cost: PrivacyCost,
+                    value_of: Callable[[Any], Any], token: Any) -> None:
+        value = released_value(value_of(result))
+        # a new entry even if an evicted release had this key (a new submit is a new draw: charged again)
+        entry = LedgerEntry(request.label, cost, key, charge.counted_as_dp, charge.reason,
+                            datetime.now(timezone.utc).isoformat(timespec="seconds"), value,
+                            request.dataset if request.kind == USER else None)
+        self.ledger.entries.append(entry)
+        if self._budgeted(request):
+            self._book.finish(token, cast(str, request.dataset), entry)
+            declared, actual = spend(cast(PrivacyCost, request.cost)), spend(cost)
+            if actual[0] > declared[0] * (1 + 1e-9) or actual[1] > declared[1] * (1 + 1e-9) + 1e-300:
+                raise RuntimeError(f"the release cost {cost.describe()} is more than it declared "
+                                   f"({cast(PrivacyCost, request.cost).describe()}): recorded, not shown. "
+                                   "Please report it.")
+        else:
+            self._book.add(request.dataset if request.kind == USER else None, entry)
 
     def full_key(self, request: ReleaseRequest) -> tuple:
         """The cache/ledger key: public identity, randomness, teaching flag and (fresh only) the draw number."""
@@ -609,33 +670,21 @@ class ReleaseSession:
             return Outcome("cached", self._cache[key], charge)
         if (request.kind == USER or charge.charged) and not submitted:
             return Outcome("needs submit", None, charge)
-        account = None
-        if self._budgeted(request):  # the budget, before anything is computed
-            account = self._account_for(cast(str, request.dataset))
-            account.check(self._declared(request))
-        elif request.kind == USER:
-            account = self.accounts.get(cast(str, request.dataset))
-        result = compute(request.randomness.generator(key))
-        cost = cost_of(result)
-        if not isinstance(cost, PrivacyCost):
-            raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
+        token, budgeted = None, self._budgeted(request)
+        if budgeted:  # the budget, before anything is computed (with a store: checked AND spent, one transaction)
+            token = self._book.reserve(cast(str, request.dataset), self._declared(request), request.label)
+        done = False
+        try:
+            result = compute(request.randomness.generator(key))
+            cost = cost_of(result)
+            if not isinstance(cost, PrivacyCost):
+                raise TypeError(f"cost_of must return a PrivacyCost; got {type(cost).__name__}.")
+            done = True
+        finally:
+            if not done:          # raised (or a rerun interrupted it): nothing shown, the spending is given back
+                self._book.cancel(token)
         if charge.charged:
-            value = released_value(value_of(result))
-            # a new entry even if an evicted release had this key (a new submit is a new draw: charged again)
-            entry = LedgerEntry(request.label, cost, key, charge.counted_as_dp, charge.reason,
-                                datetime.now(timezone.utc).isoformat(timespec="seconds"), value,
-                                request.dataset if request.kind == USER else None)
-            self.ledger.entries.append(entry)
-            if account is not None:
-                account.record(entry)
-            elif request.kind != USER:
-                self.demo_entries.append(entry)
-            if account is not None and charge.counted_as_dp:
-                declared, actual = spend(cast(PrivacyCost, request.cost)), spend(cost)
-                if actual[0] > declared[0] * (1 + 1e-9) or actual[1] > declared[1] * (1 + 1e-9) + 1e-300:
-                    raise RuntimeError(f"the release cost {cost.describe()} is more than it declared "
-                                       f"({cast(PrivacyCost, request.cost).describe()}): recorded, not shown. "
-                                       "Please report it.")
+            self._book_entry(request, key, charge, result, cost, value_of, token)
         self._cache[key] = result
         while len(self._cache) > self.max_cached:
             self._cache.popitem(last=False)

@@ -3,14 +3,15 @@ public settings and — only if the user asks — the current dataset.
 
 Resuming never gives budget back: the ledger part is read by :func:`~dpcore.privacy.budget.ledger_from_json`
 and merged by :meth:`~dpcore.privacy.ReleaseSession.restore` (entries are added, never removed; a budget
-becomes the lower of the file's and the session's). Spending is keyed by the data's content fingerprint
-(bounds excluded), so loading the same data again — from this file or from the original upload — finds
-its account and continues against the same total.
+becomes the lower of the file's and the session's), matched to a loaded dataset by what the user declared
+(name, n, column names). The file holds no identity, fingerprint or hash of the data: without the data it
+names the dataset only by its name and n, and with the data (only when the user asks) it holds the table
+itself, whose budget the server finds again from its rows.
 
 The file is read strictly (a clear :class:`~dpcore.errors.DPValueError` naming the field; never a
 traceback): JSON only (no pickle), a size cap checked before parsing, a format tag and version, settings
-restricted to plain JSON values under page keys, and a dataset whose rebuilt content must hash to the
-fingerprint the file states (an edited table is refused rather than attached to another dataset's budget).
+restricted to plain JSON values under page keys, table cells and index labels that are plain, bounded
+scalars.
 
 >>> from dpcore.privacy import ReleaseSession
 >>> s = ReleaseSession()
@@ -46,7 +47,6 @@ MAX_SETTINGS, MAX_LIST = 500, 200
 #: A setting key: a page's widget key (lower-case words), optionally behind ``_keep::`` (ui.persist's copy).
 #: Keys of the app's own machinery (``dp_…``, ``_dp_…``) and of the Data page (``data_…``) are never kept.
 _KEY = re.compile(r"(?:_keep::)?(?!dp_|data_)[a-z][a-z0-9_]{0,79}")
-_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
 _DTYPES = ("float64", "int64", "bool", "object", "str", "string", "Int64", "Float64", "boolean")
 
 
@@ -104,7 +104,7 @@ def _column_values(s: pd.Series) -> tuple[list, str]:
 
 def dataset_to_dict(ds: Any) -> dict:
     """A :class:`~dpcore.data.Dataset` in JSON types: the table column by column (dtypes, index), its bounds,
-    imputation values, bound sources, name, kind and provenance, and its fingerprint (bounds excluded)."""
+    imputation values, bound sources, name, kind and provenance (no fingerprint or hash)."""
     cols, dtypes, values, held = [], [], [], []
     for c in ds.frame.columns:
         s = ds.frame[c]
@@ -117,11 +117,26 @@ def dataset_to_dict(ds: Any) -> dict:
     index = ({"range": [int(idx.start), int(idx.stop), int(idx.step)]} if isinstance(idx, pd.RangeIndex)
              else {"values": [x.item() if isinstance(x, np.generic) else x for x in idx.tolist()]})
     index["name"] = idx.name
-    return {"fingerprint": ds.fingerprint(include_bounds=False), "name": ds.name, "kind": ds.kind,
+    return {"name": ds.name, "kind": ds.kind,
             "provenance": ds.provenance, "notes": list(ds.notes), "numeric columns": list(ds.numeric_columns),
             "bounds": {c: list(b) for c, b in ds.bounds.items()}, "imputation values": dict(ds.imputes),
             "bound sources": dict(ds.bound_sources),
             "table": {"columns": cols, "dtypes": dtypes, "missing held as": held, "values": values, "index": index}}
+
+
+#: Longest text cell or index label read back.
+MAX_CELL_TEXT = 10_000
+
+
+def _cell(x: Any) -> bool:
+    """A plain, bounded JSON scalar (``"inf"``/``"-inf"`` as text stand for infinities in numeric columns)."""
+    if x is None or isinstance(x, bool):
+        return True
+    if isinstance(x, int):
+        return abs(x) < 2**63
+    if isinstance(x, float):
+        return math.isfinite(x)
+    return isinstance(x, str) and len(x) <= MAX_CELL_TEXT
 
 
 def _series(vals: list, dtype: str, held: str, n: int, where: str) -> pd.Series:
@@ -129,8 +144,9 @@ def _series(vals: list, dtype: str, held: str, n: int, where: str) -> pd.Series:
         raise _bad(where, f"does not have {n} values")
     if dtype not in _DTYPES:
         raise _bad(where, f"has the unsupported type {dtype[:20]!r}")
-    if not all(x is None or isinstance(x, (bool, int, float, str)) for x in vals):
-        raise _bad(where, "holds a value that is not a number, text, true/false or null")
+    if not all(_cell(x) for x in vals):
+        raise _bad(where, "holds a value that is not a finite number (within ±2⁶³ if whole), a text of at most "
+                          f"{MAX_CELL_TEXT} characters, true/false or null")
     if dtype == "float64":
         if any(isinstance(x, str) and x not in ("inf", "-inf") for x in vals):
             raise _bad(where, "holds text in a numeric column")
@@ -146,15 +162,12 @@ def _series(vals: list, dtype: str, held: str, n: int, where: str) -> pd.Series:
 
 def dataset_from_dict(d: Any) -> Any:
     """Rebuild the Dataset of :func:`dataset_to_dict`; refuses (naming the field) if anything is missing or
-    if the rebuilt table does not hash to the stated fingerprint."""
+    out of range. An edited table is simply another table: the store finds its budget from its rows."""
     from ..data import Dataset
 
     where = "the dataset"
     if not isinstance(d, dict):
         raise _bad(where, "is not an object")
-    fp = d.get("fingerprint")
-    if not isinstance(fp, str) or not _FINGERPRINT.fullmatch(fp):
-        raise _bad(where, "has no “fingerprint” of 64 hex digits")
     t = d.get("table")
     if not isinstance(t, dict):
         raise _bad(where, "has no “table”")
@@ -177,6 +190,8 @@ def dataset_from_dict(d: Any) -> Any:
             raise _bad(where + " index", "has an invalid “range”")
         frame.index = pd.RangeIndex(*r)
     elif isinstance(ix.get("values"), list) and len(ix["values"]) == n:
+        if not all(_cell(x) for x in ix["values"]):
+            raise _bad(where + " index", "holds a label that is not a number, a short text, true/false or null")
         frame.index = pd.Index(ix["values"])
     else:
         raise _bad(where + " index", "has neither a “range” nor n “values”")
@@ -188,11 +203,9 @@ def dataset_from_dict(d: Any) -> Any:
                      str(d.get("provenance", ""))[:2000], tuple(str(x)[:2000] for x in d.get("notes") or ()),
                      name=str(d.get("name", ""))[:200], imputes=dict(d.get("imputation values") or {}),
                      bound_sources=dict(d.get("bound sources") or {}), kind=str(d.get("kind", "user")))
-    except (TypeError, ValueError, AttributeError) as exc:
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise _bad(where, f"is inconsistent ({exc})") from None
-    if ds.fingerprint(include_bounds=False) != fp:
-        raise _bad(where, "does not match its fingerprint (its table was changed after it was saved)")
-    if ds.kind != "user" and not _is_builtin(fp):
+    if ds.kind != "user" and not _is_builtin(ds.fingerprint(include_bounds=False)):
         # the kind decides what is charged: only a table identical to a built-in example stays "built-in"; anything
         # else (a simulation, or a file whose kind was edited) comes back as the user's data, charged to its budget
         ds = dataclasses.replace(ds, kind="user")
@@ -214,20 +227,19 @@ class SessionFile:
     settings: Mapping[str, Any]
     dataset: Any
     dataset_name: str
-    dataset_fingerprint: str | None
+    dataset_n: int | None
     saved: str
 
 
 def session_to_json(session: Any, settings: Mapping[str, Any], dataset: Any = None, *,
                     include_data: bool = False) -> str:
     """The session file: the ledger of ``session`` (a ReleaseSession), :func:`public_settings` of
-    ``settings`` and, only with ``include_data``, the current ``dataset`` (otherwise only its name and
-    fingerprint, so that loading the same data again continues its budget)."""
+    ``settings`` and, only with ``include_data``, the current ``dataset`` (otherwise only its name and n: what
+    the user declared; loading the same data again continues its budget)."""
     current = None
     if dataset is not None:
         current = (dataset_to_dict(dataset) if include_data else
-                   {"name": dataset.name, "fingerprint": dataset.fingerprint(include_bounds=False),
-                    "table": None})
+                   {"name": dataset.name, "n": int(dataset.n_rows), "table": None})
     doc = {"format": SESSION_FORMAT, "version": SESSION_VERSION,
            "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
            "includes the data": bool(include_data and dataset is not None),
@@ -259,14 +271,18 @@ def session_from_json(data: bytes | str) -> SessionFile:
         if not (_plain(v) or (isinstance(v, list) and len(v) <= MAX_LIST and all(_plain(x) for x in v))):
             raise _bad(f"setting {k[:40]!r}", "is not a number, text, true/false, null or a short list of them")
     cur = doc.get("current dataset")
-    ds, name, fp = None, "", None
+    ds, name, n = None, "", None
     if cur is not None:
         if not isinstance(cur, dict):
             raise _bad("“current dataset”", "is not an object")
-        name = str(cur.get("name", ""))[:200]
-        fp = cur.get("fingerprint")
-        if not isinstance(fp, str) or not _FINGERPRINT.fullmatch(fp):
-            raise _bad("“current dataset”", "has no “fingerprint” of 64 hex digits")
+        name = cur.get("name", "")
+        if not isinstance(name, str) or len(name) > 200:
+            raise _bad("“current dataset”", "has a “name” that is not a text of at most 200 characters")
+        n = cur.get("n")
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10**9):
+            raise _bad("“current dataset”", "has an “n” that is not a whole number in 1 … 10⁹")
         if cur.get("table") is not None:
             ds = dataset_from_dict(cur)
-    return SessionFile(ledger, dict(settings), ds, name, fp, str(doc.get("saved", ""))[:40])
+            n = ds.n_rows
+    saved = doc.get("saved", "")
+    return SessionFile(ledger, dict(settings), ds, name, n, saved[:40] if isinstance(saved, str) else "")

@@ -56,11 +56,13 @@ def test_without_the_tick_no_raw_data_is_written():
     ds, fp, text = _saved(include_data=False)
     assert "Paris" not in text and "52000" not in text
     back = SF.session_from_json(text)
-    assert back.dataset is None and back.dataset_fingerprint == fp and back.dataset_name == "people.csv"
+    assert back.dataset is None and back.dataset_n == 5 and back.dataset_name == "people.csv"
+    assert fp not in text and "fingerprint" not in text     # issue 31: no identity of the data in the file
     fresh = ReleaseSession()
     fresh.restore(back.ledger)
-    again = _people()                               # the user loads the same file again
-    assert fresh.open_dataset(again.fingerprint(include_bounds=False), again.n_rows).remaining() == (2.0, 0.0)
+    again = _people()                               # the user loads the same file again (matched by name and n)
+    assert fresh.open_dataset(again.fingerprint(include_bounds=False), again.n_rows,
+                              again.name).remaining() == (2.0, 0.0)
 
 
 def test_resuming_never_gives_budget_back():
@@ -104,11 +106,13 @@ def _doc():
     (lambda d: d["settings"].__setitem__("dp_seed", 1), "setting 'dp_seed'"),
     (lambda d: d["settings"].__setitem__("kng_eps", {"a": 1}), "setting 'kng_eps'"),
     (lambda d: d["settings"].__setitem__("kng_x", list(range(500))), "setting 'kng_x'"),
-    (lambda d: d["current dataset"]["table"]["values"][0].__setitem__(0, 35.0), "does not match its fingerprint"),
+    (lambda d: d["current dataset"]["table"]["values"][0].__setitem__(0, 10**400), "not a finite number"),
+    (lambda d: (d["current dataset"]["table"]["index"].pop("range", None),
+                d["current dataset"]["table"]["index"].update(values=[[1], [2], [3], [4], [5]])), "index holds a label"),
     (lambda d: d["current dataset"]["table"]["values"][0].__setitem__(0, "=cmd()"), "text in a numeric column"),
     (lambda d: d["current dataset"]["table"]["dtypes"].__setitem__(0, "category"), "unsupported type"),
     (lambda d: d["current dataset"]["table"]["values"][1].pop(), "does not have 5 values"),
-    (lambda d: d["current dataset"].__setitem__("fingerprint", "x"), "fingerprint"),
+    (lambda d: d["current dataset"].__setitem__("name", ["x"]), "“name”"),
     (lambda d: d["ledger"]["datasets"][0]["budget"].__setitem__("epsilon", 0.5), "more than its budget"),
     (lambda d: d["ledger"]["datasets"][0].pop("releases"), "“releases”"),
 ])

@@ -1,0 +1,205 @@
+"""Where a :class:`~dpcore.privacy.ReleaseSession` keeps its budget accounts: in this tab's memory, or in a
+workspace of :mod:`dpcore.store` (shared by every tab and server process, kept across restarts).
+
+Both books answer the same calls; the session's release rules do not depend on which one it has. The store's
+book spends in ONE database transaction before anything is computed (:meth:`StoreBook.reserve`), then adds the
+released value (:meth:`StoreBook.finish`) or gives the spending back if the computation raised
+(:meth:`StoreBook.cancel`: nothing was shown).
+
+Imported ledgers (an uploaded file) are matched by what the user declared — name, n and column names — and
+can only ADD spending (:func:`declares`, :meth:`import_into`): n, the δ ≥ 1/n guard and its override stay the
+loaded data's and the workspace's.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from ..errors import DPValueError
+from .accounting import PrivacyCost
+from .budget import Budget, DatasetAccount, default_budget
+from .ledger import LedgerEntry
+
+__all__ = ["MemoryBook", "StoreBook", "declares", "same_release"]
+
+
+def declares(imported: DatasetAccount, acct: DatasetAccount) -> bool:
+    """True if an account read from a file names the loaded dataset ``acct``: the same name and n, and the
+    same column names when both declare them."""
+    same_cols = not imported.columns or not acct.columns or sorted(imported.columns) == sorted(acct.columns)
+    return imported.name == acct.name and imported.n == acct.n and same_cols
+
+
+def _lowered(old: Budget, imported: Budget, spent: tuple[float, float]) -> Budget | None:
+    """The lower of two totals (ε and δ each) if that is still ≥ what was spent; None if nothing changes."""
+    eps, delta = min(old.epsilon, imported.epsilon), min(old.delta, imported.delta)
+    if (eps, delta) == (old.epsilon, old.delta) or eps < spent[0] or delta < spent[1]:
+        return None
+    return dataclasses.replace(old, epsilon=eps, delta=delta)
+
+
+def same_release(e: LedgerEntry) -> tuple:
+    """What makes two ledger entries the same release (an upload adds an entry only if it is not there yet)."""
+    return e.time, e.label, e.cost, json.dumps(e.value, sort_keys=True, allow_nan=False)
+
+
+def _new_entries(acct: DatasetAccount, imported: DatasetAccount) -> list[LedgerEntry]:
+    have = {same_release(e) for e in acct.entries}
+    return [dataclasses.replace(e, dataset=acct.fingerprint) for e in imported.entries if same_release(e) not in have]
+
+
+def _copy(acct: DatasetAccount) -> DatasetAccount:
+    """A copy a caller may change without changing the snapshot (a store's account changes only through it)."""
+    return dataclasses.replace(acct, entries=list(acct.entries))
+
+
+class MemoryBook:
+    """Accounts in this tab's memory (the behaviour without a store: gone with the tab)."""
+
+    def __init__(self) -> None:
+        self.accounts: dict[str, DatasetAccount] = {}
+        self.demo: list[LedgerEntry] = []
+
+    def open(self, key: str, n: int, name: str, budget: Budget | None, columns: tuple[str, ...]) -> DatasetAccount:
+        acct = self.accounts.get(key)
+        if acct is None:
+            acct = DatasetAccount(key, str(name or "dataset"), int(n), default_budget(int(n)), columns=columns)
+            self.accounts[key] = acct
+        else:
+            acct.reopen(name)
+        if budget is not None:
+            acct.set_budget(budget)
+        return acct
+
+    def open_data(self, ds: Any, budget: Budget | None) -> tuple[DatasetAccount, Any]:
+        acct = self.open(self.identity(ds), ds.n_rows, ds.name or "dataset", budget,
+                         tuple(map(str, ds.frame.columns)))
+        return acct, None
+
+    def identity(self, ds: Any) -> str:
+        return str(ds.fingerprint(include_bounds=False))
+
+    def get(self, key: str) -> DatasetAccount | None:
+        return self.accounts.get(key)
+
+    def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
+        acct = self._get(key)
+        acct.set_budget(budget)
+        return acct
+
+    def all(self) -> list[DatasetAccount]:
+        return list(self.accounts.values())
+
+    def demo_entries(self) -> list[LedgerEntry]:
+        return list(self.demo)
+
+    def reserve(self, key: str, cost: PrivacyCost, label: str) -> Any:
+        self._get(key).check(cost)
+        return None
+
+    def finish(self, token: Any, key: str, entry: LedgerEntry) -> None:
+        self._get(key).record(entry)
+
+    def cancel(self, token: Any) -> None:
+        return None
+
+    def add(self, key: str | None, entry: LedgerEntry) -> None:
+        if key is None:
+            self.demo.append(entry)
+        elif key in self.accounts:
+            self.accounts[key].record(entry)
+
+    def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
+        acct = self._get(key)
+        added = _new_entries(acct, imported)
+        for e in added:
+            acct.record(e)
+        lower = _lowered(acct.budget, imported.budget, acct.spent())
+        if lower is not None:
+            acct.budget = lower
+        return added
+
+    def _get(self, key: str) -> DatasetAccount:
+        acct = self.accounts.get(key)
+        if acct is None:
+            raise DPValueError("this dataset has no privacy budget yet: load it on the Data page, where its "
+                               "budget is set.")
+        return acct
+
+
+class StoreBook:
+    """Accounts in a :class:`dpcore.store.Workspace` (shared by the workspace's tabs; kept across restarts).
+
+    ``identities`` maps a loaded table's content fingerprint (this tab's memory only) to the account it spends
+    from, so a page asking for a table's identity several times a rerun hashes its rows once."""
+
+    def __init__(self, workspace: Any) -> None:
+        self.workspace = workspace
+        self.identities: dict[str, str] = {}
+        self.matches: dict[str, Any] = {}
+        self._snapshot: tuple[int, list[DatasetAccount], list[LedgerEntry]] | None = None
+
+    def _read(self) -> tuple[list[DatasetAccount], list[LedgerEntry]]:
+        """The workspace's accounts and demo entries, re-read only when its revision moved (one small query
+        otherwise: a page asks for them several times a rerun)."""
+        rev = self.workspace.revision()
+        if self._snapshot is None or self._snapshot[0] != rev:
+            self._snapshot = (rev, list(self.workspace.accounts()), list(self.workspace.demo_entries()))
+        return self._snapshot[1], self._snapshot[2]
+
+    def open(self, key: str, n: int, name: str, budget: Budget | None, columns: tuple[str, ...]) -> DatasetAccount:
+        return self.workspace.open_key(key, n, name, columns, budget)
+
+    def open_data(self, ds: Any, budget: Budget | None) -> tuple[DatasetAccount, Any]:
+        ident = self.workspace.store.identify(ds)
+        acct, match = self.workspace.open_account(ident, ds.name or "dataset", budget)
+        fp = str(ds.fingerprint(include_bounds=False))
+        self.identities[fp], self.matches[fp] = acct.fingerprint, match
+        return acct, match
+
+    def identity(self, ds: Any) -> str:
+        fp = str(ds.fingerprint(include_bounds=False))
+        if fp not in self.identities:
+            ident = self.workspace.store.identify(ds)
+            match = self.workspace.find(ident)
+            self.identities[fp] = ident.key if match is None else match.key
+            self.matches[fp] = match
+        return self.identities[fp]
+
+    def get(self, key: str) -> DatasetAccount | None:
+        return next((_copy(a) for a in self._read()[0] if a.fingerprint == key), None)
+
+    def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
+        return self.workspace.set_budget(key, budget)
+
+    def all(self) -> list[DatasetAccount]:
+        return [_copy(a) for a in self._read()[0]]
+
+    def demo_entries(self) -> list[LedgerEntry]:
+        return list(self._read()[1])
+
+    def reserve(self, key: str, cost: PrivacyCost, label: str) -> Any:
+        return self.workspace.check_and_spend(key, cost, label=label)
+
+    def finish(self, token: Any, key: str, entry: LedgerEntry) -> None:
+        self.workspace.record(token, entry.value, entry.cost)
+
+    def cancel(self, token: Any) -> None:
+        if token is not None:
+            self.workspace.cancel(token)
+
+    def add(self, key: str | None, entry: LedgerEntry) -> None:
+        if key is None or self.get(key) is not None:
+            self.workspace.add_entry(key, entry)
+
+    def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
+        acct = self.workspace.account(key)
+        added = _new_entries(acct, imported)
+        for e in added:
+            self.workspace.add_entry(key, e)
+        acct = self.workspace.account(key)
+        lower = _lowered(acct.budget, imported.budget, acct.spent())
+        if lower is not None:
+            self.workspace.set_budget(key, lower)
+        return added
