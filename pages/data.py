@@ -11,7 +11,7 @@ from dpcore import export
 from dpcore import kng
 from dpcore import privacy as P
 from dpcore.data import impute
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 esc = dpdata.escape_markdown
@@ -20,7 +20,7 @@ UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last
 MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
 # Per-session memory caps for simulated data, and the simulators offered (dpcore.data's univariate laws and the KNG
 # paper's regression designs): declared beside the page's links, which check a link's values against them.
-from pages._links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
+from ui.links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
 IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put in its imputation field
 
 

@@ -12,8 +12,7 @@ from dpcore.data import builtin_dataset, literal
 from dpcore.density import plots
 from dpcore.experiments import run_experiment
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
 ui.persist(dn_svm_n=500, dn_svm_lam=0.01, dn_svm_h=0.15, dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
@@ -37,7 +36,7 @@ with tab_est:
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
         sim = (int(n), int(d), ui.current_seed("dn-sim", n, d))          # public: shared across sessions
         src = export.simulated(density.mixture_dataset, *sim[:2], rng=sim[2])
-        ds = cached.mixture_dataset(*sim)
+        ds = ui.cache.mixture_dataset(*sim)
         cols = list(ds.numeric_columns)
         st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
@@ -83,7 +82,7 @@ with tab_est:
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
                         key="dn", n=len(x))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: cached.density_release(*sim, cfg, cached.entropy(req),
+    out = ui.run_release(req, lambda rng: ui.cache.density_release(*sim, cfg, ui.cache.entropy(req),
                                                                  ui.progress(slot, "methods")) if sim else
                          density.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
                          submitted=clicked)
@@ -100,7 +99,7 @@ with tab_est:
         if source == SOURCES[0] and cfg.d == 1:
             ref["truth"] = density.mixture(1).pdf(comp.grid[:, None])
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
-            ref["nonprivate"] = cached.density_reference(*sim, cfg, comp.h) if sim else \
+            ref["nonprivate"] = ui.cache.density_reference(*sim, cfg, comp.h) if sim else \
                 density.nonprivate_reference(x, cfg, comp.h)
         if cfg.d == 1:
             ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
@@ -141,7 +140,7 @@ with tab_mise:
             ui.export_code(export.experiment_script("hall-kde", **run), "figure_hall-kde")
         except ValueError as exc:
             ui.show_error(exc)
-    ex = cached.density_exponents(float(eps), float(delta))      # shared: public parameters only
+    ex = ui.cache.density_exponents(float(eps), float(delta))      # shared: public parameters only
     ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
                "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")
@@ -155,7 +154,7 @@ with tab_svm:
     lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, format="%g", key="dn_svm_lam")
     sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, format="%g", key="dn_svm_h")
     try:
-        demo = cached.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
+        demo = ui.cache.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
                                ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
         st.caption(demo["statement"])

@@ -17,9 +17,8 @@ from dpcore.single_parameter import (BUDGET_SPLITS, FunctionalConfig, breast_can
                                      public_cap, simulated_dataset)
 from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
-from pages._links import EIGEN_SOURCES
+import ui
+from ui.links import EIGEN_SOURCES
 
 SOURCES = EIGEN_SOURCES         # (declared beside the page's links)
 SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-heavy (0.1, 0.1, 0.7, 0.1)",
@@ -211,7 +210,7 @@ with tab_cov:
     reps = k2.number_input("datasets per n", 1, 20, key="sp_cov_reps")
     ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000], key="sp_cov_ns")
     try:
-        study = cached.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
+        study = ui.cache.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
                                           ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
         ui.plot(*bounds_vs_n_figure(study, delta=delta), "certified_eigenvalue_bounds")
         ui.export_code(lambda: export.figure_script(

@@ -14,8 +14,7 @@ from dpcore.histograms import RDP_GUARANTEE, column_histogram
 from dpcore.histograms import plots
 from dpcore.histograms.figures import bound_shapes, trials_frame
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
@@ -46,7 +45,7 @@ if source == SOURCES[0]:
     try:
         sim = (2**log2p, min(q, 2**log2p), max(n, q), ui.current_seed("h-table", log2p, q, n))   # public: shared
         src = export.simulated(histograms.sparse_table, *sim[:3], target="table", rng=sim[3])
-        table = cached.sparse_table(*sim)
+        table = ui.cache.sparse_table(*sim)
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
@@ -109,12 +108,12 @@ if ds is None:
     ui.export_code(lambda: export.histogram_script(src, release=draw, dense=dense, config=cfg,
                                                    stream=export.seed_stream(seed)), "histograms")
     if dense:
-        rel = cached.histogram_draw(*sim, cfg, seed)
+        rel = ui.cache.histogram_draw(*sim, cfg, seed)
     else:
         rel = None
         st.caption(f"p = {table.p:,} is too large to draw p Laplace values here; the thresholded release below uses "
                    "the sparse sampler (cost O(q + F)), and the Laplace error appears in the trials from its exact law.")
-        thr = cached.histogram_draw(*sim, cfg, seed)
+        thr = ui.cache.histogram_draw(*sim, cfg, seed)
 else:
     clicked, slot = ui.release_button("Release", key="h_go", requests=req)
     out = ui.run_release(req, lambda rng: histograms.laplace_and_threshold_release(table, cfg, rng=rng),
@@ -153,7 +152,7 @@ if ds is not None and not ds.is_demo:
 st.subheader("Error over repeated releases (simulation on this public table)")
 reps = st.slider("replicates", 5, 50, key="h_reps")
 trials_seed = ui.current_seed("h-trials", table.p, eps, reps)
-frame = cached.histogram_trials(*sim, eps, reps, trials_seed) if ds is None else trials_frame(table, eps, reps,
+frame = ui.cache.histogram_trials(*sim, eps, reps, trials_seed) if ds is None else trials_frame(table, eps, reps,
                                                                                                rng=trials_seed)
 shapes = bound_shapes(table.p, table.q, eps)
 ui.plot(plots.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
@@ -170,7 +169,7 @@ if ds is None:
     try:
         run = dict(xs=xs, reps=2, epsilon=eps, seed=ui.current_seed("h-p"), jobs=1, q=table.q, n=table.n,
                    methods=["laplace", "threshold", "oracle-threshold", "all-zeros"])
-        fp = cached.experiment_frame("hall-histogram-p", xs, 2, float(eps), run["seed"], tuple(run["methods"]),
+        fp = ui.cache.experiment_frame("hall-histogram-p", xs, 2, float(eps), run["seed"], tuple(run["methods"]),
                                      (("q", int(table.q)), ("n", int(table.n))))      # shared: public inputs
         ui.plot(error_vs_x_figure(fp), fp, "histogram_error_vs_p")
         ui.export_code(export.experiment_script("hall-histogram-p", **run), "figure_hall-histogram-p")
@@ -179,7 +178,7 @@ if ds is None:
     except ValueError as exc:
         ui.show_error(exc)
     st.subheader("Random DP: no noise on the empty cells (NOT ε-DP)")
-    d = cached.rdp_demo(table.p, table.q, table.n, eps, ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
+    d = ui.cache.rdp_demo(table.p, table.q, table.n, eps, ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
     r1, r2 = st.columns(2)
     r1.metric("γ bound from the simulated population P", f"{d.gamma:.3g}")
     r2.metric("singleton cells (each one exposes a person)", f"{d.singleton_cells:,} of {d.occupied_cells:,}")

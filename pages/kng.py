@@ -11,7 +11,7 @@ from dpcore import export as X
 from dpcore import kng, registry
 from dpcore import privacy
 from dpcore.kng import plots
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 PROBLEMS = {"mean": "Mean", "median": "Median (geometric median for ≥ 2 columns)", "quantile": "Quantile",

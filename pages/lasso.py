@@ -13,8 +13,7 @@ from dpcore.data import literal
 from dpcore.experiments import run_experiment
 from dpcore.lasso.plots import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
 STEP_RULES = ("Theorem 2.5", "c·(nε)^(2/3)", "set T")
@@ -44,7 +43,7 @@ with tab_rel:
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
             sim = (int(n), int(p), int(min(s, p)), ui.current_seed("lasso-sim", n, p, s))   # public: shared
             src = export.simulated(lasso.simulated_dataset, *sim[:3], rng=sim[3], target="ds, truth")
-            ds, truth, design = cached.lasso_simulation(*sim)
+            ds, truth, design = ui.cache.lasso_simulation(*sim)
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])
         else:
             src = export.loaded(lasso.diabetes_dataset) if source == SOURCES[1] else None
@@ -109,7 +108,7 @@ with tab_rel:
                                                  cfg)}, key="lasso", n=design.X.shape[0], d=design.X.shape[1])
     button = "Show the teaching view" if teaching else "Release θ"
     clicked, slot = ui.release_button(button, key="lasso_go", requests=req)
-    out = ui.run_release(req, lambda rng: cached.lasso_release(*sim, cfg, cached.entropy(req),
+    out = ui.run_release(req, lambda rng: ui.cache.lasso_release(*sim, cfg, ui.cache.entropy(req),
                                                                ui.progress(slot, "Frank–Wolfe steps")) if sim else
                          lasso.release((design.X, design.y), cfg, rng=rng, diagnostics=not user or teaching,
                                        progress=ui.progress(slot, "Frank–Wolfe steps")), submitted=clicked)
@@ -166,7 +165,7 @@ with tab_rel:
                                f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
                 if design.clip_warning:
                     st.warning(design.clip_warning)
-                refs = cached.lasso_reference_fits(*sim, cfg, cached.entropy(req)) if sim else \
+                refs = ui.cache.lasso_reference_fits(*sim, cfg, ui.cache.entropy(req)) if sim else \
                     lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
                 st.dataframe(refs, hide_index=True, width="stretch")
                 ui.download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
@@ -184,7 +183,7 @@ for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "la
                         "noise costs log p. The general-C variant (Theorem 2.6) perturbs the whole gradient, and its "
                         "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
                         "for the ℓ∞ ball.")
-            ui.plot(*cached.lasso_gaussian_width_figure(), "lasso_gaussian_width")
+            ui.plot(*ui.cache.lasso_gaussian_width_figure(), "lasso_gaussian_width")
             ui.export_code(lambda: export.figure_script("Gaussian width of C vs p", gaussian_width_figure,
                                                         show="print(result[1])"), "figure_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "

@@ -12,8 +12,7 @@ import streamlit as st
 from dpcore import export, privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 KINDS = {"marginals": "w-way marginals over {0,1}^d", "thresholds": "thresholds over [N]",
@@ -83,7 +82,7 @@ key = (cfg, ui.current_seed("query_release"))
 if run or ss.get("qr_result", (None,))[0] != key:
     bar = st.empty()
     try:
-        ss["qr_result"] = (key, cached.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
+        ss["qr_result"] = (key, ui.cache.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
     except ValueError as exc:
         ui.show_error(exc)
         st.stop()
