@@ -10,8 +10,6 @@ import streamlit as st
 from dpcore import density, export, privacy
 from dpcore.data import builtin_dataset, literal
 from dpcore.density import plots
-from dpcore.experiments import run_experiment
-from dpcore.viz.experiments import error_vs_x_figure
 import ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
@@ -66,7 +64,7 @@ with tab_est:
     knorm_k = b1.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
     eps_h = b2.number_input("ε for a private bandwidth (0 = use the public h above)", 0.0, 10.0, key="dn_eps_h",
                             format="%g", help="h from the rule of thumb on private quartiles; charged in addition.")
-    try:
+    with ui.errors_shown():
         cfg = density.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1),
                                     k=int(k), knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
                                     bandwidth_epsilon=float(eps_h))
@@ -76,9 +74,6 @@ with tab_est:
                          privacy.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
                                                draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
                          ds, cols, cost=costs)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
                         key="dn", n=len(x))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
@@ -101,17 +96,9 @@ with tab_est:
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
             ref["nonprivate"] = ui.cache.density_reference(*sim, cfg, comp.h) if sim else \
                 density.nonprivate_reference(x, cfg, comp.h)
-        if cfg.d == 1:
-            ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
-                    "density_estimates")
-        else:
-            ui.plot(*plots.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
-                                           axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
-        hh = comp.h if comp.h is not None else float(h)        # the private bandwidth, or the public one
-        st.caption("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its "
-                   "public bounds) and drawn back in the columns' units, density per unit of the column; h = "
-                   f"{hh:.4g} on [0, 1] is " + ", ".join(f"{hh * (hi - lo):.4g} in {literal(c)}"
-                                                          for c, (lo, hi) in zip(cols, bounds)) + ".")
+        ui.plot(*plots.comparison_figure(comp, reference=ref, axis_labels=lab, bounds=bounds),
+                "density_estimates" if cfg.d == 1 else "density_estimates_2d")
+        st.caption(plots.units_caption(comp.h if comp.h is not None else float(h), cols, bounds))
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
@@ -121,9 +108,7 @@ with tab_est:
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
                 reference = {"nonprivate": density.nonprivate_reference(x, cfg, comp.h)}
-                ui.plot(*plots.estimates_figure(comp, reference=reference, axis_label=lab[0], bounds=bounds[0])
-                        if cfg.d == 1 else
-                        plots.heatmaps_figure(comp, reference=reference, axis_labels=tuple(lab), bounds=tuple(bounds)),
+                ui.plot(*plots.comparison_figure(comp, reference=reference, axis_labels=lab, bounds=bounds),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 
@@ -131,15 +116,8 @@ with tab_mise:
     st.caption("Simulation on the synthetic mixture (not a release, nothing is charged): the declared figure "
                "`hall-kde` with a few replicates at the ε and δ above; the full version is "
                "`python -m dpcore reproduce hall-kde` (add `--mode exact --d 6` for closed forms in d = 6).")
-    if st.button("Run the simulation", key="dn_run_mise"):
-        try:
-            run = dict(xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"), jobs=1, epsilon=eps,
-                       delta=delta)
-            frame = run_experiment("hall-kde", progress=ui.progress(st.empty(), "MISE sweep"), **run)
-            ui.plot(error_vs_x_figure(frame), frame, "hall_kde")
-            ui.export_code(export.experiment_script("hall-kde", **run), "figure_hall-kde")
-        except ValueError as exc:
-            ui.show_error(exc)
+    ui.simulation_button("hall-kde", key="dn_run_mise", progress_label="MISE sweep", name="hall_kde", run=dict(
+        xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"), jobs=1, epsilon=eps, delta=delta))
     ex = ui.cache.density_exponents(float(eps), float(delta))      # shared: public parameters only
     ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
@@ -153,7 +131,7 @@ with tab_svm:
     sn = s1.select_slider("n (training)", [200, 500, 1000, 2000], key="dn_svm_n")
     lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, format="%g", key="dn_svm_lam")
     sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, format="%g", key="dn_svm_h")
-    try:
+    with ui.errors_shown(stop=False):
         demo = ui.cache.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
                                ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
@@ -166,5 +144,3 @@ with tab_svm:
             acc = density.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
                                               rng=ui.current_seed("svm-acc", sn))
             ui.plot(*plots.accuracy_figure(acc), "svm_accuracy")
-    except ValueError as exc:
-        ui.show_error(exc)

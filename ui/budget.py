@@ -1,6 +1,6 @@
 """The ledger and the budgets as the sidebar and a release button show them: each dataset's budget lines, the
-ledger panel (totals, releases, the ones not DP), the remaining budget beside a release button, and redrawing
-them after a release in the same run.
+ledger panel (totals, releases, the ones not DP), the remaining budget beside a release button, redrawing
+them after a release in the same run, and the form that sets a dataset's total budget.
 
 Owns this run's ledger and budget placeholders. Must never: change a budget or the ledger's spending (clearing
 the list gives nothing back; the rules are dpcore.privacy), or draw a widget inside the ledger panel (app.py
@@ -16,7 +16,8 @@ import streamlit as st
 from dpcore import data as dpdata
 from dpcore import privacy as P
 from dpcore.privacy import tradeoff
-from ui.workspace import budget_of, get_dataset, get_ledger, release_session
+from ui.widgets import show_error
+from ui.workspace import budget_of, get_dataset, get_ledger, open_budget, release_session
 
 LEDGER_DRAWN_KEY = "_dp_ledger_drawn"  # what this run's ledger placeholder shows (redraw_ledger)
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
@@ -150,3 +151,45 @@ def _fmt(x: float | None) -> str:
     if x is None:
         return "—"
     return "0" if x == 0 else f"{x:.4g}"
+
+
+def _set_budget(acct, keys: tuple[str, str, str]) -> None:
+    """Form callback: set the dataset's total (ε, δ); an error is kept for the next run to show."""
+    ss = st.session_state
+    try:
+        acct.set_budget(P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]])))
+    except ValueError as exc:
+        ss["data_budget_error"] = str(exc)
+
+
+def budget_editor(ds: dpdata.Dataset) -> None:
+    """The privacy budget of a user's dataset where it is set (the Data page): total (ε, δ), spent, remaining, and a
+    form to set the total — editable before the dataset's first release, afterwards only lowered (unload and load
+    again to raise it; spending is kept). Widget keys ``data_budget_*_<fingerprint[:12]>``."""
+    ss = st.session_state
+    acct = budget_of(ds) or open_budget(ds)
+    st.subheader("Privacy budget of this dataset")
+    budget_lines(acct, current=True)
+    st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
+               f"refused if it does not fit. Costs add up by basic composition (ε's and δ's add; a zCDP release "
+               f"counts as its (ε, δ) at δ = {P.ZCDP_DELTA:g}). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
+               f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
+               "same file again gives nothing back.")
+    tag = acct.fingerprint[:12]
+    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
+    if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
+        ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta
+        ss["_data_budget_shown"] = (tag, acct.budget)
+    with st.form(f"data_budget_form_{tag}", border=False):
+        c1, c2, c3 = st.columns([2, 2, 3], vertical_alignment="bottom")
+        c1.number_input("total ε", min_value=1e-6, max_value=1e6, key=keys[0], format="%g")
+        c2.number_input("total δ", min_value=0.0, max_value=0.999, key=keys[1], format="%g",
+                        help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
+        c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
+        st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
+                              args=(acct, keys))
+    if "data_budget_error" in ss:
+        show_error(ValueError(ss.pop("data_budget_error")))
+    if not acct.budget_open:
+        st.caption("A release was made on this data since it was loaded: the total can only be lowered now. To "
+                   "raise it, unload the dataset and load it again (what it spent stays counted).")

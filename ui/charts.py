@@ -1,4 +1,5 @@
-"""Charts and downloads: a plotly figure drawn literally with its text alternative and its data as CSV.
+"""Charts, metrics and downloads: a plotly figure drawn literally with its text alternative and its data as CSV;
+a row of headline numbers.
 
 Owns nothing in the session. Must never: render data-borne text as HTML (every spec goes through
 dpcore.data.plotly_literal_spec), write a CSV without dpcore.data.to_safe_csv, or build the CSV on every rerun.
@@ -62,3 +63,10 @@ def chart_spec(fig: Any) -> Any:
     spec = dpdata.plotly_literal_spec(fig.to_plotly_json())
     spec["layout"]["template"] = style.template_json()
     return go.Figure(spec, _validate=False)
+
+
+def metrics(values: dict[str, str], help: dict[str, str] | None = None) -> None:
+    """A row of ``st.metric``, one column each: ``{label: value}`` (values already formatted), with the tooltip
+    ``help[label]`` where given."""
+    for col, (label, value) in zip(st.columns(len(values)), values.items()):
+        col.metric(label, value, help=(help or {}).get(label))

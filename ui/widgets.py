@@ -8,7 +8,8 @@ Must never: draw a release, a budget or a chart, hold anything at module level t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,21 @@ def show_error(exc: BaseException) -> None:
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")
+
+
+@contextmanager
+def errors_shown(stop: bool = True) -> Iterator[None]:
+    """Show a ValueError raised in the block as :func:`show_error` does and, with ``stop`` (default), stop the page
+    there (``st.stop()``); without it the page goes on after the block. Other exceptions pass through.
+
+    The pages' ``try: … except ValueError as exc: ui.show_error(exc); st.stop()``: a bad setting (a DPValueError
+    naming the field, the value and the fix) or a file that cannot be read is said where it happened."""
+    try:
+        yield
+    except ValueError as exc:
+        show_error(exc)
+        if stop:
+            st.stop()
 
 
 
