@@ -28,10 +28,11 @@ RUN (python3 -m pip uninstall -y -q pip setuptools wheel 2>/dev/null || true) \
  && useradd --create-home --uid 10001 --shell /usr/sbin/nologin appuser
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
-# Only what the app runs: the entry point, the pages, the package and the server configuration.
+# Only what the app runs: the entry point, the pages, the app layer (ui/), the package and the server configuration.
 COPY --chown=root:root app.py ./
 COPY --chown=root:root .streamlit/config.toml ./.streamlit/config.toml
 COPY --chown=root:root pages ./pages
+COPY --chown=root:root ui ./ui
 COPY --chown=root:root dpcore ./dpcore
 
 USER appuser

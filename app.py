@@ -2,7 +2,7 @@
 
 Run with ``streamlit run app.py``. Sets the page config, draws the shared sidebar (randomness,
 the session's privacy ledger) and runs the selected page. Pages are found by
-:func:`pages._nav.discover` from a header line in each file (see docs/architecture.md, "Pages"):
+:func:`ui.nav.discover` from a header line in each file (see docs/architecture.md, "Pages"):
 a new page plugs in by existing.
 """
 import sys
@@ -11,15 +11,13 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
-from pages import _cached
-from pages import _components as ui
-from pages import _nav
+import ui
 
 st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock:", layout="wide",
                    initial_sidebar_state="expanded")
 ui.init_session()
 
-page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in _nav.discover()])
+page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in ui.nav.discover()])
 ui.session_guard()  # a restarted server or a reloaded page is said before anything else happens
 ui.note_page(page.url_path)  # pages keep their settings across navigation (ui.persist)
 
@@ -53,5 +51,5 @@ with st.sidebar:
 
 page.run()
 ui.redraw_ledger()
-_cached.freeze_module_heap(len(sys.modules))  # the imported modules: out of every collection's walk
-_cached.collector().maybe_collect()  # instead of Streamlit's collection after every run (config: postScriptGC)
+ui.server.freeze_module_heap(len(sys.modules))  # the imported modules: out of every collection's walk
+ui.server.collector().maybe_collect()  # instead of Streamlit's collection after every run (config: postScriptGC)

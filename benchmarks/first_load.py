@@ -9,7 +9,7 @@ difference to Home (target: ≤ 1.3 s, within 0.3 s of Home, on a quiet host).
 
 ``--cpu`` measures the server's share instead, less sensitive to a loaded host: the CPU time (process time, all
 threads) of a fresh session's first run of each page in AppTest, in-process, after one warm-up session of the same
-page (so the process-wide caches, pages/_cached.py, are warm as for any visitor after the first); min and max of
+page (so the process-wide caches, ui/cache.py, are warm as for any visitor after the first); min and max of
 ``--rounds`` sessions.
 
 Two floor rows measure Streamlit itself the same way, interleaved with the pages: an app that only draws a title,
@@ -42,7 +42,7 @@ READY = '[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test
 
 def pages() -> list[tuple[str, str]]:
     """(title, url path) of every page, menu order ("" for Home)."""
-    from pages import _nav
+    from ui import nav as _nav
 
     return [(e.title, "" if e.default else Path(e.path).stem) for e in _nav.discover()]
 
@@ -86,7 +86,7 @@ def cpu_first_runs(rounds: int) -> None:
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.testing.v1 import AppTest
 
-    from pages import _nav
+    from ui import nav as _nav
 
     logger.set_log_level("error")    # AppTest's "missing ScriptRunContext" warnings
 

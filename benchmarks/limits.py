@@ -490,7 +490,7 @@ def main() -> None:
         return
     if args.pages is not None:
         sys.path.insert(0, str(ROOT))
-        from pages import _nav
+        from ui import nav as _nav
         pages_main(args.pages or [e.path for e in _nav.discover()], max(args.timeout, 3600.0), args.log)
         return
     pages = args.only or list(CASES)

@@ -3,7 +3,7 @@
 A link holds the page's *public configuration* only — the widgets' values (ε, the mechanism, n of a
 simulation, …), never data, never a release, never the session token. Each page declares its linked
 widgets as :class:`Param` s (its session-state key, its type and the range or choices the widget
-accepts; the declarations live beside the pages, in ``pages/_links.py``); :func:`encode` writes values as ``{name: [text, ...]}``, :func:`decode` reads them
+accepts; the declarations live beside the pages, in ``ui/links.py``); :func:`encode` writes values as ``{name: [text, ...]}``, :func:`decode` reads them
 back and checks every one: a parameter the page does not declare, a value of the wrong type or out
 of range is a :class:`LinkProblem` naming it, and the page then opens at its defaults with that
 message (all or nothing: a half-applied link would show a state nobody shared).
@@ -25,7 +25,7 @@ RESERVED = frozenset({"session"})
 #: At most this many values per parameter, and this many characters per value (hostile links).
 MAX_VALUES, MAX_CHARS = 64, 200
 
-#: Log-spaced ε choices of the ε slider (pages/_components.EPSILON_CHOICES is built the same way).
+#: Log-spaced ε choices of the ε slider (ui.widgets.EPSILON_CHOICES is built the same way).
 EPSILON_CHOICES: tuple[float, ...] = tuple(
     float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)
 ) + (100.0,)

@@ -13,7 +13,7 @@ from dpcore.registry import audits
 from dpcore.privacy import PrivacyCost
 from dpcore.privacy.tradeoff import reading
 from dpcore.viz.audit import overlay_figure, tradeoff_figure
-from pages import _components as ui
+import ui
 
 AUDIT_CHUNKS = 10   # parts of a run (the progress bar moves between them); they fix the numbers, so the export states it
 RESULT_KEY = "audit_result"  # session_state: (settings, AuditSummary) of the last finished run, written at the end

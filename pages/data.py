@@ -11,7 +11,7 @@ from dpcore import export
 from dpcore import kng
 from dpcore import privacy as P
 from dpcore.data import impute
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 esc = dpdata.escape_markdown
@@ -20,7 +20,7 @@ UPLOAD_SEEN = "data_upload_seen"  # (file_id, error message or None) of the last
 MAX_UPLOAD_MB = 50                # = server.maxUploadSize and the loaders' max_bytes
 # Per-session memory caps for simulated data, and the simulators offered (dpcore.data's univariate laws and the KNG
 # paper's regression designs): declared beside the page's links, which check a link's values against them.
-from pages._links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
+from ui.links import MAX_SIM_D, MAX_SIM_N, SIMULATORS  # noqa: E402
 IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put in its imputation field
 
 
@@ -65,11 +65,9 @@ def _simulate() -> None:
             params[name] = col.number_input(name, format="%g", key=f"data_sim_{kind}_{name}")
     seed = ui.current_seed("simulate", kind, int(n), tuple(sorted(params.items())))
     if st.button("Generate dataset", key="data_sim_go", type="primary", icon=":material/casino:"):
-        try:
+        with ui.errors_shown(stop=False):
             simulate = kng.simulate_regression_dataset if kind in kng.REGRESSION_SIMULATORS else dpdata.simulate_dataset
             _new_dataset(simulate(kind, int(n), rng=seed, **params))
-        except ValueError as exc:
-            ui.show_error(exc)
     st.caption(f"Uses seed {seed} (sidebar). Simulated data is synthetic; its bounds come from the "
                "simulator's design, not from the sample.")
 
@@ -100,11 +98,9 @@ def _bounds_row(ds: dpdata.Dataset, col: str, allow_leak: bool) -> dpdata.Datase
     imp = c_imp.number_input("impute missing with", value=None, key=keys[2], format="%g", placeholder="midpoint")
     if allow_leak:
         c_fill.button("Fill from data", key=f"data_fill_{keys[0]}", on_click=_fill_from_data, args=(col, keys))
-    try:
+    with ui.errors_shown(stop=False):
         if (new := ds.edit_bounds(col, lo, hi, imp)) is not ds:
             ui.set_dataset(ds := new)
-    except ValueError as exc:
-        ui.show_error(exc)
     if col not in ds.bounds:
         st.caption(f"Enter both bounds for {esc(col)} to use it in a mechanism.")
     elif warning := dpdata.bounds_warning(ds, col):
@@ -185,45 +181,6 @@ def _imputation(ds: dpdata.Dataset, columns: list[str]) -> None:
                    "clipped to the bounds, as every mechanism reads them.")
 
 
-def _set_budget(acct, keys: tuple[str, str, str]) -> None:
-    """Form callback: set the dataset's total (ε, δ); an error is kept for the next run to show."""
-    try:
-        acct.set_budget(P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]])))
-    except ValueError as exc:
-        ss["data_budget_error"] = str(exc)
-
-
-def _budget(ds: dpdata.Dataset) -> None:
-    """The privacy budget of a user's dataset: total (ε, δ), spent, remaining; editable before its first
-    release (afterwards only lowered; unload and load again to raise it — spending is kept)."""
-    acct = ui.budget_of(ds) or ui.open_budget(ds)
-    st.subheader("Privacy budget of this dataset")
-    ui.budget_lines(acct, current=True)
-    st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
-               f"refused if it does not fit. Costs add up by basic composition (ε's and δ's add; a zCDP release "
-               f"counts as its (ε, δ) at δ = {P.ZCDP_DELTA:g}). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
-               f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
-               "same file again gives nothing back.")
-    tag = acct.fingerprint[:12]
-    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
-    if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
-        ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta
-        ss["_data_budget_shown"] = (tag, acct.budget)
-    with st.form(f"data_budget_form_{tag}", border=False):
-        c1, c2, c3 = st.columns([2, 2, 3], vertical_alignment="bottom")
-        c1.number_input("total ε", min_value=1e-6, max_value=1e6, key=keys[0], format="%g")
-        c2.number_input("total δ", min_value=0.0, max_value=0.999, key=keys[1], format="%g",
-                        help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
-        c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
-        st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
-                              args=(acct, keys))
-    if "data_budget_error" in ss:
-        ui.show_error(ValueError(ss.pop("data_budget_error")))
-    if not acct.budget_open:
-        st.caption("A release was made on this data since it was loaded: the total can only be lowered now. To "
-                   "raise it, unload the dataset and load it again (what it spent stays counted).")
-
-
 def _show_dataset(ds: dpdata.Dataset) -> None:
     c_head, c_unload = st.columns([5, 1], vertical_alignment="bottom")
     c_head.subheader(f"Current dataset: {esc(ds.name or 'unnamed')}")
@@ -237,7 +194,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
     st.dataframe(ds.frame.head(200), width="stretch")
     st.caption(f"Preview: the first {min(ds.n_rows, 200)} of {ds.n_rows:,} rows.")
     if P.data_kind(ds) == P.USER:
-        _budget(ds)
+        ui.budget_editor(ds)
     else:
         st.caption("Public demo data: no budget. Releases on it use the sidebar's seed and are recorded as not "
                    "counted as DP; simulations are free.")

@@ -10,10 +10,7 @@ import streamlit as st
 from dpcore import density, export, privacy
 from dpcore.data import builtin_dataset, literal
 from dpcore.density import plots
-from dpcore.experiments import run_experiment
-from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Simulated mixture", "Wine (built-in)", "Dataset from the Data page")
 ui.persist(dn_svm_n=500, dn_svm_lam=0.01, dn_svm_h=0.15, dn_source=SOURCES[0], dn_n=2000, dn_d=1, dn_h=0.05, dn_grid=128, dn_delta=1e-6, dn_draws=1, dn_k=8,
@@ -37,7 +34,7 @@ with tab_est:
         d = c2.radio("d", [1, 2], horizontal=True, key="dn_d")
         sim = (int(n), int(d), ui.current_seed("dn-sim", n, d))          # public: shared across sessions
         src = export.simulated(density.mixture_dataset, *sim[:2], rng=sim[2])
-        ds = cached.mixture_dataset(*sim)
+        ds = ui.cache.mixture_dataset(*sim)
         cols = list(ds.numeric_columns)
         st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
     else:
@@ -67,7 +64,7 @@ with tab_est:
     knorm_k = b1.slider("K-norm truncation k (exact rejection sampler; slow above 3)", 1, 4, key="dn_knorm_k")
     eps_h = b2.number_input("ε for a private bandwidth (0 = use the public h above)", 0.0, 10.0, key="dn_eps_h",
                             format="%g", help="h from the rule of thumb on private quartiles; charged in addition.")
-    try:
+    with ui.errors_shown():
         cfg = density.CompareConfig(epsilon=eps, delta=delta, bandwidth=h, grid=int(grid), d=max(int(d), 1),
                                     k=int(k), knorm_k=int(knorm_k), draws=int(draws), methods=tuple(methods),
                                     bandwidth_epsilon=float(eps_h))
@@ -77,13 +74,10 @@ with tab_est:
                          privacy.release_label("Private density estimates", data=ds.name, columns=cols, epsilon=eps,
                                                draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
                          ds, cols, cost=costs)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
                         key="dn", n=len(x))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
-    out = ui.run_release(req, lambda rng: cached.density_release(*sim, cfg, cached.entropy(req),
+    out = ui.run_release(req, lambda rng: ui.cache.density_release(*sim, cfg, ui.cache.entropy(req),
                                                                  ui.progress(slot, "methods")) if sim else
                          density.compare_release(x, cfg, rng=rng, progress=ui.progress(slot, "methods")),
                          submitted=clicked)
@@ -100,19 +94,11 @@ with tab_est:
         if source == SOURCES[0] and cfg.d == 1:
             ref["truth"] = density.mixture(1).pdf(comp.grid[:, None])
         if public:      # demo data: the non-private KDE is shown beside the release (teaching view)
-            ref["nonprivate"] = cached.density_reference(*sim, cfg, comp.h) if sim else \
+            ref["nonprivate"] = ui.cache.density_reference(*sim, cfg, comp.h) if sim else \
                 density.nonprivate_reference(x, cfg, comp.h)
-        if cfg.d == 1:
-            ui.plot(*plots.estimates_figure(comp, reference=ref, axis_label=lab[0], bounds=bounds[0]),
-                    "density_estimates")
-        else:
-            ui.plot(*plots.heatmaps_figure(comp, reference={k_: v for k_, v in ref.items() if k_ == "nonprivate"},
-                                           axis_labels=tuple(lab), bounds=tuple(bounds)), "density_estimates_2d")
-        hh = comp.h if comp.h is not None else float(h)        # the private bandwidth, or the public one
-        st.caption("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its "
-                   "public bounds) and drawn back in the columns' units, density per unit of the column; h = "
-                   f"{hh:.4g} on [0, 1] is " + ", ".join(f"{hh * (hi - lo):.4g} in {literal(c)}"
-                                                          for c, (lo, hi) in zip(cols, bounds)) + ".")
+        ui.plot(*plots.comparison_figure(comp, reference=ref, axis_labels=lab, bounds=bounds),
+                "density_estimates" if cfg.d == 1 else "density_estimates_2d")
+        st.caption(plots.units_caption(comp.h if comp.h is not None else float(h), cols, bounds))
         if comp.bandwidth is not None:
             st.caption(f"**Private bandwidth** h = {comp.h:.4g} — " + comp.bandwidth.calibration.statement())
         for m, r in comp.releases.items():
@@ -122,9 +108,7 @@ with tab_est:
         if not public:
             with ui.nonprivate("The non-private KDE and clipping (computed from the data)"):
                 reference = {"nonprivate": density.nonprivate_reference(x, cfg, comp.h)}
-                ui.plot(*plots.estimates_figure(comp, reference=reference, axis_label=lab[0], bounds=bounds[0])
-                        if cfg.d == 1 else
-                        plots.heatmaps_figure(comp, reference=reference, axis_labels=tuple(lab), bounds=tuple(bounds)),
+                ui.plot(*plots.comparison_figure(comp, reference=reference, axis_labels=lab, bounds=bounds),
                         "density_nonprivate")
                 st.caption(f"{clipped} record(s) were outside the public bounds and were clipped.")
 
@@ -132,16 +116,9 @@ with tab_mise:
     st.caption("Simulation on the synthetic mixture (not a release, nothing is charged): the declared figure "
                "`hall-kde` with a few replicates at the ε and δ above; the full version is "
                "`python -m dpcore reproduce hall-kde` (add `--mode exact --d 6` for closed forms in d = 6).")
-    if st.button("Run the simulation", key="dn_run_mise"):
-        try:
-            run = dict(xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"), jobs=1, epsilon=eps,
-                       delta=delta)
-            frame = run_experiment("hall-kde", progress=ui.progress(st.empty(), "MISE sweep"), **run)
-            ui.plot(error_vs_x_figure(frame), frame, "hall_kde")
-            ui.export_code(export.experiment_script("hall-kde", **run), "figure_hall-kde")
-        except ValueError as exc:
-            ui.show_error(exc)
-    ex = cached.density_exponents(float(eps), float(delta))      # shared: public parameters only
+    ui.simulation_button("hall-kde", key="dn_run_mise", progress_label="MISE sweep", name="hall_kde", run=dict(
+        xs=(200, 1000, 5000, 20_000), reps=3, seed=ui.current_seed("hall-kde"), jobs=1, epsilon=eps, delta=delta))
+    ex = ui.cache.density_exponents(float(eps), float(delta))      # shared: public parameters only
     ui.plot(*plots.exponents_figure(ex), "hall_kde_exponents")
     st.caption("Exponents from the closed-form MISE (n = 10⁴ … 10⁶): the non-private term (Marron–Wand) plus "
                "the exact expected noise terms. Theory lines ignore log factors, which are large for Laplace.")
@@ -154,8 +131,8 @@ with tab_svm:
     sn = s1.select_slider("n (training)", [200, 500, 1000, 2000], key="dn_svm_n")
     lam = s2.number_input("λ (public)", min_value=1e-5, max_value=10.0, format="%g", key="dn_svm_lam")
     sh = s3.number_input("kernel width h", min_value=0.01, max_value=1.0, format="%g", key="dn_svm_h")
-    try:
-        demo = cached.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
+    with ui.errors_shown(stop=False):
+        demo = ui.cache.svm_demo(int(sn), float(lam), float(sh), float(eps), float(delta),   # shared: public inputs
                                ui.current_seed("svm", sn))
         ui.plot(*plots.svm_figure(demo["grid"], demo["fields"], demo["X"], demo["y"]), "svm_boundary")
         st.caption(demo["statement"])
@@ -167,5 +144,3 @@ with tab_svm:
             acc = density.accuracy_vs_epsilon(int(sn), lam=lam, bandwidth=sh, delta=delta, reps=3,
                                               rng=ui.current_seed("svm-acc", sn))
             ui.plot(*plots.accuracy_figure(acc), "svm_accuracy")
-    except ValueError as exc:
-        ui.show_error(exc)

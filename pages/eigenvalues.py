@@ -10,16 +10,13 @@ import streamlit as st
 
 from dpcore import export, privacy, single_parameter
 from dpcore.data import literal
-from dpcore.experiments import run_experiment
-from dpcore.single_parameter import (BUDGET_SPLITS, FunctionalConfig, breast_cancer_dataset, calibrate_functional,
-                                     certified_floor, check_functional_data, coefficient_units, diabetes_dataset,
-                                     functional, min_lambda_to_certify, n_to_certify, prepare_xy,
-                                     public_cap, simulated_dataset)
+from dpcore.single_parameter import (FunctionalConfig, breast_cancer_dataset, budget_split, calibrate_functional,
+                                     certification_outlook, check_functional_data, coefficient_units,
+                                     diabetes_dataset, functional, preparation_note, prepare_xy, public_cap,
+                                     simulated_dataset)
 from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
-from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
-from pages._links import EIGEN_SOURCES
+import ui
+from ui.links import EIGEN_SOURCES
 
 SOURCES = EIGEN_SOURCES         # (declared beside the page's links)
 SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-heavy (0.1, 0.1, 0.7, 0.1)",
@@ -60,25 +57,11 @@ def what_would_certify(cfg, n: int, d: int) -> None:
         if lam_max < lam:
             st.info("The assumed λ_max must be at least the assumed λ_min.")
             return
-        try:                  # a cap on the prediction's recursion refuses a tiny ε before it runs (issue 18)
-            need = n_to_certify(cfg, d, lam, lam_max)
-            bound = n_to_certify(cfg, d, lam, lam_max, what="bound")
-            lam_star = min_lambda_to_certify(cfg, n, d, lam_max)
-        except ValueError as exc:
-            ui.show_error(exc)
-            return
-        st.markdown(f"- with λ_min = {lam:g} and λ_max = {lam_max:g}, Algorithm 5 passes (with probability ≥ 0.9) "
-                    f"from **n = {need:,}** rows" if need else "- no n up to 10¹² passes for these values")
-        if bound:
-            st.markdown(f"- the certified bound λ̂ alone (λ̂ > 0, in the region (C1)) from n = {bound:,} rows; the "
-                        "variance-change test (14) then needs the rest")
-        st.markdown(f"- at this n = {n:,}, it passes only if λ_min ≥ **{lam_star:.4g}** (with λ_max = {lam_max:g})"
-                    if lam_star else f"- at this n = {n:,}, no λ_min ≤ λ_max = {lam_max:g} passes: more rows are "
-                                     "needed whatever the design")
-        st.caption(f"Certified region (C1) at this n: λ̂ ≥ λ_c = {certified_floor(cfg, n, d):.4g}. The prediction "
-                   "runs the release's own formulas — the recursion (10) from λ_min, the upward recursion (12) to "
-                   "the cap, the test (14) — with both Laplace draws at the quantile they exceed with probability "
-                   "√0.9.")
+        with ui.errors_shown(stop=False):   # a cap on the prediction's recursion refuses a tiny ε (issue 18)
+            lines, caption = certification_outlook(cfg, n, d, lam, lam_max)
+            for line in lines:
+                st.markdown(line)
+            st.caption(caption)
 
 
 tab_rel, tab_cov, tab_n, tab_eps = st.tabs(["Release ⟨v, θ⟩", "Certified bounds as n grows", "Error vs n",
@@ -115,12 +98,7 @@ with tab_rel:
         radius = c2.number_input("covariate radius r (public)", min_value=1e-6, key="sp_radius", format="%g")
         rho = c3.number_input("ridge ρ ≥ 0", min_value=0.0, key="sp_rho", format="%g",
                               help="ℓ2 regularisation; ρ ≥ λ_c certifies by itself (at the price of bias).")
-        st.caption(f"{literal(ds.provenance)}. Each covariate x is mapped onto [−1, 1] by its public bounds: (x − "
-                   "midpoint)/half-range (a fixed public rule, never the data's range); values beyond are clipped."
-                   + (" The response y is mapped the same way, so residuals lie in the robust loss's curved region "
-                      "(its curvature h''(t) = ½sech²(t/2) halves by |t| = 1.76 and is below 1 % of its peak beyond "
-                      "|t| = 10.6: in raw units the Hessian would vanish). The released coefficient is then "
-                      "converted back to the columns' units (a public rescaling)." if loss == "robust" else ""))
+        st.caption(f"{literal(ds.provenance)}. {preparation_note(loss == 'robust')}")
     f1, f2, f3 = st.columns(3)
     with f1:
         eps = ui.epsilon_input(key="sp_eps", typed=True)
@@ -131,16 +109,13 @@ with tab_rel:
                                "budget on the Gaussian step, so less noise once the test passes, but ε₄ = 0.1ε "
                                "makes the test need more rows (the paper itself composed with a privacy-loss "
                                "accountant and a split it did not state).")
-    if split_name == "custom":
-        share = f3.slider("share of (ε, δ) for the bounds (λ̂, Λ̂)", 0.1, 0.9, key="sp_share",
-                          help="The rest goes to the Gaussian step and the variance-change test (half each).")
-        split = (share / 2, share / 2, (1 - share) / 2, (1 - share) / 2)
-    else:
-        split = BUDGET_SPLITS[split_name]
+    share = f3.slider("share of (ε, δ) for the bounds (λ̂, Λ̂)", 0.1, 0.9, key="sp_share", help="The rest goes to the "
+                      "Gaussian step and the variance-change test (half each).") if split_name == "custom" else 0.5
+    split = budget_split(split_name, share)
     names = (["intercept"] if intercept and source != SOURCES[0] else []) + list(x_cols)
     coord = st.selectbox("Target coordinate v = e_j", range(len(names)), format_func=lambda j: names[j],
                          key=ui.kept(f"sp_coord_{source}_{len(names)}"))
-    try:
+    with ui.errors_shown():
         use_int = intercept and source != SOURCES[0]
         scale_y = loss == "robust" and source != SOURCES[0]
         X, y = prepare_xy(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
@@ -154,9 +129,6 @@ with tab_rel:
                          privacy.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
                                                epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
                          cost=calibrate_functional(cfg, X.shape).cost(1))
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
                         n=len(y), d=X.shape[1])
     clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
@@ -183,10 +155,9 @@ with tab_rel:
             st.caption(literal(t))  # public rules and restated noised statistics only (clipping counts are diagnostics)
         st.caption("Guarantee: " + r.calibration.statement())
         with ui.nonprivate("Truth and the oracle (computed from the data)"):
-            m1, m2, m3 = st.columns(3)
-            m1.metric("true λ_min", f"{dv['true λ_min (non-private)']:.5g}")
-            m2.metric("true λ_max", f"{dv['true λ_max (non-private)']:.5g}")
-            m3.metric("certification floor λ_c (public)", f"{dv['certification floor λ_c (public)']:.4g}")
+            ui.metrics({"true λ_min": f"{dv['true λ_min (non-private)']:.5g}",
+                        "true λ_max": f"{dv['true λ_max (non-private)']:.5g}",
+                        "certification floor λ_c (public)": f"{dv['certification floor λ_c (public)']:.4g}"})
             if "⟨v, θ̂⟩ (non-private)" in dv:
                 ls = dv["oracle local sensitivity LS_v (non-private)"]
                 osd = dv["oracle noise sd σ(ε, δ)·LS_v (non-private)"]
@@ -210,8 +181,8 @@ with tab_cov:
     cd = k1.number_input("d", 1, 20, key="sp_cov_d")
     reps = k2.number_input("datasets per n", 1, 20, key="sp_cov_reps")
     ns = k3.multiselect("n", [500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000], key="sp_cov_ns")
-    try:
-        study = cached.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
+    with ui.errors_shown(stop=False):
+        study = ui.cache.eigen_bounds_study(tuple(ns), int(cd), float(eps), float(delta), int(reps),  # shared: public
                                           ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta))
         ui.plot(*bounds_vs_n_figure(study, delta=delta), "certified_eigenvalue_bounds")
         ui.export_code(lambda: export.figure_script(
@@ -220,24 +191,17 @@ with tab_cov:
             rng=ui.current_seed("sp-cov", tuple(ns), cd, reps, eps, delta), show="print(result)"), "figure_eigen_bounds")
         st.caption(f"Empirical coverage: P(λ̂ ≤ λ_min) = {study['coverage_min'].min():.4f} and P(Λ̂ ≥ λ_max) = "
                    f"{study['coverage_max'].min():.4f} at worst (each guaranteed ≥ 1 − {delta / 2:g}).")
-    except ValueError as exc:
-        ui.show_error(exc)
 
 for tab, exp_id, key in ((tab_n, "single-parameter", "sp_run_n"), (tab_eps, "single-parameter-eps", "sp_run_eps")):
     with tab:
         st.caption("Simulation (synthetic data, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}` (and the Error vs n page).")
-        if st.button("Run the simulation", key=key):
-            try:
-                run = dict(reps=3, seed=ui.current_seed(exp_id), jobs=1, epsilon=None if exp_id.endswith("eps") else eps,
-                           xs=(1000, 5000, 20_000, 100_000) if exp_id == "single-parameter" else None)
-                frame = run_experiment(exp_id, **run)
-                ui.plot(error_vs_x_figure(frame), frame, exp_id)
-                ui.export_code(export.experiment_script(exp_id, **run), f"figure_{exp_id}")
-                ab = frame.groupby("method")["abstained"].mean()
-                st.caption(f"Algorithm 5 abstained (⊥ → objective perturbation with its unspent ε₃ + ε₄) in "
-                           f"{ab.get('alg5', 0):.0%} of its runs with quarters and {ab.get('alg5_gaussian', 0):.0%} "
-                           "with the Gaussian-heavy split (0.1, 0.1, 0.7, 0.1), on the same data: the heavy split "
-                           "adds less noise once it passes but its test needs more rows (ε₄ = 0.1ε).")
-            except ValueError as exc:
-                ui.show_error(exc)
+        frame = ui.simulation_button(exp_id, key=key, run=dict(
+            reps=3, seed=ui.current_seed(exp_id), jobs=1, epsilon=None if exp_id.endswith("eps") else eps,
+            xs=(1000, 5000, 20_000, 100_000) if exp_id == "single-parameter" else None))
+        if frame is not None:
+            ab = frame.groupby("method")["abstained"].mean()
+            st.caption(f"Algorithm 5 abstained (⊥ → objective perturbation with its unspent ε₃ + ε₄) in "
+                       f"{ab.get('alg5', 0):.0%} of its runs with quarters and {ab.get('alg5_gaussian', 0):.0%} "
+                       "with the Gaussian-heavy split (0.1, 0.1, 0.7, 0.1), on the same data: the heavy split "
+                       "adds less noise once it passes but its test needs more rows (ε₄ = 0.1ε).")

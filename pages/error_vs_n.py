@@ -15,8 +15,7 @@ from dpcore.experiments import describe, fit_slopes, format_number, registry, su
 from dpcore.experiments.analysis import symbol
 from dpcore.limits import BUDGET_SECONDS
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 RESULTS_KEY = "evn_results"          # session_state: experiment id -> (settings key, frame)
 DEFAULT_ID = "kng-median"
@@ -107,7 +106,7 @@ if submitted or stored is None:
         return True
 
     try:
-        frame = cached.experiment_frame(exp_id, xs, reps, eps, seed, tuple(methods),   # shared: public inputs
+        frame = ui.cache.experiment_frame(exp_id, xs, reps, eps, seed, tuple(methods),   # shared: public inputs
                                         tuple(sorted({**options, **grouping}.items())),
                                         BUDGET_SECONDS, progress)   # refused up front beyond it
     except ValueError as exc:

@@ -14,8 +14,7 @@ from dpcore.histograms import RDP_GUARANTEE, column_histogram
 from dpcore.histograms import plots
 from dpcore.histograms.figures import bound_shapes, trials_frame
 from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
@@ -43,13 +42,10 @@ if source == SOURCES[0]:
     k1, k2 = st.columns(2)
     q = k1.number_input("q (occupied cells)", 1, 100_000, key="h_q")
     n = k2.number_input("n (records)", 1, 10_000_000, key="h_n")
-    try:
+    with ui.errors_shown():
         sim = (2**log2p, min(q, 2**log2p), max(n, q), ui.current_seed("h-table", log2p, q, n))   # public: shared
         src = export.simulated(histograms.sparse_table, *sim[:3], target="table", rng=sim[3])
-        table = cached.sparse_table(*sim)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
+        table = ui.cache.sparse_table(*sim)
     st.caption(f"Simulated (public) table: p = 2^{log2p} = {table.p:,}, q = {table.q:,}, n = {table.n:,}; counts "
                "1 + Multinomial(n − q, Dirichlet(0.3)) — at the defaults, the shape of Hall's NLCS table "
                "(a synthetic stand-in). Not charged.")
@@ -82,7 +78,7 @@ else:
             if modes[c] == "bins":
                 bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=ui.kept(f"h_bins_{c}"))
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
-    try:
+    with ui.errors_shown():
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
         table, labels = ct.counts, ct.labels
         cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, sampler="dense")
@@ -92,9 +88,6 @@ else:
                          bounded=[c for c in cols if modes[c] == "bins"],
                          not_dp=[f"{c}: categories read from the data" for c in ct.from_data],
                          cost=histograms.calibrate_threshold(cfg, histograms.data_shape(table)).cost(1))
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{literal(c)}: {modes[c]}" for c in cols)) + "). Categories read "
                "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
@@ -109,12 +102,12 @@ if ds is None:
     ui.export_code(lambda: export.histogram_script(src, release=draw, dense=dense, config=cfg,
                                                    stream=export.seed_stream(seed)), "histograms")
     if dense:
-        rel = cached.histogram_draw(*sim, cfg, seed)
+        rel = ui.cache.histogram_draw(*sim, cfg, seed)
     else:
         rel = None
         st.caption(f"p = {table.p:,} is too large to draw p Laplace values here; the thresholded release below uses "
                    "the sparse sampler (cost O(q + F)), and the Laplace error appears in the trials from its exact law.")
-        thr = cached.histogram_draw(*sim, cfg, seed)
+        thr = ui.cache.histogram_draw(*sim, cfg, seed)
 else:
     clicked, slot = ui.release_button("Release", key="h_go", requests=req)
     out = ui.run_release(req, lambda rng: histograms.laplace_and_threshold_release(table, cfg, rng=rng),
@@ -138,9 +131,8 @@ if rel is not None:
         st.dataframe(counts, hide_index=True, width="stretch")
         ui.download_csv(counts, "histogram_released_counts.csv", "Download the released counts (CSV)",
                         key="h_counts_csv")
-    a, b = st.columns(2)
-    a.metric("Laplace: cells released ≠ 0", f"{int((rel.value.laplace != 0).sum()):,}")
-    b.metric("Thresholded: cells released ≠ 0", f"{rel.value.threshold.nnz:,}")
+    ui.metrics({"Laplace: cells released ≠ 0": f"{int((rel.value.laplace != 0).sum()):,}",
+                "Thresholded: cells released ≠ 0": f"{rel.value.threshold.nnz:,}"})
     with ui.nonprivate("Errors of this release (uses the true counts)"):
         st.dataframe({k: [f"{v:,.4g}"] for k, v in rel.diagnostics.values.items()}, hide_index=True)
         st.caption(literal(" ".join(ct.notes)) if ds is not None else "")
@@ -153,7 +145,7 @@ if ds is not None and not ds.is_demo:
 st.subheader("Error over repeated releases (simulation on this public table)")
 reps = st.slider("replicates", 5, 50, key="h_reps")
 trials_seed = ui.current_seed("h-trials", table.p, eps, reps)
-frame = cached.histogram_trials(*sim, eps, reps, trials_seed) if ds is None else trials_frame(table, eps, reps,
+frame = ui.cache.histogram_trials(*sim, eps, reps, trials_seed) if ds is None else trials_frame(table, eps, reps,
                                                                                                rng=trials_seed)
 shapes = bound_shapes(table.p, table.q, eps)
 ui.plot(plots.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
@@ -167,22 +159,19 @@ ui.plot(plots.false_positive_figure(frame, expected=fp_exp), frame[["method", "r
 if ds is None:
     st.subheader("Error vs p (fixed q, n; simulation)")
     xs = tuple(2**k for k in range(8, 31, 2) if 2**k >= table.q)
-    try:
+    with ui.errors_shown(stop=False):
         run = dict(xs=xs, reps=2, epsilon=eps, seed=ui.current_seed("h-p"), jobs=1, q=table.q, n=table.n,
                    methods=["laplace", "threshold", "oracle-threshold", "all-zeros"])
-        fp = cached.experiment_frame("hall-histogram-p", xs, 2, float(eps), run["seed"], tuple(run["methods"]),
+        fp = ui.cache.experiment_frame("hall-histogram-p", xs, 2, float(eps), run["seed"], tuple(run["methods"]),
                                      (("q", int(table.q)), ("n", int(table.n))))      # shared: public inputs
         ui.plot(error_vs_x_figure(fp), fp, "histogram_error_vs_p")
         ui.export_code(export.experiment_script("hall-histogram-p", **run), "figure_hall-histogram-p")
         st.caption("Laplace grows like p (beyond 2^20 its ℓ1 error is drawn from its exact law Gamma(p, 2/ε)); the "
                    "thresholded release like log p. Full figure: `python -m dpcore reproduce hall-histogram-p`.")
-    except ValueError as exc:
-        ui.show_error(exc)
     st.subheader("Random DP: no noise on the empty cells (NOT ε-DP)")
-    d = cached.rdp_demo(table.p, table.q, table.n, eps, ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
-    r1, r2 = st.columns(2)
-    r1.metric("γ bound from the simulated population P", f"{d.gamma:.3g}")
-    r2.metric("singleton cells (each one exposes a person)", f"{d.singleton_cells:,} of {d.occupied_cells:,}")
+    d = ui.cache.rdp_demo(table.p, table.q, table.n, eps, ui.current_seed("h-rdp", table.p, table.q, table.n, eps))
+    ui.metrics({"γ bound from the simulated population P": f"{d.gamma:.3g}",
+                "singleton cells (each one exposes a person)": f"{d.singleton_cells:,} of {d.occupied_cells:,}"})
     st.dataframe({"ℓ1 error": d.errors}, width="content")
     st.caption(RDP_GUARANTEE + " Population: the q cells with Dirichlet(0.3) probabilities, all other cells structural "
                "zeroes; an iid sample of n. γ uses the true P: an illustration, never a release.")

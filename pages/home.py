@@ -4,8 +4,7 @@ import streamlit as st
 
 from dpcore import registry
 
-from pages import _components as ui
-from pages import _nav
+import ui
 
 st.title("DP Mechanism Explorer")
 st.markdown(
@@ -16,11 +15,11 @@ st.markdown(
 ui.educational_banner()
 
 st.header("Topics")
-entries = _nav.discover()
-for e in _nav.topics(entries):
+entries = ui.nav.discover()
+for e in ui.nav.topics(entries):
     st.page_link(e.path, label=e.title, icon=e.icon)
     st.markdown(f"{e.topic or ''} [Paper]({e.paper})")
-if not _nav.topics(entries):
+if not ui.nav.topics(entries):
     st.caption("No topic page yet.")
 tools = [e for e in entries if not e.paper and e.path != "pages/home.py"]
 if tools:

@@ -11,7 +11,7 @@ from dpcore import export as X
 from dpcore import kng, registry
 from dpcore import privacy
 from dpcore.kng import plots
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 PROBLEMS = {"mean": "Mean", "median": "Median (geometric median for ≥ 2 columns)", "quantile": "Quantile",
@@ -46,12 +46,9 @@ if source == SIM:
     ss["kng_sim_d"] = min(max(int(ss["kng_sim_d"]), lo_d), hi_d)
     d_sim = s2.number_input("Coefficients d (with intercept)" if problem in REG else "Columns", lo_d, hi_d,
                             key="kng_sim_d")
-    try:
+    with ui.errors_shown():
         src = X.simulated(kng.simulated_dataset, problem, n_sim, d_sim, rng=ui.current_seed())
         ds, kind = src.load(), privacy.SIMULATED
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
 else:
     kind = privacy.data_kind(ds := ui.require_dataset())
 bounded = ui.bounded_columns(ds)
@@ -67,13 +64,10 @@ elif problem == "quantile":
 else:
     xs = st.multiselect("Columns (one per coordinate of θ)", ui.offered("kng_cols", bounded, bounded[:1]), key="kng_cols")
 used = xs + ([y_col] if y_col else [])
-try:  # n = number of rows, always: a missing cell takes its column's public imputation value (Data page)
+with ui.errors_shown():  # n = number of rows, always: a missing cell takes its column's public imputation value
     cols = dpdata.public_columns(ds, used)
     pdata = kng.problem_data(pd.DataFrame(np.asarray(cols.values), columns=used), ds.bounds, problem, xs,
                              y_column=y_col, intercept=intercept)
-except ValueError as exc:
-    ui.show_error(exc)
-    st.stop()
 d, demo = len(pdata.names), kind != privacy.USER
 teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", help=(
     "Teaching view: densities, many draws, θ̂ and diagnostics computed from the data — NOT private. Release: "
@@ -132,11 +126,8 @@ for m in mechs:
                              kind=kind, cost=calibration.cost(cfgs[m].size))
     except ValueError as exc:
         ui.show_error(ValueError(f"{plots.label(m)}: {exc}"))
-try:  # the mechanisms of one click together stay within one release's work cap (public: n, d, draws, sweeps)
+with ui.errors_shown():  # the mechanisms of one click together stay within one release's work cap (public)
     kng.check_interaction(pdata.data, [cfgs[m] for m in reqs])
-except ValueError as exc:
-    ui.show_error(exc)
-    st.stop()
 if not mechs:
     st.info("Choose at least one mechanism.")
 if not reqs:

@@ -10,11 +10,8 @@ import streamlit as st
 
 from dpcore import export, lasso, privacy
 from dpcore.data import literal
-from dpcore.experiments import run_experiment
 from dpcore.lasso.plots import coefficients_figure, gaussian_width_figure, risk_vs_n_figure
-from dpcore.viz.experiments import error_vs_x_figure
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 SOURCES = ("Simulated sparse regression", "Diabetes (built-in)", "Dataset from the Data page")
 STEP_RULES = ("Theorem 2.5", "c·(nε)^(2/3)", "set T")
@@ -37,14 +34,14 @@ with tab_rel:
         "lasso_intercept", ss["lasso_source"] != SOURCES[0]))  # real columns: an intercept by default
     c1, c2, c3 = st.columns(3)
     truth, sim = None, None
-    try:
+    with ui.errors_shown():
         if source == SOURCES[0]:
             n = c1.select_slider("n (rows)", [200, 1000, 5000, 20_000, 50_000], key="lasso_n")
             p = c2.number_input("p (covariates; p ≫ n allowed)", 1, lasso.MAX_P, key="lasso_p")
             s = c3.number_input("s (non-zeros of the true θ)", 0, 50, key="lasso_s")
             sim = (int(n), int(p), int(min(s, p)), ui.current_seed("lasso-sim", n, p, s))   # public: shared
             src = export.simulated(lasso.simulated_dataset, *sim[:3], rng=sim[3], target="ds, truth")
-            ds, truth, design = cached.lasso_simulation(*sim)
+            ds, truth, design = ui.cache.lasso_simulation(*sim)
             y_col, x_cols = "y", list(ds.numeric_columns[:-1])
         else:
             src = export.loaded(lasso.diabetes_dataset) if source == SOURCES[1] else None
@@ -57,9 +54,6 @@ with tab_rel:
         st.caption(literal(ds.provenance))
         if sim is None:
             design = lasso.prepare_design(ds, y_col, x_cols)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     f1, f2, f3, f4 = st.columns([1.7, 1, 1, 1])  # ε has a slider and a typed box side by side: room for both labels
     with f1:
         eps = ui.epsilon_input(key="lasso_eps", typed=True)
@@ -91,7 +85,7 @@ with tab_rel:
         "Release: only the released coefficients and the public calibration. Teaching view: the same release "
         "beside the non-private constrained fit and scikit-learn's Lasso and OLS with an intercept, computed "
         "from your data — NOT private, recorded in the ledger as not DP.")) == VIEWS[1]
-    try:
+    with ui.errors_shown():
         cfg = lasso.LassoConfig(epsilon=eps, delta=delta, radius=radius, steps=int(steps) or None, selection=sel,
                             composition=comp, intercept=bool(intercept), step_scale=c_scale)
         cal = lasso.calibrate(cfg, design.X.shape)
@@ -100,16 +94,13 @@ with tab_rel:
                                                columns=[y_col, *x_cols][:6], epsilon=eps,
                                                details={"δ": delta, "T": cal.params["steps"]}),
                          ds, [y_col, *x_cols], cost=cal.cost(1), teaching=teaching)
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
     st.table(pd.DataFrame(lasso.accounting(cal), columns=["accounting (public)", "value"])
              .set_index("accounting (public)"))
     ui.accuracy_preview({"Private Frank–Wolfe": ("lasso/private-fw-intercept" if cfg.intercept else "lasso/private-fw",
                                                  cfg)}, key="lasso", n=design.X.shape[0], d=design.X.shape[1])
     button = "Show the teaching view" if teaching else "Release θ"
     clicked, slot = ui.release_button(button, key="lasso_go", requests=req)
-    out = ui.run_release(req, lambda rng: cached.lasso_release(*sim, cfg, cached.entropy(req),
+    out = ui.run_release(req, lambda rng: ui.cache.lasso_release(*sim, cfg, ui.cache.entropy(req),
                                                                ui.progress(slot, "Frank–Wolfe steps")) if sim else
                          lasso.release((design.X, design.y), cfg, rng=rng, diagnostics=not user or teaching,
                                        progress=ui.progress(slot, "Frank–Wolfe steps")), submitted=clicked)
@@ -123,14 +114,10 @@ with tab_rel:
             diagnostics=privacy.data_kind(ds) != privacy.USER), "lasso")
         theta = r.value[1:] if cfg.intercept else r.value
         names = (["intercept"] if cfg.intercept else []) + list(x_cols)
-        st.success(f"**Released** θ_priv: {len(lasso.support(theta))} non-zero coefficients of {len(x_cols)}, "
-                   f"‖θ‖₁ = {np.abs(theta).sum():.4g} ≤ r = {radius:g}" + (f"; intercept {r.value[0]:.4g} (scaled)."
-                                                                           if cfg.intercept else "."))
+        st.success(lasso.release_summary(r.value, cfg.intercept, radius))
         units = design.user_units(r.value, cfg.intercept)
         st.dataframe(units, hide_index=True, width="stretch")
-        st.caption("The same released coefficients in the columns' own units (post-processing with the public "
-                   "bounds: β_j = h_y θ_j / h_j)." + ("" if cfg.intercept else " Without an intercept the line is "
-                   "forced through the centres of the bounds; the intercept shown is what that implies."))
+        st.caption(lasso.units_caption(cfg.intercept))
         ui.download_csv(units, "lasso_coefficients_units.csv", key="lasso_units_csv")
         for t in r.notes_of("info"):
             st.caption(literal(t))
@@ -150,32 +137,17 @@ with tab_rel:
                 series = {"private_fw": r.value, "nonprivate_fw": dv["non-private Frank–Wolfe θ"],
                           "optimum": dv["constrained optimum θ*"], **({"truth": np.r_[0.0, truth] if cfg.intercept else truth} if truth is not None else {})}
                 ui.plot(*coefficients_figure(names, series), "lasso_coefficients")
-                m1, m2, m3 = st.columns(3)
-                m1.metric("excess risk, private", f"{dv['excess risk (private)']:.4g}")
-                m2.metric("excess risk, non-private FW", f"{dv['excess risk (non-private FW)']:.3g}")
-                m3.metric("min over C of L (θ*)", f"{dv['L(θ*)']:.4g}")
-                opt_theta = dv["constrained optimum θ*"][1:] if cfg.intercept else dv["constrained optimum θ*"]
-                k = max(1, len(lasso.support(opt_theta)))
-                rec = lasso.support_recovery(theta, opt_theta, k)
-                st.caption(f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
-                           f"recovered: {rec['recovered']} of {k}. Clipped records: {dv['records touched by clipping']}. "
-                           f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
-                           f"{lasso.corollary27_rate(*design.X.shape, eps, delta):.3g}." + (
-                               f" scikit-learn's Lasso with the equivalent penalty α = "
-                               f"{dv['scikit-learn Lasso α (equivalent penalty)']:.4g} gives θ* within "
-                               f"{dv['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in dv else ""))
+                ui.metrics({"excess risk, private": f"{dv['excess risk (private)']:.4g}",
+                            "excess risk, non-private FW": f"{dv['excess risk (non-private FW)']:.3g}",
+                            "min over C of L (θ*)": f"{dv['L(θ*)']:.4g}"})
+                st.caption(lasso.comparison_caption(dv, theta, design.X.shape, cfg))
                 if design.clip_warning:
                     st.warning(design.clip_warning)
-                refs = cached.lasso_reference_fits(*sim, cfg, cached.entropy(req)) if sim else \
+                refs = ui.cache.lasso_reference_fits(*sim, cfg, ui.cache.entropy(req)) if sim else \
                     lasso.reference_fits(design, radius, released=r.value, intercept=cfg.intercept)
                 st.dataframe(refs, hide_index=True, width="stretch")
                 ui.download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
-                st.caption(f"In the columns' own units ({literal(y_col)} per unit of each covariate). The constrained "
-                           "fit and scikit-learn's Lasso (same ℓ1 radius, intercept) should agree; OLS has no "
-                           "constraint. A released coefficient with the opposite sign of these fits is noise or the "
-                           "constraint at work, not a finding." + ("" if cfg.intercept else " The release has no "
-                           "intercept: its coefficients absorb the columns' offsets from the centres of their "
-                           "bounds, so they can differ from the intercept fits even at a huge ε."))
+                st.caption(lasso.reference_fits_caption(y_col, cfg.intercept))
 
 for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "lasso_run_p")):
     with tab:
@@ -184,23 +156,17 @@ for tab, exp_id, key in ((tab_n, "lasso", "lasso_run_n"), (tab_p, "lasso-p", "la
                         "noise costs log p. The general-C variant (Theorem 2.6) perturbs the whole gradient, and its "
                         "risk grows with the **Gaussian width** of C — √log p for the ℓ1 ball and the simplex, but p "
                         "for the ℓ∞ ball.")
-            ui.plot(*cached.lasso_gaussian_width_figure(), "lasso_gaussian_width")
+            ui.plot(*ui.cache.lasso_gaussian_width_figure(), "lasso_gaussian_width")
             ui.export_code(lambda: export.figure_script("Gaussian width of C vs p", gaussian_width_figure,
                                                         show="print(result[1])"), "figure_gaussian_width")
         st.caption(f"Simulation (synthetic sparse regression, not charged): a few replicates of the declared figure "
                    f"`{exp_id}`; the full version is `python -m dpcore reproduce {exp_id}`.")
-        if st.button("Run the simulation", key=key):
-            try:
-                kw = dict(methods=("p=100",), xs=(1000, 10_000, 100_000)) if exp_id == "lasso" else \
-                    dict(xs=(10, 100, 1000), n=20_000)
-                kw.update(reps=2, seed=ui.current_seed(exp_id), jobs=1, epsilon=eps)
-                frame = run_experiment(exp_id, progress=ui.progress(st.empty(), "replicates"), **kw)
-                fig = risk_vs_n_figure(frame) if exp_id == "lasso" else error_vs_x_figure(frame)
-                ui.plot(fig, frame, exp_id)
-                ui.export_code(export.experiment_script(exp_id, **kw), f"figure_{exp_id}")
-                st.caption("Reference: slope −2/3 (Corollary 2.7, Theorem 3.1). Columns: excess_zero = risk of θ = 0; "
-                           "excess_fw = non-private Frank–Wolfe with the same T (optimisation error alone). Below n ≈ "
-                           "3·10⁴ (p = 100, ε = 1) the private risk stays near excess_zero — the Gumbel noise of 2p "
-                           "scores hides the gradient — and then falls steeply: the −2/3 law is asymptotic.")
-            except ValueError as exc:
-                ui.show_error(exc)
+        kw = dict(methods=("p=100",), xs=(1000, 10_000, 100_000)) if exp_id == "lasso" else dict(xs=(10, 100, 1000),
+                                                                                                 n=20_000)
+        if ui.simulation_button(exp_id, key=key, run=dict(**kw, reps=2, seed=ui.current_seed(exp_id), jobs=1,
+                                                          epsilon=eps), progress_label="replicates",
+                                figure=risk_vs_n_figure if exp_id == "lasso" else None) is not None:
+            st.caption("Reference: slope −2/3 (Corollary 2.7, Theorem 3.1). Columns: excess_zero = risk of θ = 0; "
+                       "excess_fw = non-private Frank–Wolfe with the same T (optimisation error alone). Below n ≈ "
+                       "3·10⁴ (p = 100, ε = 1) the private risk stays near excess_zero — the Gumbel noise of 2p "
+                       "scores hides the gradient — and then falls steeply: the −2/3 law is asymptotic.")

@@ -12,8 +12,7 @@ import streamlit as st
 from dpcore import export, privacy, query_release
 from dpcore.data import literal
 from dpcore.query_release import plots
-from pages import _cached as cached
-from pages import _components as ui
+import ui
 
 ss = st.session_state
 KINDS = {"marginals": "w-way marginals over {0,1}^d", "thresholds": "thresholds over [N]",
@@ -32,7 +31,7 @@ ui.share_link("query_release")
 
 c1, c2, c3 = st.columns(3)
 kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
-try:
+with ui.errors_shown():
     if kind == "marginals":
         spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 11, key="qr_d", help=(
             "At most 11: the packing profile and the chaining nets compare pairs of the |X| = 2^d points "
@@ -50,9 +49,6 @@ try:
                                       "levels converge slowly (one lab run at the defaults: r = 0.1 48 s, r = 0.2 "
                                       "over 150 s), which the time model does not see.")))
     wl = spec.build()
-except ValueError as exc:
-    ui.show_error(exc)
-    st.stop()
 st.caption(f"{wl.name}: |X| = {wl.size:,} points, k = {wl.k:,} queries, exact diam₂(X) = {wl.diam2:.4g}.")
 
 with st.form("qr_form"):
@@ -71,22 +67,14 @@ st.caption(f"ρ = {rho:g}-zCDP ⇒ (ε, δ = 10⁻⁶)-DP with ε = {conv['epsil
            f"{conv['epsilon_simple']:.3g} (simple ρ + 2√(ρ ln 1/δ)). Simulations on public synthetic data with the "
            "sidebar's seed: not releases, not charged.")
 
-ns = tuple(n for n in (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000) if n <= n_max)
-try:
-    cfg = query_release.LabConfig(spec, dataset=dataset, rho=rho, epsilon=eps, alpha=alpha, methods=tuple(methods),
-                                  ns=ns, reps=reps,
-                                  alphas=tuple(a for a in (0.4, 0.2, 0.1, 0.05, 0.025) if a >= alpha / 2) or (alpha,))
-except ValueError as exc:
-    ui.show_error(exc)
-    st.stop()
+with ui.errors_shown():
+    cfg = query_release.LabConfig.up_to(spec, n_max=n_max, alpha=alpha, dataset=dataset, rho=rho, epsilon=eps,
+                                        methods=tuple(methods), reps=reps)
 key = (cfg, ui.current_seed("query_release"))
 if run or ss.get("qr_result", (None,))[0] != key:
     bar = st.empty()
-    try:
-        ss["qr_result"] = (key, cached.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
-    except ValueError as exc:
-        ui.show_error(exc)
-        st.stop()
+    with ui.errors_shown():
+        ss["qr_result"] = (key, ui.cache.lab_result(cfg, key[1], ui.progress(bar, "lab")))   # shared: public inputs
     bar.empty()
 res = ss["qr_result"][1]
 if ss["qr_result"][0] == key:
@@ -142,14 +130,11 @@ rho_r = r3.number_input("ρ of this release", 0.001, 100.0, format="%.3f", key="
                              "button shows.")
 if not rules:
     st.stop()
-try:
+with ui.errors_shown():
     numeric = [r.column for r in rules if r.threshold is not None]
     req = ui.request((ds.fingerprint(), "query_release/marginals", tuple(rules), w, method, rho_r, alpha),
                      privacy.release_label(f"{w}-way marginals ({plots.method_label(method)})", data=ds.name,
                                            columns=cols, details={"ρ": rho_r}), ds, numeric, cost=privacy.PrivacyCost.zcdp(rho_r))
-except ValueError as exc:
-    ui.show_error(exc)
-    st.stop()
 try:    # the release names a bad schema (w > columns) on its click; the preview is then left out
     ui.accuracy_preview({plots.method_label(method): (f"query_release/{method}",
                                                       query_release.marginals_config(len(rules), w, method, rho=rho_r,

@@ -1,15 +1,19 @@
 """Plotly figures of the density page (Hall 2012; HRW 2013); no streamlit. Builders return (figure, frame)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from dpcore.data import literal
 from dpcore.viz.style import DASHES, GREY, LAYOUT, SYMBOLS, colour, label
 
 TOPIC = "density"
-__all__ = ["method_label", "estimates_figure", "heatmaps_figure", "exponents_figure", "svm_figure", "accuracy_figure"]
+__all__ = ["method_label", "estimates_figure", "heatmaps_figure", "comparison_figure", "units_caption", "exponents_figure",
+           "svm_figure", "accuracy_figure"]
 
 _NAMES = {"gp": "GP (RKHS) KDE", "fourier-laplace": "Fourier + Laplace", "knorm": "K-norm (orbitope)",
           "nonprivate": "Non-private KDE", "truth": "true density (simulation)"}
@@ -87,6 +91,26 @@ def heatmaps_figure(comparison, *, reference: dict | None = None,
     if bounds is not None:
         frame = frame.assign(x1=lo1 + w1 * frame["x1"], x2=lo2 + w2 * frame["x2"], density=frame["density"] / (w1 * w2))
     return fig, frame
+
+
+def comparison_figure(comparison, *, reference: dict, axis_labels: Sequence[str],
+                      bounds: Sequence[tuple[float, float]]) -> tuple[go.Figure, pd.DataFrame]:
+    """The released estimates in the columns' own units, by dimension: :func:`estimates_figure` of the one column
+    (d = 1, with every ``reference`` curve) or :func:`heatmaps_figure` of the two (d = 2, with the ``"nonprivate"``
+    surface of ``reference`` only). ``axis_labels`` and ``bounds`` (public): one per column."""
+    if len(bounds) == 1:
+        return estimates_figure(comparison, reference=reference, axis_label=axis_labels[0], bounds=bounds[0])
+    return heatmaps_figure(comparison, reference={k: v for k, v in reference.items() if k == "nonprivate"},
+                           axis_labels=tuple(axis_labels), bounds=tuple(bounds))
+
+
+def units_caption(h: float, columns: Sequence[str], bounds: Sequence[tuple[float, float]]) -> str:
+    """The caption of :func:`comparison_figure`: the axes are in the columns' units, and the bandwidth ``h`` (on the
+    rescaled [0, 1]) in each column's units, ``h·(upper − lower)`` (public bounds; column names shown literally)."""
+    return ("Axes in the columns' own units: the estimate is computed on [0, 1] (each column rescaled by its public "
+            "bounds) and drawn back in the columns' units, density per unit of the column; h = "
+            f"{h:.4g} on [0, 1] is " + ", ".join(f"{h * (hi - lo):.4g} in {literal(c)}"
+                                                 for c, (lo, hi) in zip(columns, bounds)) + ".")
 
 
 def exponents_figure(ex: pd.DataFrame) -> tuple[go.Figure, pd.DataFrame]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .calibration import corollary27_rate
+from .configs import LassoConfig
 from .designs import Design
 from ._solver import constrained_optimum, gradient
+from .release.private_fw import support, support_recovery
 
-__all__ = ["reference_fits"]
+__all__ = ["reference_fits", "comparison_caption", "reference_fits_caption"]
 
 _UNITS = "coefficient (units of {} per unit of x)"
 
@@ -51,3 +54,34 @@ def reference_fits(design: Design, radius: float, *, released: np.ndarray | None
     for name, value in fits.items():
         out[name] = design.user_units(value, True)[units].to_numpy()
     return out
+
+
+def comparison_caption(values, theta: np.ndarray, shape: tuple[int, int], config: LassoConfig) -> str:
+    """The caption of the page's non-private comparison (NON-PRIVATE: it reads the release's diagnostics
+    ``values``, computed from the data): the excess risk's definition, how much of the support of the constrained
+    optimum θ* the released ``theta`` (without its intercept) recovers, the records touched by clipping, the rate
+    of Corollary 2.7 at ``shape`` = (n, p) and the config's (ε, δ), and scikit-learn's agreement with θ*."""
+    optimum = values["constrained optimum θ*"]
+    opt_theta = optimum[1:] if config.intercept else optimum
+    k = max(1, len(support(opt_theta)))
+    rec = support_recovery(theta, opt_theta, k)
+    return (f"Excess empirical risk = L(θ) − min_C L (L = mean squared error in public units). Support of θ* "
+            f"recovered: {rec['recovered']} of {k}. Clipped records: {values['records touched by clipping']}. "
+            f"Bound of Corollary 2.7 (up to its constant): log(np/δ)/(nε)^(2/3) = "
+            f"{corollary27_rate(*shape, config.epsilon, config.delta):.3g}." + (
+                f" scikit-learn's Lasso with the equivalent penalty α = "
+                f"{values['scikit-learn Lasso α (equivalent penalty)']:.4g} gives θ* within "
+                f"{values['max |θ_sklearn − θ*|']:.1g}." if "max |θ_sklearn − θ*|" in values else ""))
+
+
+def reference_fits_caption(response: str, intercept: bool) -> str:
+    """What the table of :func:`reference_fits` shows and how to read it beside a release with (or without) an
+    intercept; ``response`` (a column name) is shown literally."""
+    from dpcore.data import literal
+
+    return (f"In the columns' own units ({literal(response)} per unit of each covariate). The constrained "
+            "fit and scikit-learn's Lasso (same ℓ1 radius, intercept) should agree; OLS has no "
+            "constraint. A released coefficient with the opposite sign of these fits is noise or the "
+            "constraint at work, not a finding." + ("" if intercept else " The release has no "
+            "intercept: its coefficients absorb the columns' offsets from the centres of their "
+            "bounds, so they can differ from the intercept fits even at a huge ε."))

@@ -20,7 +20,7 @@ from ..errors import DataError, DPValueError
 from .configs import MAX_P
 
 __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
-           "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS"]
+           "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS", "units_caption"]
 
 #: Largest n·p the simulator builds (memory: 8 bytes a cell).
 MAX_SIM_CELLS = 60_000_000
@@ -149,6 +149,14 @@ class Design:
                     f"{CLIP_WARN_FRACTION:.0%}): the fit describes the clipped data. Widen the bounds of the "
                     "covariates/response on the Data page (from domain knowledge) to clip fewer.")
         return None
+
+
+def units_caption(intercept: bool) -> str:
+    """What the table of :meth:`Design.user_units` is: the released coefficients in the columns' units, by the
+    public maps; without an intercept, what the implied intercept means."""
+    return ("The same released coefficients in the columns' own units (post-processing with the public bounds: "
+            "β_j = h_y θ_j / h_j)." + ("" if intercept else " Without an intercept the line is forced through the "
+                                      "centres of the bounds; the intercept shown is what that implies."))
 
 
 def prepare_design(ds: Dataset, response: str, covariates: Sequence[str]) -> Design:

@@ -95,6 +95,18 @@ class LabConfig:
         from ._cost import check_lab
         check_lab(self)       # the time model of the whole run (issue 18): refused before anything is computed
 
+    #: The sample sizes and target α's a lab run may sweep (:meth:`up_to` picks from these ladders).
+    N_LADDER = (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000)
+    ALPHA_LADDER = (0.4, 0.2, 0.1, 0.05, 0.025)
+
+    @classmethod
+    def up_to(cls, workload: WorkloadSpec, *, n_max: int, alpha: float, **settings) -> "LabConfig":
+        """The lab run of the Query release page: every n of :attr:`N_LADDER` up to ``n_max`` and every α of
+        :attr:`ALPHA_LADDER` down to ``alpha``/2 (just ``alpha`` if none is), with the other ``settings``
+        (dataset, rho, epsilon, methods, reps) as given; validated like any LabConfig."""
+        return cls(workload, alpha=alpha, ns=tuple(n for n in cls.N_LADDER if n <= n_max),
+                   alphas=tuple(a for a in cls.ALPHA_LADDER if a >= alpha / 2) or (alpha,), **settings)
+
 
 @dataclass(frozen=True, eq=False)
 class LabResult:

@@ -34,7 +34,7 @@ from ._recursion import upper_count
 from ._stability import Constants, constants_for, eps_var
 
 __all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "domain_radius", "public_cap",
-           "certified_floor", "BUDGET_SPLITS", "MAX_N"]
+           "certified_floor", "BUDGET_SPLITS", "MAX_N", "certification_outlook", "budget_split"]
 
 #: Largest n searched by :func:`n_to_certify`.
 MAX_N = 10 ** 12
@@ -203,3 +203,39 @@ def min_lambda_to_certify(cfg, n: int, d: int, lam_max: Optional[float] = None, 
         else:
             lo = mid
     return hi
+
+
+def certification_outlook(cfg, n: int, d: int, lam_min: float, lam_max: float) -> tuple[list[str], str]:
+    """The "what would certify" panel in words: markdown bullets and a caption, from public inputs only.
+
+    The bullets: the n from which Algorithm 5 passes with probability ≥ 0.9 for the assumed ``lam_min`` and
+    ``lam_max`` (:func:`n_to_certify`), the n from which the certified bound λ̂ alone lies in the region (C1), and
+    the smallest λ_min that passes at this ``n`` (:func:`min_lambda_to_certify`); the caption: the certified
+    floor λ_c at this n (:func:`certified_floor`) and how the prediction is made. Raises DPValueError as those
+    functions do (e.g. a tiny ε whose recursion would exceed its cap).
+    """
+    need = n_to_certify(cfg, d, lam_min, lam_max)
+    bound = n_to_certify(cfg, d, lam_min, lam_max, what="bound")
+    lam_star = min_lambda_to_certify(cfg, n, d, lam_max)
+    lines = [f"- with λ_min = {lam_min:g} and λ_max = {lam_max:g}, Algorithm 5 passes (with probability ≥ 0.9) "
+             f"from **n = {need:,}** rows" if need else "- no n up to 10¹² passes for these values"]
+    if bound:
+        lines.append(f"- the certified bound λ̂ alone (λ̂ > 0, in the region (C1)) from n = {bound:,} rows; the "
+                     "variance-change test (14) then needs the rest")
+    lines.append(f"- at this n = {n:,}, it passes only if λ_min ≥ **{lam_star:.4g}** (with λ_max = {lam_max:g})"
+                 if lam_star else f"- at this n = {n:,}, no λ_min ≤ λ_max = {lam_max:g} passes: more rows are "
+                                  "needed whatever the design")
+    caption = (f"Certified region (C1) at this n: λ̂ ≥ λ_c = {certified_floor(cfg, n, d):.4g}. The prediction "
+               "runs the release's own formulas — the recursion (10) from λ_min, the upward recursion (12) to "
+               "the cap, the test (14) — with both Laplace draws at the quantile they exceed with probability "
+               "√0.9.")
+    return lines, caption
+
+
+def budget_split(name: str, share: float = 0.5) -> tuple[float, float, float, float]:
+    """The shares of (ε, δ) over (λ̂, Λ̂, the Gaussian step, the variance test) of the split ``name``: one of
+    :data:`BUDGET_SPLITS`, or ``"custom"`` — ``share`` for the two bounds (half each) and the rest for the Gaussian
+    step and the test (half each)."""
+    if name == "custom":
+        return (share / 2, share / 2, (1 - share) / 2, (1 - share) / 2)
+    return BUDGET_SPLITS[name]

@@ -18,7 +18,8 @@ from .configs import EigenBoundsConfig
 from .designs import BREAST_CANCER_UPPER, robust_regression
 from .release.eigen_bounds import sample_eigen_bounds
 
-__all__ = ["simulated_dataset", "breast_cancer_dataset", "diabetes_dataset", "prepare_xy", "coefficient_units", "eigen_bounds_vs_n", "MAX_STUDY_WORK"]
+__all__ = ["simulated_dataset", "breast_cancer_dataset", "diabetes_dataset", "prepare_xy", "coefficient_units", "eigen_bounds_vs_n", "MAX_STUDY_WORK",
+           "preparation_note"]
 
 #: Cap on the coverage study's work: Σ_n (replicates × n × d).
 MAX_STUDY_WORK = 60_000_000
@@ -71,6 +72,17 @@ def diabetes_dataset() -> Dataset:
     from ..data.builtin import builtin_dataset
 
     return builtin_dataset("diabetes")
+
+
+def preparation_note(scale_response: bool) -> str:
+    """How :func:`prepare_xy` maps a user's columns (public rules only), in words: each covariate by its public
+    bounds onto [−1, 1]; with ``scale_response`` (the robust loss) also the response, and why."""
+    return ("Each covariate x is mapped onto [−1, 1] by its public bounds: (x − midpoint)/half-range (a fixed public "
+            "rule, never the data's range); values beyond are clipped." + (
+                " The response y is mapped the same way, so residuals lie in the robust loss's curved region (its "
+                "curvature h''(t) = ½sech²(t/2) halves by |t| = 1.76 and is below 1 % of its peak beyond |t| = 10.6: "
+                "in raw units the Hessian would vanish). The released coefficient is then converted back to the "
+                "columns' units (a public rescaling)." if scale_response else ""))
 
 
 def prepare_xy(ds: Dataset, response: str, covariates: Sequence[str], *, intercept: bool = True,

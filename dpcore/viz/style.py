@@ -51,7 +51,7 @@ LAYOUT = MappingProxyType(dict(margin=dict(l=60, r=20, t=60, b=50)))
 #: validates a template by deep-copying its ≈ 7 KB tree of plotly objects, ≈ 15 ms a figure on the 2-core
 #: machine — three times the rest of building a typical figure, on every rerun of every page (py-spy of
 #: benchmarks/load.py, issue 21). Figures are built without it and it is added where a figure is drawn:
-#: to the JSON a page sends (:func:`template_json`, pages/_components.plot) or to a figure written to a file
+#: to the JSON a page sends (:func:`template_json`, ui.charts.plot) or to a figure written to a file
 #: (:func:`themed`).
 TEMPLATE = "plotly_white"
 

@@ -12,8 +12,8 @@ TIMEOUT = 60
 
 
 def app_pages() -> list[str]:
-    """Page files app.py registers (found by pages/_nav.py from their header lines), in menu order."""
-    from pages import _nav
+    """Page files app.py registers (found by ui/nav.py from their header lines), in menu order."""
+    from ui import nav as _nav
 
     pages = [e.path for e in _nav.discover()]
     assert pages, "no pages discovered"
@@ -32,7 +32,7 @@ def app():
 def _navigation_routing(monkeypatch):
     """Run AppTest the way the server runs after its first request: routed by app.py's st.navigation.
 
-    The AppTest twin of pages/_streamlit_compat.py: AppTest resets
+    The AppTest twin of ui/compat.py: AppTest resets
     ``PagesManager.uses_pages_directory`` before *every* run, and with a ``pages/`` folder next to
     app.py Streamlit then runs a requested page's file directly, without app.py (no sidebar, no
     ledger). A real server leaves that mode for good on its first st.navigation call (the compat

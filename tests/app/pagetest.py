@@ -55,7 +55,7 @@ def page_runner(page: str, *, timeout: float = 90) -> Callable[..., AppTest]:
 
 def ledger(at: AppTest):
     """The session's privacy ledger."""
-    from pages import _components as ui
+    import ui
     return at.session_state[ui.LEDGER_KEY]
 
 
@@ -90,7 +90,7 @@ _TEXT_TYPES = ("markdown", "caption", "info", "warning", "error", "success", "te
 
 
 def _is_nonprivate_box(block) -> bool:
-    from pages import _components as ui
+    import ui
 
     first = next(iter(getattr(block, "children", {}).values()), None)
     return first is not None and getattr(first, "type", None) == "markdown" and ui.NONPRIVATE in first.value

@@ -34,7 +34,7 @@ def _preview(at: AppTest) -> tuple[dict, list[str]]:
 
 
 def _run(page: str, ds, key: str, eps_key: str, eps: float, **state) -> AppTest:
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=180)
     at.session_state[ui.DATASET_KEY] = ds

@@ -80,7 +80,7 @@ def test_home_explains_banner_ledger_randomness_and_links_the_papers(app):
 
 
 def test_home_lists_exactly_the_topics_that_have_pages(app):
-    from pages import _nav
+    from ui import nav as _nav
 
     app.run()
     topics = _nav.topics()
@@ -124,7 +124,7 @@ def test_ledger_is_redrawn_when_the_page_stops_early(app, monkeypatch):
     the sidebar at "0 releases" while the ledger's CSV held the release; now the sidebar shows it."""
     import streamlit as st
 
-    from pages import _components as ui
+    import ui
 
     def release_then_stop():
         from dpcore import privacy as P
@@ -205,12 +205,13 @@ def test_two_sessions_do_not_share_data_or_ledger():
 
 
 def test_app_code_never_renders_raw_html_or_caches_user_data():
-    sources = [APP] + sorted((ROOT / "pages").glob("*.py"))
+    sources = [APP] + sorted((ROOT / "pages").glob("*.py")) + sorted((ROOT / "ui").glob("*.py"))
     for path in sources:
         code = Path(path).read_text(encoding="utf-8")
         assert "unsafe_allow_html" not in code, path
         assert "st.html(" not in code, path
     # the shell and the pages that touch uploaded data never cache (caches are shared by sessions)
-    for path in [APP, ROOT / "pages" / "data.py", ROOT / "pages" / "_components.py", ROOT / "pages" / "home.py"]:
+    for path in [APP, ROOT / "pages" / "data.py", ROOT / "pages" / "home.py",
+                 *(p for p in (ROOT / "ui").glob("*.py") if p.name not in ("cache.py", "server.py"))]:
         code = path.read_text(encoding="utf-8")
         assert "st.cache_data" not in code and "st.cache_resource" not in code, path

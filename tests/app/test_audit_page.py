@@ -42,7 +42,7 @@ def test_defaults_laplace_audit_passes_and_nothing_is_charged():
     assert 0 < s.result.epsilon_lower_bound < s.result.epsilon
     assert len(at.get("plotly_chart")) == 2  # the outputs, and what ε means (trade-off curve)
     assert len(s.overlay) > 10 and set(s.overlay.columns) >= {"density_D", "density_D′"}
-    from pages import _components as ui
+    import ui
     assert len(at.session_state[ui.LEDGER_KEY].entries) == 0   # an audit is not a release
 
 

@@ -39,7 +39,7 @@ def _texts(at) -> str:
 
 
 def _session(at):
-    from pages import _components as ui
+    import ui
     return at.session_state[ui.SESSION_KEY]
 
 
@@ -153,7 +153,7 @@ def test_restart_is_said_before_anything_else_and_a_saved_ledger_continues_the_c
     click silently dropped the data and the ledger ("2 releases" → nothing, no word). After: a fresh session
     arriving with the old session's token sees a notice first (the page does not run); uploading the saved
     ledger and loading the same data continues the count (spent ε = 2 of 3 → 1 left)."""
-    from pages import _components as ui
+    import ui
 
     old = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     _declare_bounds(old)
@@ -162,9 +162,9 @@ def test_restart_is_said_before_anything_else_and_a_saved_ledger_continues_the_c
     _ok(old.button(key="kng_go").click().run())
     saved = _session(old).to_json().encode()
     token = old.query_params["session"]
-    assert token.startswith(ui.BOOT_ID + "-")
+    assert token.startswith(ui.resume.BOOT_ID + "-")
 
-    monkeypatch.setattr(ui, "BOOT_ID", "0000beef")     # a new server process
+    monkeypatch.setattr(ui.resume, "BOOT_ID", "0000beef")     # a new server process
     new = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     new.query_params["session"] = token                  # the reconnecting browser's URL
     _ok(new.run())
@@ -223,7 +223,7 @@ def test_every_release_button_carries_the_total_cost_and_defaults_cost_at_most_e
     """Finding 5. Before: the cost was a sentence above a bare "Release" button, and the defaults cost 2ε
     (KNG: two mechanisms) and 20ε with δ = 0.01 (density: 2 methods × 10 draws). After: the button reads
     "Release — ε = 1, δ = 0" (KNG, density at the default ε = 1), and no default click costs more than ε."""
-    from pages import _components as ui
+    import ui
 
     state, button, eps_key = PAGES[page]
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
@@ -249,7 +249,7 @@ def test_every_release_button_carries_the_total_cost_and_defaults_cost_at_most_e
 
 
 def test_kng_two_mechanisms_cost_two_epsilon_on_the_button_and_are_checked_together(counted_release):
-    from pages import _components as ui
+    import ui
     from dpcore.privacy import Budget
 
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
@@ -270,7 +270,7 @@ def test_density_delta_at_least_one_over_n_is_refused_on_user_data(monkeypatch):
     """Finding 5 (δ). Before: the default δ = 1e-3 × 10 draws (δ ≥ 1/n on small tables) was released.
     After: a GP release with δ ≥ 1/n is refused naming 1/n, nothing computed."""
     from dpcore import density
-    from pages import _components as ui
+    import ui
 
     calls = []
     monkeypatch.setattr(density, "compare_release", lambda *a, **k: calls.append(1))

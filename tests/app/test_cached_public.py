@@ -1,7 +1,7 @@
 """No cache shared across sessions can receive a user's data (issue 21).
 
 The app caches public, pure results across sessions (``st.cache_data``/``st.cache_resource`` in
-pages/_cached.py; ``functools.lru_cache`` in dpcore). Checked over every such function's signature:
+ui/cache.py; ``functools.lru_cache`` in dpcore). Checked over every such function's signature:
 each parameter is a public scalar, string, tuple or a frozen public configuration (a dataclass whose
 fields are those, recursively) — never a Dataset, a DataFrame, an array, ``Any`` or an unannotated
 value — and every cache is bounded.
@@ -82,11 +82,9 @@ def _page_files() -> list[Path]:
 
 def test_page_scripts_define_no_cache_outside_the_cached_module():
     """Page scripts run top to bottom on every rerun and cannot be imported for inspection: every cached
-    function of the app lives in pages/_cached.py, where the signature check below sees it."""
+    function of the app lives in ui/cache.py, where the signature check below sees it."""
     offenders = []
     for path in _page_files():
-        if path.name == "_cached.py":
-            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and node.attr in {"cache_data", "cache_resource"}:
                 offenders.append(f"{path.name}:{node.lineno}")
@@ -99,12 +97,15 @@ def test_page_scripts_define_no_cache_outside_the_cached_module():
 def _streamlit_cached():
     from streamlit.runtime.caching.cache_utils import CachedFunc
 
-    from pages import _cached
-    found = [(name, obj) for name, obj in vars(_cached).items() if isinstance(obj, CachedFunc)]
-    tree = ast.parse((PAGES / "_cached.py").read_text())
-    decorated = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                 and any(_decorator_names(d) & {"cache_data", "cache_resource"} for d in n.decorator_list)}
-    assert decorated == {name for name, _ in found}
+    import ui
+    found = []
+    for module in ui.cache, ui.server:
+        here = [(name, obj) for name, obj in vars(module).items() if isinstance(obj, CachedFunc)]
+        tree = ast.parse(Path(module.__file__).read_text())
+        decorated = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                     and any(_decorator_names(d) & {"cache_data", "cache_resource"} for d in n.decorator_list)}
+        assert decorated == {name for name, _ in here}
+        found += here
     return found
 
 
@@ -122,12 +123,12 @@ def _dpcore_lru_caches():
 
 def test_streamlit_caches_take_only_public_parameters_and_are_bounded():
     found = _streamlit_cached()
-    assert found, "pages/_cached.py defines no cached function: the check would be vacuous"
+    assert found, "ui/cache.py and ui/server.py define no cached function: the check would be vacuous"
     problems = []
     for name, fn in found:
-        problems += check_signature(fn._info.func, f"pages/_cached.py:{name}")
+        problems += check_signature(fn._info.func, f"{fn._info.func.__module__}:{name}")
         if fn._info.max_entries is None:
-            problems.append(f"pages/_cached.py:{name}: no max_entries (unbounded)")
+            problems.append(f"{fn._info.func.__module__}:{name}: no max_entries (unbounded)")
     assert not problems, problems
 
 
@@ -174,10 +175,10 @@ def test_the_checker_refuses_a_cached_function_over_a_dataset():
 
 
 def test_only_an_uncharged_release_on_simulated_data_reaches_a_shared_cache():
-    """pages/_cached.entropy (the key of a cached release) refuses a release on a user's data (fresh or a
+    """ui.cache.entropy (the key of a cached release) refuses a release on a user's data (fresh or a
     reproducible demo) and on a built-in example (recorded in the ledger) before it touches the session."""
     from dpcore import privacy as P
-    from pages import _cached
+    from ui import cache as _cached
 
     bounds = P.check_bounds({"x": "declared"})
     refused = [
@@ -197,7 +198,7 @@ def test_a_cached_release_is_a_copy_with_read_only_mappings():
     import pickle
 
     from dpcore import histograms
-    from pages import _cached  # noqa: F401  (registers the mappingproxy reducer)
+    from ui import cache as _cached  # noqa: F401  (registers the mappingproxy reducer)
 
     table = histograms.sparse_table(256, 8, 100, rng=0)
     rel = histograms.laplace_and_threshold_release(table, histograms.ThresholdConfig(1.0, 256, sampler="dense"), rng=1)
@@ -213,11 +214,11 @@ def test_a_cached_release_is_a_copy_with_read_only_mappings():
 @pytest.mark.parametrize("source", ["declared", "from data"])
 def test_a_preview_keyed_by_bounds_from_the_data_never_reaches_the_shared_cache(source, monkeypatch):
     """Bounds filled from the data are numbers of the user's table: while such a dataset is loaded the accuracy
-    preview is computed in the session (pages/_cached.preview), never through the shared preview_laws; with
+    preview is computed in the session (ui.cache.preview), never through the shared preview_laws; with
     declared bounds it goes through the shared one."""
     from streamlit.testing.v1 import AppTest
 
-    from pages import _cached
+    from ui import cache as _cached
 
     shared = []
     original = _cached.preview_laws
@@ -227,7 +228,7 @@ import pandas as pd
 import streamlit as st
 
 from dpcore import data as dpdata
-from pages import _components as ui
+import ui
 
 ds = dpdata.Dataset(pd.DataFrame({{"x": [1.0, 2.0, 7.0]}}), ("x",), {{}}, "t")
 ds = ds.with_bounds_from_data("x") if {source!r} == "from data" else ds.with_bounds("x", 0, 10)

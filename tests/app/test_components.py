@@ -1,4 +1,4 @@
-"""AppTest checks of pages/_components.py on tiny scripts: the release path (explicit click, cache,
+"""AppTest checks of the ui package on tiny scripts: the release path (explicit click, cache,
 ledger, fresh entropy vs. a reproducible demo, bounds from the data), ε input, errors, downloads."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _release_script():
 
     from dpcore import data as dpdata
     from dpcore.privacy import PrivacyCost
-    from pages import _components as ui
+    import ui
 
     ui.init_session()
     if ui.get_dataset() is None:
@@ -152,7 +152,7 @@ def test_column_without_bounds_is_refused():
         import pandas as pd
 
         from dpcore import data as dpdata
-        from pages import _components as ui
+        import ui
 
         ui.init_session()
         ds = dpdata.Dataset(pd.DataFrame({"x": [1.0, 2.0]}), ("x",), {}, "t")
@@ -171,7 +171,7 @@ def test_release_errors_are_not_cached_or_counted():
 
         from dpcore import privacy as P
         from dpcore._validation import check_epsilon
-        from pages import _components as ui
+        import ui
 
         ui.init_session()
         eps = st.number_input("eps", value=-1.0, key="eps")
@@ -196,7 +196,7 @@ def test_cancelled_release_says_so_and_charges_nothing():
 
         from dpcore import privacy as P
         from dpcore.errors import Cancelled
-        from pages import _components as ui
+        import ui
 
         ui.init_session()
         ui.release_session().open_dataset("ab" * 32, n=100)
@@ -218,7 +218,7 @@ def _demo_script():
     import streamlit as st
 
     from dpcore import privacy as P
-    from pages import _components as ui
+    import ui
 
     ui.init_session()
     eps = st.number_input("eps", value=1.0, key="eps")
@@ -242,7 +242,7 @@ def test_epsilon_input_is_log_scale_typed_and_warns_above_10():
     def script():
         import streamlit as st
 
-        from pages import _components as ui
+        import ui
 
         eps = ui.epsilon_input(key="e", default=0.9, typed=True)
         st.markdown(f"eps={eps!r}")
@@ -264,7 +264,7 @@ def test_epsilon_input_works_inside_a_form():
     def script():
         import streamlit as st
 
-        from pages import _components as ui
+        import ui
 
         with st.form("f"):
             eps = ui.epsilon_input(key="e")
@@ -277,7 +277,7 @@ def test_epsilon_input_works_inside_a_form():
 
 def test_show_error_hides_non_value_errors_and_escapes_markdown():
     def script():
-        from pages import _components as ui
+        import ui
 
         ui.show_error(ValueError("column '**<b>x</b>**' is not numeric; epsilon = 2, tau = 0.5, theta_x"))
         ui.show_error(KeyError("secret internals"))
@@ -305,7 +305,7 @@ def test_download_csv_neutralises_formulas_and_does_not_rerun(monkeypatch):
     def script():
         import pandas as pd
 
-        from pages import _components as ui
+        import ui
 
         ui.download_csv(pd.DataFrame({"a": ["=1+1", "ok"], "b": [-1.5, 2.0]}), "out put", "Get it")
 
@@ -324,7 +324,7 @@ def test_nonprivate_box_is_labelled():
     def script():
         import streamlit as st
 
-        from pages import _components as ui
+        import ui
 
         with ui.nonprivate("θ̂ and clipping"):
             st.markdown("theta-hat=1.23")

@@ -296,7 +296,7 @@ def test_missing_cells_midpoint_or_a_charged_private_mean_and_their_effect(app):
     filled = ds.impute_value("income")
     assert filled != 2500.0 and 0.0 <= filled <= 5000.0
     assert _inputs(at, "impute missing with")[0].value == filled
-    from pages import _components as ui
+    import ui
     acct = at.session_state[ui.SESSION_KEY].account(ui.data_identity(ds))
     assert acct.spent()[0] == pytest.approx(1.0)                              # booked in the dataset's budget
     at.run()                                                                   # a rerun: cached, not charged again

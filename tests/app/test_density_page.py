@@ -44,7 +44,7 @@ def test_two_dimensional_simulated_data():
 
 def test_uploaded_csv_needs_a_click_and_is_charged():
     from dpcore.data import load_csv
-    from pages import _components as ui
+    import ui
     g = np.random.default_rng(0)
     csv = pd.DataFrame({"age": g.normal(45, 12, 800).round(1), "score": g.uniform(0, 10, 800)}).to_csv(index=False)
     ds = load_csv(csv.encode(), name="upload.csv").with_bounds("age", 0, 100)
@@ -97,7 +97,7 @@ def test_axes_are_in_the_columns_units():
     """Issue 20 item 4: an age column with public bounds [18, 100] is drawn on an axis in years (18 … 100) with
     a density per year, not on [0, 1] "age rescaled from [18, 100]"."""
     from dpcore.data import load_csv
-    from pages import _components as ui
+    import ui
     g = np.random.default_rng(0)
     csv = pd.DataFrame({"age": g.normal(45, 12, 800).clip(18, 100).round(1)}).to_csv(index=False)
     at = AppTest.from_file(PAGE, default_timeout=90)

@@ -57,7 +57,7 @@ def test_breast_cancer_builtin():
 
 def test_user_data_needs_a_click_and_is_charged():
     from dpcore.data import Dataset
-    from pages import _components as ui
+    import ui
     g = np.random.default_rng(0)
     X = g.uniform(-1, 1, (3000, 2))
     y = np.where(g.random(3000) < 1 / (1 + np.exp(-X @ [2.0, -1.0])), 1.0, -1.0)
@@ -150,7 +150,7 @@ def test_diabetes_upload_at_epsilon_one_is_charged_and_says_what_would_certify()
     from dpcore.data import Dataset
     from dpcore.data.builtin import builtin_dataset
     from dpcore.single_parameter import FunctionalConfig, min_lambda_to_certify, n_to_certify
-    from pages import _components as ui
+    import ui
     b = builtin_dataset("diabetes")
     ds = Dataset(b.frame, b.numeric_columns, b.bounds, "diabetes.csv (uploaded)", name="diabetes.csv")
     src = "Dataset from the Data page"

@@ -67,7 +67,7 @@ def test_page_runs_with_defaults_and_epsilon_changes_output():
     assert new_caption != caption and new_caption.startswith("At these settings (ε = 0.1,")
     assert f"KNG {_expected_slope_text(at, 'kng-median', 'kng')}" in new_caption
     # simulations are not releases: nothing in the ledger
-    from pages import _components as ui
+    import ui
     assert at.session_state[ui.LEDGER_KEY].totals().n_releases == 0
 
 

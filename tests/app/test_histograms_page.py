@@ -33,7 +33,7 @@ def _errors(at) -> list[str]:
 
 def _upload(at, csv: str, name: str = "upload.csv", bounds=None):
     from dpcore.data.readers import load_csv
-    from pages import _components as ui
+    import ui
     ds = load_csv(csv.encode(), name=name)
     for c, (lo, hi) in (bounds or {}).items():
         ds = ds.with_bounds(c, lo, hi)
@@ -105,7 +105,7 @@ def test_uploaded_csv_text_column_is_charged_but_not_dp_and_binned_column_is_dp(
 
 def test_bad_input_many_distinct_values_as_categories_and_p_too_small():
     from dpcore.data import Dataset
-    from pages import _components as ui
+    import ui
     g = np.random.default_rng(1)
     big = pd.DataFrame({"x": g.normal(size=1_000_000), "c": g.choice(list("abcdefg"), 1_000_000)})
     ds = Dataset(big, ("x",), {}, "a million rows", name="big")

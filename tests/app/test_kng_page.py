@@ -50,7 +50,7 @@ def _on_user(view=RELEASE, ds=None, budget=100.0, **state) -> AppTest:
     """The page on a user's dataset; the Release view with both mechanisms unless ``kng_mechs_r`` is given
     (the default is one), under a budget of ε = ``budget`` (these tests are about other rules)."""
     from dpcore.privacy import Budget
-    from pages import _components as ui
+    import ui
 
     ds = ds if ds is not None else _user_ds()
     state.setdefault("kng_mechs_r", ["kng", "exponential"])
@@ -358,7 +358,7 @@ def test_routed_through_app_and_ledger_redrawn():
 
 def test_new_draw_makes_the_same_settings_a_new_charged_release():
     from dpcore.privacy import Budget
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
     at.session_state["dp_dataset"] = ds = _user_ds()

@@ -47,7 +47,7 @@ def test_diabetes_builtin():
 
 def test_uploaded_csv_needs_a_click_and_is_charged():
     from dpcore.data import load_csv
-    from pages import _components as ui
+    import ui
     g = np.random.default_rng(0)
     X = g.uniform(-2, 2, (500, 3))
     y = 0.5 * X[:, 0] - 0.3 * X[:, 2] + 0.1 * g.standard_normal(500)
@@ -83,7 +83,7 @@ def test_constant_column_is_not_refused_and_clipping_is_reported_apart():
     import pandas as pd
 
     from dpcore.data import Dataset
-    from pages import _components as ui
+    import ui
     f = pd.DataFrame({"a": np.linspace(0, 1, 50), "const": np.ones(50), "resp": np.linspace(-1, 1, 50)})
     ds = Dataset(f, tuple(f.columns), {"a": (0, 1), "const": (0, 2), "resp": (-1, 1)}, "test", name="bad")
     at = AppTest.from_file(PAGE, default_timeout=90)
@@ -124,7 +124,7 @@ def test_intercept_on_user_data_reports_coefficients_in_the_users_units():
     import pandas as pd
 
     from dpcore.data import Dataset
-    from pages import _components as ui
+    import ui
     rng = np.random.default_rng(0)
     x = rng.uniform(0, 2, 500)
     f = pd.DataFrame({"x": x, "y": 50 - 2 * x + rng.normal(0, 1, 500)})
@@ -173,7 +173,7 @@ def test_teaching_view_on_user_data_shows_the_intercept_fits_of_scikit_learn():
     fit on the raw table (no cell of diabetes lies outside its public bounds)."""
     from sklearn.linear_model import LinearRegression
 
-    from pages import _components as ui
+    import ui
     ds = _diabetes_as_upload()
     at = AppTest.from_file(PAGE, default_timeout=90)
     at.session_state[ui.DATASET_KEY] = ds

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dpcore import data as D
-from pages import _components as ui
+import ui
 from tests.app.pagetest import PAGES, assert_ok
 
 pytestmark = pytest.mark.app

@@ -36,7 +36,7 @@ def _consistent(stored) -> None:
 
 
 def test_an_interrupted_sweep_leaves_the_old_result_whole_and_the_next_run_stores_the_new_one(monkeypatch):
-    from pages import _cached
+    from ui import cache as _cached
     _cached.experiment_frame.clear()      # shared across sessions (issue 21): this test needs the sweep to run
     at = AppTest.from_file(str(ROOT / "pages" / "error_vs_n.py"), default_timeout=90)
     at.run()

@@ -1,9 +1,9 @@
-"""Page discovery (pages/_nav.py): header lines parsed without running the pages."""
+"""Page discovery (ui/nav.py): header lines parsed without running the pages."""
 from __future__ import annotations
 
 import pytest
 
-from pages import _nav
+from ui import nav as _nav
 from tests.app.conftest import ROOT
 
 

@@ -29,7 +29,7 @@ def _dataset(frame: pd.DataFrame, bounds: dict):
 
 def _release(page: str, ds, button: str, **state) -> AppTest:
     """Run ``page`` on ``ds`` (a user's upload) as a reproducible demo with seed SEED, press ``button``."""
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=120)
     at.session_state[ui.DATASET_KEY] = ds

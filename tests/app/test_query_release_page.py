@@ -39,7 +39,7 @@ def _charts(at: AppTest) -> list:
 
 
 def _ledger(at: AppTest):
-    from pages import _components as ui
+    import ui
     return at.session_state[ui.LEDGER_KEY]
 
 
@@ -84,7 +84,7 @@ def test_cone_and_thresholds_run():
 
 def test_release_on_data_page_dataset_needs_a_click_and_is_charged_once():
     from dpcore import data as dpdata
-    from pages import _components as ui
+    import ui
 
     g = np.random.default_rng(0)
     frame = pd.DataFrame({"age": g.uniform(20, 60, 200), "colour": g.choice(["red", "blue", "green"], 200)})

@@ -34,7 +34,7 @@ def _release(page: str, ds, button: str, *, budget: float | None = None, **state
     """Run ``page`` on the upload ``ds`` with ``state``; with ``budget``, first set the dataset's total ε (a huge
     ε needs one); press ``button``; check it released and booked its cost."""
     from dpcore import privacy as P
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=120)
     at.session_state[ui.DATASET_KEY] = ds

@@ -1,4 +1,4 @@
-"""Fails if Streamlit changes the internals pages/_streamlit_compat.py (and its AppTest twin in
+"""Fails if Streamlit changes the internals ui/compat.py (and its AppTest twin in
 tests/app/conftest.py) rely on: then re-check whether the patch is still needed or a supported
 switch exists."""
 from __future__ import annotations
@@ -40,7 +40,7 @@ def test_no_supported_option_replaces_the_patch_yet():
 def test_patch_switches_the_flag_off(monkeypatch):
     from streamlit.runtime.pages_manager import PagesManager
 
-    from pages import _streamlit_compat
+    from ui import compat as _streamlit_compat
 
     calls = []
     monkeypatch.setattr(PagesManager, "uses_pages_directory", True)

@@ -40,7 +40,7 @@ def _user_dataset():
 def _roundtrip(page: str, switch: str, there, back, changes: dict, **state) -> dict:
     """Run ``page`` with ``state``, set ``changes`` through the widgets, switch ``switch`` to ``there`` and back
     to ``back``; return the widgets' values read at the end."""
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=120)
     for k, v in state.items():

@@ -8,7 +8,7 @@
   submitted (Error vs n's widgets take effect on submit: the slow tiers cover them). Heavy pages are dealt into
   :data:`QUICK_SHARDS` test ids so that xdist spreads them. The public simulations a page redraws on every rerun
   (the density page's SVM and exponents, the histogram page's error-vs-p figure, the certified-bounds study) are
-  ``st.cache_data`` functions of public parameters (pages/_cached.py), so a rerun that changes another widget
+  ``st.cache_data`` functions of public parameters (ui/cache.py), so a rerun that changes another widget
   costs only the page's own wiring.
 * Pressed tier (``test_every_widget_at_its_extremes_pressed``, markers ``app`` and ``slow``): the same from
   the cheap base :data:`CHEAP`, pressing the release / run buttons
@@ -176,7 +176,7 @@ def _base(page: str, dataset: str | None, state: dict | None = None) -> AppTest:
         at.session_state[k] = v
     if dataset is not None:
         from dpcore.data import builtin_dataset
-        from pages import _components as ui
+        import ui
         at.session_state[ui.DATASET_KEY] = builtin_dataset(dataset)
     at.run()
     at.switch_page(page).run()
@@ -416,7 +416,7 @@ def test_the_ci_sweep_machinery_finds_a_crash_at_an_extreme_without_pressing(tmp
 
 def test_size_keys_name_widgets_that_exist():
     """Every entry of SIZE_KEYS / CHEAP is a key some page draws (a renamed widget must not silently drop out)."""
-    src = "\n".join(p.read_text() for p in (Path(APP).parent / "pages").glob("*.py"))
+    src = "\n".join(p.read_text() for d in ("pages", "ui") for p in (Path(APP).parent / d).glob("*.py"))
     for k in SIZE_KEYS:
         assert (f'"{k[:-1]}' if k.endswith("*") else f'"{k}"') in src, k
     assert set(QUICK_PRESS) <= {k for k in SIZE_KEYS}, "QUICK_PRESS names size widgets"
@@ -427,19 +427,19 @@ def test_size_keys_name_widgets_that_exist():
 
 
 @pytest.mark.parametrize(("page", "call", "target"), [
-    ("density.py", "cached.svm_demo(", "svm_demo"),
-    ("density.py", "cached.density_exponents(", "density_exponents"),
-    ("histograms.py", 'cached.experiment_frame("hall-histogram-p"', "experiment_frame")])
+    ("density.py", "ui.cache.svm_demo(", "svm_demo"),
+    ("density.py", "ui.cache.density_exponents(", "density_exponents"),
+    ("histograms.py", 'ui.cache.experiment_frame("hall-histogram-p"', "experiment_frame")])
 def test_public_simulations_redrawn_on_every_rerun_are_cached(monkeypatch, page, call, target):
     """Issue 18's sweep cost: the density page's SVM demo (0.3–3 s) and exponents and the histogram page's
     error-vs-p figure ran again on every rerun, whatever widget changed. The pages call the cached functions of
-    pages/_cached.py, and a second call with the same public parameters computes nothing."""
+    ui/cache.py, and a second call with the same public parameters computes nothing."""
     import pandas as pd
 
     from dpcore import density
     from dpcore import experiments as E
     from dpcore.density import figures as F
-    from pages import _cached as cached
+    from ui import cache as cached
     assert call in (Path(APP).parent / "pages" / page).read_text()
     calls = []
     fake = {"svm_demo": (density, "svm_demo", lambda *a, **k: calls.append(1) or {"x": 1}),

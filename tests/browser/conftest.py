@@ -170,7 +170,7 @@ def page(tab):
 
 
 def session_token(url: str) -> str | None:
-    """The app's session token in a page URL (``?session=…``, pages/_components.session_guard), or None."""
+    """The app's session token in a page URL (``?session=…``, ui.resume.session_guard), or None."""
     return parse_qs(urlsplit(url).query).get("session", [None])[0]
 
 

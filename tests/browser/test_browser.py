@@ -1,6 +1,6 @@
 """Browser tier: a real ``streamlit run app.py`` on 127.0.0.1 driven by Debian's Chromium.
 
-Visits every page app.py discovers (pages/_nav.py: a new page is covered without editing this file),
+Visits every page app.py discovers (ui/nav.py: a new page is covered without editing this file),
 uploads a CSV on the Data page and, on every page, picks "the Data page's dataset" where the page
 offers it, runs one release with the defaults and one after changing ε (generically: the page's
 primary buttons — by convention its main action is ``type="primary"`` — and its ε slider), uploads a
@@ -38,9 +38,9 @@ class AppPage(NamedTuple):
 
 
 def _app_pages() -> list[AppPage]:
-    """The pages app.py registers (discovered by pages/_nav.py from their header lines), in menu order."""
+    """The pages app.py registers (discovered by ui/nav.py from their header lines), in menu order."""
     sys.path.insert(0, str(ROOT))
-    from pages import _nav
+    from ui import nav as _nav
 
     pages = [AppPage(e.path, e.title, "" if e.default else Path(e.path).stem) for e in _nav.discover()]
     assert pages, "no pages discovered"

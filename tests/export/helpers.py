@@ -46,14 +46,14 @@ def run_script(text: str, outputs: tuple[str, ...], tmp_path: Path, *, timeout: 
 
 def cached_results(at: Any) -> list[Any]:
     """The results the page's release session holds (what the page showed), oldest first."""
-    from pages import _components as ui
+    import ui
 
     return list(at.session_state[ui.SESSION_KEY]._cache.values())
 
 
 def exported(at: Any, name: str) -> Any:
     """The Script the page ``name`` offered for download on its last run."""
-    from pages import _components as ui
+    import ui
 
     return at.session_state[f"{ui.EXPORT_KEY}::{name}"]
 

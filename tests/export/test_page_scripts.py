@@ -95,7 +95,7 @@ def test_query_release_lab_script_reproduces_the_page(tmp_path):
 
 def test_query_release_marginals_script_reproduces_the_page(tmp_path):
     from dpcore.data import builtin_dataset
-    from pages import _components as ui
+    import ui
 
     ds = builtin_dataset("wine")
     at = AppTest.from_file(str(ROOT / "pages" / "query_release.py"), default_timeout=TIMEOUT)
@@ -125,7 +125,7 @@ def test_error_vs_n_script_reproduces_the_figure(tmp_path):
 def test_data_page_private_mean_script_reproduces_the_page(tmp_path):
     """The Data page's private imputation mean on a built-in dataset (public data: the app's seed, so exact)."""
     from dpcore.data import builtin_dataset
-    from pages import _components as ui
+    import ui
 
     at = _page("data", click="data_imp_go", **{ui.DATASET_KEY: builtin_dataset("diabetes")})
     script = exported(at, "data_imputation")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dpcore import links
-from pages._links import PAGES
+from ui.links import PAGES
 
 KNG = PAGES["kng"]
 
@@ -47,7 +47,7 @@ def test_query_string_is_url_encoded():
 
 
 def test_every_linked_page_is_a_page_and_keys_are_unique():
-    from pages import _nav
+    from ui import nav as _nav
 
     stems = {p.split("/")[-1][:-3] for p in (e.path for e in _nav.discover())}
     assert set(PAGES) <= stems

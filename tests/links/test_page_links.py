@@ -1,6 +1,6 @@
 """Links round-trip every widget of every page (issue 22): each page opened from its own link shows the same widget
 values; every keyed widget a page draws — at its defaults and in its other main states (another source, a user's
-dataset, another workload) — is either linked (pages/_links.py) or listed in ``NOT_LINKED`` with the reason, so a new
+dataset, another workload) — is either linked (ui/links.py) or listed in ``NOT_LINKED`` with the reason, so a new
 widget that is neither fails here; a bad link opens the defaults with a message naming the parameter."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1.element_tree import Widget
 
 from dpcore import links
-from pages._links import PAGES, SIMULATORS
+from ui.links import PAGES, SIMULATORS
 from tests.app.conftest import TIMEOUT
 from tests.export.helpers import ROOT
 
@@ -81,7 +81,7 @@ NOT_LINKED = {
 
 
 def _family(key: str) -> str:
-    """The family of a widget declared once per value of a choice (the builders of pages/_links.py)."""
+    """The family of a widget declared once per value of a choice (the builders of ui/links.py)."""
     from dpcore.experiments import registry
 
     if "::" in key:
@@ -170,7 +170,7 @@ def test_page_opens_from_its_own_link_with_the_same_widgets(page):
 def _upload() -> dict:
     """A user's dataset on the Data page (numbers with public bounds, and a text column)."""
     from dpcore.data import Dataset
-    from pages import _components as ui
+    import ui
 
     g = np.random.default_rng(0)
     frame = pd.DataFrame({"age": g.uniform(20, 60, 300), "income": g.uniform(0, 50, 300),

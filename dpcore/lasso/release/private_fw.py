@@ -20,7 +20,7 @@ from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, gram_i
 from ..calibration import calibrate
 from ..configs import LassoConfig
 
-__all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "noisy_means",
+__all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "release_summary", "noisy_means",
            "centre"]
 
 
@@ -86,6 +86,16 @@ def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
 def support(theta: np.ndarray, tol: float = 1e-12) -> np.ndarray:
     """Indices of the non-zero coefficients (|θ_j| > tol)."""
     return np.flatnonzero(np.abs(np.asarray(theta)) > tol)
+
+
+def release_summary(value: np.ndarray, intercept: bool, radius: float) -> str:
+    """One line about a released ``value`` ((intercept, θ) if ``intercept``, else θ): its non-zero coefficients,
+    ‖θ‖₁ against the radius r of the ℓ1 ball and the intercept (scaled units). Post-processing of the release."""
+    v = np.asarray(value, dtype=float)
+    theta = v[1:] if intercept else v
+    return (f"**Released** θ_priv: {len(support(theta))} non-zero coefficients of {len(theta)}, "
+            f"‖θ‖₁ = {np.abs(theta).sum():.4g} ≤ r = {radius:g}" + (f"; intercept {v[0]:.4g} (scaled)." if intercept
+                                                                   else "."))
 
 
 def support_recovery(theta: np.ndarray, truth: np.ndarray, k: Optional[int] = None) -> dict:

@@ -5,11 +5,12 @@ settings and the sidebar's seed): Query release's lab, the Error vs n sweep and 
 took 1.5–5 s each per new session; so did the default views of the LASSO, sparse-histogram and density pages
 (a simulated table or mixture, its release at the sidebar's seed, the trials and the public figures' numbers).
 Here they are ``st.cache_data`` functions, global to the server process
-and bounded (``max_entries``), keyed on their public parameters only.
+and bounded (``max_entries``), keyed on their public parameters only. The server's garbage-collection helpers
+(also process-wide, also public) are :mod:`ui.server`.
 
 Rules (checked by tests/app/test_cached_public.py, over the signatures):
 
-- every cached function of the app lives in this module (the page scripts define none);
+- every cached function of the app lives in this module or ui.server (the page scripts define none);
 - each parameter is a public scalar, string, tuple or frozen public config (a dataclass of those) — never a
   ``Dataset``, a frame or an array, so a user's data cannot reach the cache; ``_progress`` (a callback,
   left out of the cache key by Streamlit's leading underscore) is the only other parameter allowed;
@@ -23,25 +24,24 @@ built-in example (recorded in the ledger) never passes through this module.
 ``st.cache_data`` returns a fresh copy on every hit (pickled), so a session cannot change what another sees.
 The progress bar only moves on the computation itself; a hit returns at once. Its updates are drawn outside
 Streamlit's element recording (:func:`_live`): they belong to this run, not to the cached result.
+
+Must never: hold a user's data, a frame or array read from it, or a charged release (the rules above).
 """
 from __future__ import annotations
 
 import copyreg
-import gc
-import threading
-import time
 import types
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
 
-import numpy as np
-
 from dpcore import density, histograms, lasso, query_release, single_parameter
 from dpcore import experiments as _experiments
 from dpcore import privacy as P
+from ui.workspace import release_session
 
 # A Release, a Dataset and a SparseCounts hold read-only mappings (types.MappingProxyType), which pickle cannot copy;
 # st.cache_data pickles every result (a fresh copy per hit), so teach pickle to copy one as a plain dict wrapped
@@ -51,52 +51,6 @@ def _read_only(mapping: dict) -> types.MappingProxyType:
 
 
 copyreg.pickle(types.MappingProxyType, lambda m: (_read_only, (dict(m),)))
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def freeze_module_heap(n_modules: int) -> int:
-    """Move the objects alive now into the collector's permanent generation, once per number of loaded modules.
-
-    A full collection (Streamlit's after every run, by default; here :func:`collector`'s) walks every tracked
-    object; with numpy, scipy, pandas, scikit-learn and plotly imported that was about 0.3 s of CPU on the 2-core
-    machine (py-spy on benchmarks/first_load.py), more than most pages' scripts. Frozen objects are skipped, so a
-    collection only walks what was allocated since. Called by app.py after each run with ``len(sys.modules)``:
-    the heap is frozen again when a page imports new modules (a dozen times in a process's life, after which
-    every call is a cache hit).
-    Reference counting still frees frozen objects; only cyclic garbage alive at one of these few moments is
-    never collected. Public: the argument is a count of the server's modules. Returns ``gc.get_freeze_count()``.
-    """
-    gc.collect()
-    gc.freeze()
-    return gc.get_freeze_count()
-
-
-class _Collector:
-    """A full garbage collection at most once per ``every`` seconds for the whole server (see :func:`collector`)."""
-
-    def __init__(self, every: float) -> None:
-        self.every, self.last, self.lock = every, float("-inf"), threading.Lock()
-
-    def maybe_collect(self) -> bool:
-        now = time.monotonic()
-        with self.lock:
-            if now - self.last < self.every:
-                return False
-            self.last = now
-        gc.collect()
-        return True
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def collector(every: float = 2.0) -> _Collector:
-    """The server's throttled full collection, run by app.py after each script run.
-
-    Streamlit's own one after every run (``runner.postScriptGC``, turned off in .streamlit/config.toml) walks the
-    state of every open session each time: ≈ 17 ms a rerun with 10 sessions and growing with each one (py-spy of
-    benchmarks/load.py), so at 50 sessions every rerun paid for all the others. Once per ``every`` seconds keeps
-    the cyclic garbage of closed sessions bounded (load.py: the server's memory after 50 sessions) for a
-    fraction of the cost. Public: a number of seconds; the object holds a time and a lock, nothing of a session.
-    """
-    return _Collector(every)
 
 
 Progress = Callable[[int, int], bool] | None
@@ -151,11 +105,9 @@ def entropy(req: P.ReleaseRequest) -> int:
     """The 128-bit entropy of the stream :meth:`dpcore.privacy.ReleaseSession.run` gives ``req``'s compute — a
     function of the public key and the sidebar's seed. Only for a release on simulated data (never charged):
     anything else is refused, so a charged release cannot reach a shared cache."""
-    from pages import _components as ui
-
     if req.kind != P.SIMULATED or req.randomness.mode != "fixed" or req.charge.charged:
         raise ValueError(f"a {req.kind} release ({req.randomness.mode} randomness) is never shared across sessions")
-    return int(req.randomness.entropy(ui.release_session().full_key(req)))
+    return int(req.randomness.entropy(release_session().full_key(req)))
 
 
 def _stream(entropy: int) -> np.random.Generator:
@@ -311,7 +263,7 @@ def preview_laws(items: tuple, public: tuple) -> tuple:
 
 def preview(items: tuple, public: tuple) -> tuple:
     """What :func:`preview_laws` shares, computed without any cache: for a session whose configs may carry
-    bounds filled from its data (pages/_components._preview_entry), which must not key a shared cache."""
+    bounds filled from its data (ui.preview), which must not key a shared cache."""
     from dpcore import preview as PV
     from dpcore.viz.preview import preview_figure
 

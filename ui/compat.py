@@ -8,7 +8,8 @@ a server start that deep-links to a page (``/data``) would run that page *withou
 sidebar, no ledger, every file in pages/ listed. The product keeps its top-level ``pages/``
 folder, so :func:`leave_legacy_pages_mode` does what ``st.navigation`` itself does (set the flag
 to False) and reruns, so app.py handles the same URL. ``tests/app/test_streamlit_compat.py``
-fails if Streamlit changes any of the internals this relies on.
+fails if Streamlit changes any of the internals this relies on. Must never patch anything else: each
+workaround of Streamlit internals lives here, small, with a test that fails when it breaks.
 """
 from __future__ import annotations
 

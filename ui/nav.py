@@ -8,7 +8,7 @@ Fields: ``title`` (menu label), ``icon`` (a Material icon), ``order`` (menu posi
 topic pages 100+, tools 200+), ``default=true`` (the start page), and for a topic page ``paper`` (a
 link to the paper) and ``topic`` (one sentence for the Home page). Files whose name starts with ``_``
 are not pages. A page file without the line still appears, titled from its file name, at order 50.
-No Streamlit import: Home and the tests read the same list.
+No Streamlit import: Home and the tests read the same list. Must never run a page file (it reads lines).
 
 >>> parse_header('# nav: title="Private LASSO" icon=":material/grid_on:" order=110 paper="https://x.org/1"')
 {'title': 'Private LASSO', 'icon': ':material/grid_on:', 'order': '110', 'paper': 'https://x.org/1'}
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-PAGES_DIR = Path(__file__).resolve().parent
+PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 HEADER = re.compile(r"^#\s*nav:\s*(.*)$")
 FIELD = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
 KNOWN = {"title", "icon", "order", "default", "paper", "topic"}

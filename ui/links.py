@@ -4,7 +4,7 @@ The logic (encode, decode, validation) is :mod:`dpcore.links`; here only which w
 linked, with the range or the choices that widget accepts (the same constants the page draws it with).
 A new widget of a linked page gets a ``Param`` here and a non-default value in ``ALTERNATIVES`` of
 ``tests/links/test_page_links.py`` — or a commented entry in that test's ``NOT_LINKED`` (the test fails on a widget
-that is neither). Never link a column choice or anything read from the data.
+that is neither). Must never link a column choice, anything read from the data, or the session token.
 
 Widgets whose key is built from a choice (an experiment, an audit, a simulator, a data source) are declared for
 every value of that choice, by the small builders below, from the same registries and constants the page uses.

@@ -1,0 +1,56 @@
+"""The app layer shared by the pages: one module per concern, re-exported here so that a page does ``import ui``.
+
+==================  ====================================================================================
+``ui.workspace``    the session's release session, dataset and budget account; the sidebar's randomness
+``ui.resume``       the session token, the restart notice, the ledger and session files (download, upload)
+``ui.budget``       budget lines, the ledger panel, the budget beside a release button, the budget form
+``ui.release``      request, release button (cost and its meaning), run, progress, outcome, non-private box
+``ui.preview``      the accuracy preview (public inputs only)
+``ui.widgets``      ε input, persist / kept / offered, greek, show_error, the educational banner
+``ui.charts``       plot (literal, with its text alternative), chart_spec, download_csv, metrics
+``ui.share``        share link, export as code (script, notebook) and the stream it states
+``ui.simulate``     "Run the simulation": a declared figure's few replicates on synthetic data, its chart
+``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
+``ui.server``       the server's garbage-collection housekeeping (app.py)
+``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
+``ui.nav``          page discovery from each page's ``# nav:`` header line
+``ui.compat``       the one patch of Streamlit internals
+==================  ====================================================================================
+
+Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat, server and
+workspace import no other ui module; budget, resume, cache and share use workspace (and widgets, charts, links);
+release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
+rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
+"""
+from ui import compat
+from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_slot, redraw_budget_line,
+                       redraw_ledger)
+from ui.charts import chart_spec, download_csv, metrics, plot
+from ui.preview import accuracy_preview
+from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
+                        show_outcome)
+from ui.resume import ledger_upload, session_file_panel, session_guard, session_upload
+from ui.share import EXPORT_KEY, export_code, share_link, stream
+from ui.simulate import simulation_button
+from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, errors_shown, greek, kept, note_page,
+                        offered, persist, show_error)
+from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
+                          bounded_columns, budget_of, current_seed, data_identity, demo_seed, get_dataset, get_ledger,
+                          init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
+                          set_dataset)
+from ui import cache, links, nav, server  # noqa: E402,F401  (public modules: ui.cache.lab_result(...))
+
+compat.leave_legacy_pages_mode()
+
+__all__ = [
+    "DATASET_KEY", "DEMO_WIDGET_KEY", "EPSILON_CHOICES", "EXPORT_KEY", "LEDGER_KEY", "NONPRIVATE",
+    "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "budget_editor",
+    "budget_lines", "budget_of", "cache", "chart_spec", "clear_ledger", "cost_meaning", "current_seed",
+    "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
+    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "kept", "ledger_panel", "ledger_slot",
+    "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
+    "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
+    "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",
+    "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button", "stream",
+]

@@ -1,0 +1,195 @@
+"""The ledger and the budgets as the sidebar and a release button show them: each dataset's budget lines, the
+ledger panel (totals, releases, the ones not DP), the remaining budget beside a release button, redrawing
+them after a release in the same run, and the form that sets a dataset's total budget.
+
+Owns this run's ledger and budget placeholders. Must never: change a budget or the ledger's spending (clearing
+the list gives nothing back; the rules are dpcore.privacy), or draw a widget inside the ledger panel (app.py
+draws it twice a run).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dpcore import data as dpdata
+from dpcore import privacy as P
+from dpcore.privacy import tradeoff
+from ui.widgets import show_error
+from ui.workspace import budget_of, get_dataset, get_ledger, open_budget, release_session
+
+LEDGER_DRAWN_KEY = "_dp_ledger_drawn"  # what this run's ledger placeholder shows (redraw_ledger)
+LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
+LEDGER_DELTA = P.ZCDP_DELTA      # δ at which the ledger converts zCDP totals to (ε, δ) (= the budgets')
+BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
+
+
+def redraw_budget_line() -> None:
+    """The remaining budget beside this run's release button (redrawn after a release in the same run)."""
+    entry = st.session_state.get(BUDGET_SLOT_KEY)
+    if entry is None:
+        return
+    slot, fingerprint, costs = entry
+    acct = release_session().account(fingerprint)
+    if acct is None:
+        return
+    r_eps, r_delta = acct.remaining()
+    line = (f"Budget of “{dpdata.escape_markdown(acct.name)}”: ε = {_fmt(r_eps)} of {_fmt(acct.budget.epsilon)} "
+            f"and δ = {_fmt(r_delta)} of {_fmt(acct.budget.delta)} remain.")
+    with slot.container():
+        if costs and not acct.fits(costs):
+            st.warning(line + " A click of this cost does not fit: it would be refused.", icon=":material/block:")
+        else:
+            st.caption(line)
+
+
+def clear_ledger() -> None:
+    """Empty the ledger's list (a display). Budgets keep their spending: nothing is given back, and
+    cached releases stay (showing them again reveals nothing new)."""
+    get_ledger().clear()
+
+
+def ledger_slot(slot: Any) -> None:
+    """Register this run's sidebar placeholder for the ledger (app.py does it each run)."""
+    st.session_state[LEDGER_SLOT_KEY] = slot
+    st.session_state.pop(BUDGET_SLOT_KEY, None)  # a release button of this run registers its own
+    st.session_state.pop(LEDGER_DRAWN_KEY, None)  # nothing drawn in this run's placeholder yet
+    redraw_ledger()
+
+
+def _ledger_state() -> tuple:
+    """Everything :func:`ledger_panel` shows depends on: the list, each account (budget, releases) and which
+    dataset is loaded."""
+    session = release_session()
+    current = budget_of(get_dataset())
+    return (id(session.ledger), len(session.ledger.entries), None if current is None else current.fingerprint,
+            tuple((a.fingerprint, a.name, a.n, a.budget, len(a.entries), a.budget_open)
+                  for a in session.accounts.values()))
+
+
+def redraw_ledger() -> None:
+    """Draw the ledger into this run's placeholder, if the app registered one (pages run alone: no).
+
+    app.py draws it before the page and again after it (a release in the page changes it); the second
+    drawing is skipped when nothing it shows changed (it was ≈ 5 % of the server's time under load)."""
+    slot = st.session_state.get(LEDGER_SLOT_KEY)
+    if slot is None:
+        return
+    state = _ledger_state()
+    if st.session_state.get(LEDGER_DRAWN_KEY) == state:
+        return
+    with slot.container():
+        ledger_panel()
+    st.session_state[LEDGER_DRAWN_KEY] = state
+
+
+def budget_lines(acct: P.DatasetAccount, *, current: bool = False) -> None:
+    """One dataset's budget: total, spent, remaining (basic composition) and its zCDP total."""
+    s_eps, s_delta = acct.spent()
+    r_eps, r_delta = acct.remaining()
+    t = acct.totals()
+    name = dpdata.escape_markdown(acct.name)
+    st.markdown(f"**{name}**{' (loaded)' if current else ''}: remaining ε = **{_fmt(r_eps)}**, δ = **{_fmt(r_delta)}** "
+                f"of {acct.budget.describe()}")
+    z = ("zCDP: not available (an (ε, δ) release has no zCDP bound)" if t.zcdp_rho is None else
+         f"zCDP: ρ = {_fmt(t.zcdp_rho)} ⇒ ε = {_fmt(t.zcdp_epsilon)} at δ = {LEDGER_DELTA:g}")
+    st.caption(f"Spent (basic composition): ε = {_fmt(s_eps)}, δ = {_fmt(s_delta)} in {t.n_releases} "
+               f"release{'s' if t.n_releases != 1 else ''}" + (f" (+{t.n_not_dp} not DP, in no budget)" if t.n_not_dp
+                                                              else "") + f". {z}.")
+
+
+def ledger_panel() -> None:
+    """The ledger: each user dataset's budget (always shown, never cleared), the totals of the listed
+    releases counted as DP, the releases (time, cost; full names in an expander) and apart the ones
+    that are not DP as run. No widgets (app.py draws it before and after the page)."""
+    session = release_session()
+    ledger = session.ledger
+    current = budget_of(get_dataset())
+    accounts = sorted(session.accounts.values(), key=lambda a: a is not current)
+    if accounts:
+        st.markdown("**Privacy budgets** (per dataset)")
+        for acct in accounts:
+            budget_lines(acct, current=acct is current)
+    t = ledger.totals(delta=LEDGER_DELTA)
+    st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''} counted as DP"
+                + (f", {t.n_not_dp} not DP" if t.n_not_dp else ""))
+    if not ledger.entries:
+        st.caption("No release listed. Every new private output on your data (new data, mechanism, parameters "
+                   "or draw) is recorded here with its cost; reruns of the same release are not.")
+        return
+    if t.n_releases:
+        st.markdown(f"Listed, basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
+        if t.zcdp_rho is None:
+            st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
+        else:
+            st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
+            if t.zcdp_rho > 0:
+                st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
+        shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
+                              "cost": [P.short_cost(e.cost) for e in ledger.counted],
+                              "time (UTC)": [e.time[11:19] for e in ledger.counted]})
+        st.dataframe(shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 250),
+                     column_config={"release": st.column_config.TextColumn(
+                         "release", help="Full names: “Releases in full” below")})
+    if t.n_not_dp:
+        st.markdown("**Not DP** (in no total, no budget):")
+        st.dataframe(pd.DataFrame({"release": [e.label for e in ledger.not_counted],
+                                   "cost": [P.short_cost(e.cost) for e in ledger.not_counted],
+                                   "why": [e.reason for e in ledger.not_counted]}),
+                     hide_index=True, width="stretch", key="dp_ledger_not_dp")
+    with st.expander("Releases in full"):
+        for e in ledger.entries:
+            st.text(f"{e.time} · {P.short_cost(e.cost)}{'' if e.counted_as_dp else ' · not DP'}\n{e.label}")
+    neighbours = sorted({e.cost.neighbours for e in ledger.counted})
+    if len(neighbours) > 1:
+        st.caption("Releases use different neighbouring relations (" + ", ".join(neighbours)
+                   + "): a total is only meaningful for one relation.")
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return "0" if x == 0 else f"{x:.4g}"
+
+
+def _set_budget(acct, keys: tuple[str, str, str]) -> None:
+    """Form callback: set the dataset's total (ε, δ); an error is kept for the next run to show."""
+    ss = st.session_state
+    try:
+        acct.set_budget(P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]])))
+    except ValueError as exc:
+        ss["data_budget_error"] = str(exc)
+
+
+def budget_editor(ds: dpdata.Dataset) -> None:
+    """The privacy budget of a user's dataset where it is set (the Data page): total (ε, δ), spent, remaining, and a
+    form to set the total — editable before the dataset's first release, afterwards only lowered (unload and load
+    again to raise it; spending is kept). Widget keys ``data_budget_*_<fingerprint[:12]>``."""
+    ss = st.session_state
+    acct = budget_of(ds) or open_budget(ds)
+    st.subheader("Privacy budget of this dataset")
+    budget_lines(acct, current=True)
+    st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
+               f"refused if it does not fit. Costs add up by basic composition (ε's and δ's add; a zCDP release "
+               f"counts as its (ε, δ) at δ = {P.ZCDP_DELTA:g}). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
+               f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
+               "same file again gives nothing back.")
+    tag = acct.fingerprint[:12]
+    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
+    if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
+        ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta
+        ss["_data_budget_shown"] = (tag, acct.budget)
+    with st.form(f"data_budget_form_{tag}", border=False):
+        c1, c2, c3 = st.columns([2, 2, 3], vertical_alignment="bottom")
+        c1.number_input("total ε", min_value=1e-6, max_value=1e6, key=keys[0], format="%g")
+        c2.number_input("total δ", min_value=0.0, max_value=0.999, key=keys[1], format="%g",
+                        help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
+        c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
+        st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
+                              args=(acct, keys))
+    if "data_budget_error" in ss:
+        show_error(ValueError(ss.pop("data_budget_error")))
+    if not acct.budget_open:
+        st.caption("A release was made on this data since it was loaded: the total can only be lowered now. To "
+                   "raise it, unload the dataset and load it again (what it spent stays counted).")

@@ -1,0 +1,183 @@
+"""Widgets and their state: the ε input, settings kept across pages (persist, kept, offered), parameter names
+as users read them (greek), user-facing errors (show_error) and the educational banner.
+
+Owns the ``_keep::<key>`` copies of the pages' widget values and the page-this-run keys (:func:`note_page`).
+Must never: draw a release, a budget or a chart, hold anything at module level that changes, or use
+``st.cache_*`` (a widget's value may be a user's choice about their data).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from dpcore import data as dpdata
+from dpcore import privacy as P
+
+PAGE_KEY, PREV_PAGE_KEY = "_dp_page", "_dp_prev_page"  # the page this run shows, and the previous run's
+
+#: Log-spaced ε choices, 1-1.5-2-3-5-7 per decade from 0.01 to 100.
+EPSILON_CHOICES: tuple[float, ...] = tuple(
+    float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)
+) + (100.0,)
+
+BANNER_TEXT = (
+    "**Educational / research tool.** DP Mechanism Explorer shows how differential-privacy "
+    "mechanisms behave. Its floating-point samplers are not hardened for production releases "
+    "(floating-point side channels are not defended against): do not use its outputs to publish "
+    "statistics about real people."
+)
+
+
+def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: str | None = None,
+                  typed: bool = False) -> float:
+    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 100); with ``typed=True`` also a
+    number field (``key + "_typed"``, any ε > 0) kept in step with the slider — the typed value wins.
+
+    ``typed=True`` uses widget callbacks, so it cannot sit inside an ``st.form``. Warns when ε > 10.
+    Returns a Python float.
+    """
+    ss = st.session_state
+    persist(**{key: None, f"{key}_typed": None})   # kept while not drawn (a view or source switch: issue 20)
+    tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
+    if key not in ss:
+        ss[key] = _nearest_choice(default)
+    if not typed:
+        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", help=tip)
+    else:
+        typed_key = f"{key}_typed"
+        if typed_key not in ss:
+            ss[typed_key] = float(default)
+
+        def slid():
+            ss[typed_key] = float(ss[key])
+
+        def retyped():
+            ss[key] = _nearest_choice(ss[typed_key])
+
+        c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", on_change=slid,
+                         help=tip)
+        eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
+                              on_change=retyped, help="Type any ε > 0.")
+    warning = P.epsilon_warning(float(eps))
+    if warning:
+        st.warning(greek(warning))
+    return float(eps)
+
+
+def _nearest_choice(x: float) -> float:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return 1.0
+    if not np.isfinite(x) or x <= 0:
+        return 1.0
+    return min(EPSILON_CHOICES, key=lambda c: abs(np.log(c) - np.log(x)))
+
+
+GREEK = {"epsilon": "ε", "delta": "δ", "rho": "ρ", "tau": "τ", "theta": "θ"}
+
+
+def greek(text: str) -> str:
+    """Parameter names as users read them: ``epsilon`` → ε, ``delta`` → δ, ``rho`` → ρ, ``tau`` → τ,
+    ``theta`` → θ (whole words only)."""
+    return re.sub(r"\b(epsilon|delta|rho|tau|theta)\b", lambda m: GREEK[m.group(1)], text)
+
+
+def show_error(exc: BaseException) -> None:
+    """A user-facing error (``st.error``): the message of a ValueError (DPValueError, DataError), never
+    a traceback. Other exception types get a generic message with their type."""
+    if isinstance(exc, ValueError):
+        msg = greek(str(exc) or type(exc).__name__)
+    else:
+        msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
+    st.error(dpdata.escape_markdown(msg), icon=":material/error:")
+
+
+@contextmanager
+def errors_shown(stop: bool = True) -> Iterator[None]:
+    """Show a ValueError raised in the block as :func:`show_error` does and, with ``stop`` (default), stop the page
+    there (``st.stop()``); without it the page goes on after the block. Other exceptions pass through.
+
+    The pages' ``try: … except ValueError as exc: ui.show_error(exc); st.stop()``: a bad setting (a DPValueError
+    naming the field, the value and the fix) or a file that cannot be read is said where it happened."""
+    try:
+        yield
+    except ValueError as exc:
+        show_error(exc)
+        if stop:
+            st.stop()
+
+
+
+def educational_banner(compact: bool = False) -> None:
+    """The 'educational/research tool' notice (compact: one caption line, e.g. for the sidebar)."""
+    if compact:
+        st.caption("Educational/research tool: floating-point samplers are not hardened for production releases.")
+    else:
+        st.warning(BANNER_TEXT, icon=":material/school:")
+
+
+def note_page(name: str) -> None:
+    """Record which page this run shows (app.py calls it every run; :func:`persist` reads it)."""
+    ss = st.session_state
+    ss[PREV_PAGE_KEY], ss[PAGE_KEY] = ss.get(PAGE_KEY), name
+
+
+def persist(**defaults: Any) -> None:
+    """Keep widgets' values when the user leaves the page and comes back (Streamlit forgets the state
+    of widgets a run does not draw). Call before drawing them, with each key's default (None: none);
+    then draw the widgets WITHOUT ``value=``/``index=`` (the default lives in the session state).
+    """
+    ss = st.session_state
+    came_back = ss.get(PREV_PAGE_KEY) != ss.get(PAGE_KEY)  # the widgets' states are stale
+    for k, default in defaults.items():
+        store = f"_keep::{k}"
+        if store in ss and default is not None and not _same_kind(ss[store], default):
+            ss[store] = default            # e.g. a resumed session file naming a value of another type
+        if store in ss and (came_back or k not in ss):
+            ss[k] = ss[store]
+        elif k not in ss and default is not None:
+            ss[k] = default
+        if k in ss:
+            ss[store] = ss[k]
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    """Whether a remembered value can stand for ``default`` in its widget (bool, whole number, number, text, list)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, (int, np.integer)):
+        return isinstance(value, (int, np.integer))
+    if isinstance(default, (float, np.floating)):
+        return isinstance(value, (int, float, np.integer, np.floating)) and bool(np.isfinite(value))
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple))
+    return isinstance(value, type(default))
+
+
+def kept(key: str) -> str:
+    """``key``, for a widget drawn only under some choice (a view, a data source, a simulator, a mechanism):
+    Streamlit forgets the state of a widget a run does not draw, so switching away and back would re-create it
+    at its default (issue 20: the KNG draws). Its value is remembered (:func:`persist`) and given back when it
+    is drawn again. Use as ``st.number_input(..., key=ui.kept(f"x_{choice}"))``."""
+    persist(**{key: None})
+    return key
+
+
+def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:
+    """For a selectbox/multiselect drawn with ``key``: drop a remembered choice that is no longer among
+    ``options`` (``default`` instead: a value, or a list for a multiselect). Returns ``options``."""
+    ss = st.session_state
+    v = ss.get(key)
+    if isinstance(default, list):
+        kept = [x for x in v if x in options] if isinstance(v, list) else []
+        ss[key] = kept if kept or v == [] else list(default)  # (an empty choice made by the user stays empty)
+    elif v not in options:
+        ss[key] = default
+    return options
