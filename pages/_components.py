@@ -695,6 +695,10 @@ def show_error(exc: BaseException) -> None:
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")
+    if getattr(exc, "nonprivate", None):          # values read from the data (DataError): in the labelled box only
+        with nonprivate("What the data hold (why this was refused)"):
+            for what, value in exc.nonprivate.items():  # type: ignore[union-attr]
+                st.caption(dpdata.literal(f"{what}: {value}"))
 
 
 # -- output -------------------------------------------------------------------------

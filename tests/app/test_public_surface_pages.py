@@ -253,3 +253,36 @@ def test_data_page_private_imputation_mean_shows_the_same_text_on_neighbouring_u
     pages = [_baseline("data-impute", lambda: run(D)), run(Dp)]
     assert all(any("private mean" in s.value for s in at.success) for at in pages)
     _assert_same_surface(*pages, value)
+
+
+# ----------------------------------------------------------------------------------- issue 29: one test per finding
+def _all_texts(at: AppTest) -> str:
+    out = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+        if getattr(node, "type", None) in ("markdown", "caption", "error", "warning", "info", "text", "code"):
+            out.append(str(node.value))
+    walk(at._tree)
+    return re.sub(r"\\(.)", r"\1", "\n".join(out))
+
+
+def test_issue29_1_logistic_refusal_states_the_rule_and_the_column_never_values():
+    """Finding 1: certified eigenvalue bounds, logistic loss, a response that is not 0/1. Before: "got values like
+    [0.0, 0.4375, 1.0]" outside the non-private box, before any click. After: the rule and the column outside;
+    the values only inside the labelled box."""
+    from pages import _components as ui
+
+    D = _eigen_frame(400)
+    D["y"] = (D["y"] > 0).astype(float)
+    D.loc[0, "y"] = 0.4375
+    at = AppTest.from_file(str(PAGES / "eigenvalues.py"), default_timeout=60)
+    at.session_state[ui.DATASET_KEY] = _dataset(D, {**EIGEN_BOUNDS, "y": (0.0, 1.0)})
+    for k, v in {**EIGEN_STATE, "sp_loss_Dataset_from_the_Data_page": "logistic"}.items():
+        at.session_state[k] = v
+    at.run()
+    public = "\n".join(t for _, t in _masked(public_texts(at)))
+    assert "'y' is not binary" in public and "{0, 1}" in public
+    assert "0.4375" not in public, public
+    assert "0.4375" in _all_texts(at)                     # in the labelled non-private box
