@@ -318,8 +318,9 @@ def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, cost: An
         if budget_of(ds) is None:  # loaded without the Data page (another front end, a test): the default budget
             open_budget(ds)
         bounded = list(columns if bounded is None else bounded)
-        from_data = P.check_bounds(bound_sources(ds, bounded)).from_data if bounded else ()
-        bounds = P.BoundsCheck(tuple(columns), tuple(from_data) + tuple(not_dp))
+        if bounded:
+            P.check_bounds(bound_sources(ds, bounded))          # every column used has bounds (else a named error)
+        bounds = P.BoundsCheck(tuple(columns), P.read_from_data(ds, bounded, settings=not_dp))
     return P.ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness(kind), bounds=bounds,
                             teaching=teaching, dataset=data_identity(ds) if kind == P.USER else None, cost=cost)
 
@@ -408,7 +409,7 @@ PREVIEW_CACHE_KEY, MAX_CACHED_PREVIEWS = "_dp_previews", 16
 PREVIEW_DEFAULT = True
 
 
-def _preview_entry(items: tuple, public: tuple) -> tuple:
+def _preview_entry(items: tuple, public: tuple, share: bool = True) -> tuple:
     """(laws, figure, frame): dpcore.preview.previews of ``items`` at the public shape ``public`` and its figure,
     shared by every session (pages/_cached.preview_laws: its arguments are public — registry names, configs, n,
     d — never data, and it is seeded): a new visitor's first view of the LASSO or density page no longer
@@ -418,27 +419,23 @@ def _preview_entry(items: tuple, public: tuple) -> tuple:
     from pages import _cached
 
     cache = st.session_state.setdefault(PREVIEW_CACHE_KEY, {})
-    key = repr((items, public))
+    key = repr((items, public, share))
     if key not in cache:
-        with st.spinner("Computing the accuracy preview (public inputs only)…"):
-            # Bounds filled from the data ("Fill from data" on the Data page) are numbers of the user's data: a
-            # preview whose configs may carry them is computed in this session, never keyed in a shared cache.
-            share = _no_bounds_from_data(get_dataset())
+        with st.spinner("Computing the accuracy preview…"):
+            # settings read from the data (dpcore.privacy.shareable) never key a cache shared by sessions
             cache[key] = (_cached.preview_laws if share else _cached.preview)(items, public)
         while len(cache) > MAX_CACHED_PREVIEWS:
             cache.pop(next(iter(cache)))
     return cache[key]
 
 
-def _no_bounds_from_data(ds: dpdata.Dataset | None) -> bool:
-    """True unless ``ds`` has a column whose bounds were filled from its own values (not public)."""
-    return ds is None or all(ds.bound_source(c) != dpdata.FROM_DATA for c in ds.bounds)
-
-
-def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: Any) -> None:
+def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, requests: Any = None, **public: Any) -> None:
     """Accuracy before the click: for each ``{label: (registry name, config)}`` the law of the error one draw
     adds (dpcore.preview), drawn with its 50 %/90 % intervals. ``public``: n, d and other public shape only —
-    this function takes no data, so the picture is the same on neighbouring datasets."""
+    this function takes no data, so the picture is the same on neighbouring datasets. ``requests``: the
+    release request(s) the preview is for; when one has settings read from the data (bounds filled from the
+    data, categories present, a size counted in the data: dpcore.privacy.shareable, the one rule), the preview
+    is computed in this session only and drawn inside the non-private box."""
     if not items:
         return
     ss = st.session_state
@@ -449,18 +446,21 @@ def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, **public: A
                           "redrawn as they change. Exact where the noise law is known; otherwise simulated on a "
                           "public design (seeded)."):
         return
+    share = P.shareable(requests, dataset=get_dataset() if requests is None else None)
     try:
-        laws, fig, frame = _preview_entry(tuple(items.items()), tuple(sorted(public.items())))
+        laws, fig, frame = _preview_entry(tuple(items.items()), tuple(sorted(public.items())), share)
     except ValueError as exc:
         show_error(exc)
         return
-    with st.container(border=True):
+    with st.container(border=True) if share else nonprivate("Accuracy before the click, from settings read from "
+                                                            "the data"):
         if any(law.available for law in laws):
             plot(fig, frame, f"{key}_accuracy_preview", caption=" ".join(law.describe() for law in laws))
         else:
             st.caption(dpdata.literal(" ".join(law.describe() for law in laws)))
-        st.caption("Computed before anything is released, from ε, n, the public bounds and the settings above — "
-                   "never from the data; the same picture on any dataset of this shape. Per draw.")
+        if share:
+            st.caption("Computed before anything is released, from ε, n, the public bounds and the settings above "
+                       "— never from the data; the same picture on any dataset of this shape. Per draw.")
 
 
 def redraw_budget_line() -> None:

@@ -276,11 +276,16 @@ def read_from_data(dataset: Any, columns: Sequence[str] | None = None, *, settin
     return tuple(c for c, src in sources.items() if src == "from data") + tuple(str(x) for x in settings)
 
 
-def shareable(requests: Any) -> bool:
-    """True when no release of ``requests`` (a :class:`ReleaseRequest`, several, or None) has an input read from
-    the data (:func:`read_from_data`): only then may what is computed from its settings (the accuracy preview)
-    be cached across sessions or shown as public."""
-    reqs = [] if requests is None else [requests] if isinstance(requests, ReleaseRequest) else list(requests)
+def shareable(requests: Any = None, *, dataset: Any = None) -> bool:
+    """True when no input of the release(s) was read from the data (:func:`read_from_data`): only then may what
+    is computed from their settings (the accuracy preview) be cached across sessions or shown as public.
+
+    ``requests``: a :class:`ReleaseRequest` or several (their :class:`BoundsCheck` holds the answer of
+    :func:`read_from_data`); when None, the loaded ``dataset`` decides (any bound filled from its data), and
+    with neither, nothing was read from data."""
+    if requests is None:
+        return dataset is None or not read_from_data(dataset)
+    reqs = [requests] if isinstance(requests, ReleaseRequest) else list(requests)
     return not any(r.bounds is not None and r.bounds.from_data for r in reqs)
 
 

@@ -286,3 +286,64 @@ def test_issue29_1_logistic_refusal_states_the_rule_and_the_column_never_values(
     assert "'y' is not binary" in public and "{0, 1}" in public
     assert "0.4375" not in public, public
     assert "0.4375" in _all_texts(at)                     # in the labelled non-private box
+
+
+def test_issue29_3_categories_from_the_data_keep_the_preview_out_of_the_shared_cache_and_the_public_surface(
+        monkeypatch):
+    """Finding 3: histograms, a column binned as "categories (from the data)": p = the levels present (3 on D, 4 on
+    D′, one record changed to a new level). Before: ThresholdConfig(ε, p) keyed the server-wide preview_laws cache
+    and the preview outside the non-private box showed p = 3 vs 4 (its caption saying "never from the data").
+    After: no shared-cache call, and the page outside the box (texts, widgets, charts incl. the preview) is the
+    same on D and D′."""
+    from pages import _cached
+    from tests.app.pagetest import public_charts, public_widgets
+
+    shared = []
+    original = _cached.preview_laws
+    monkeypatch.setattr(_cached, "preview_laws", lambda *a: shared.append(a) or original(*a))
+    g = np.random.default_rng(0)
+    D = pd.DataFrame({"colour": g.choice(["red", "blue", "green"], 200), "age": g.uniform(20, 60, 200)})
+    Dp = D.copy()
+    Dp.loc[0, "colour"] = "yellow"
+    from pages import _components as ui
+
+    pages = []
+    for f in (D, Dp):
+        at = AppTest.from_file(str(PAGES / "histograms.py"), default_timeout=60)
+        at.session_state[ui.DATASET_KEY] = _dataset(f, {"age": (0.0, 100.0)})
+        for k, v in dict(h_source="Dataset from the Data page", h_cols=["colour"]).items():
+            at.session_state[k] = v
+        at.run()
+        assert_ok(at)
+        pages.append(at)
+    assert not shared, "a preview keyed by p read from the data reached the shared cache"
+    a, b = pages
+    assert public_charts(a) == public_charts(b), "the preview outside the non-private box differs (p read from data)"
+    assert public_widgets(a) == public_widgets(b)
+    _assert_same_surface(a, b)
+
+
+def test_issue29_4_kng_progress_does_not_say_which_sampler_ran():
+    """Finding 4: KNG linear regression, Release view, ε = 10⁴, B = 0.5, 1 000 sweeps: on D the exact sampler
+    gives the draw, on D′ (same n, same bounds) the MCMC fallback. Before: "KNG: sweeps: 1 of 1" vs "KNG: sweeps:
+    1000 of 1000" beside the button."""
+    from dpcore.data import Dataset
+
+    state = dict(kng_problem="linear_regression", kng_mechs=["kng"], kng_sweeps=1000, kng_y="y", kng_x=["x"],
+                 kng_eps_typed=1e4, kng_B=0.5)
+    pages = []
+    for slope, shift in ((-0.3, 0.2), (1.2, 0.5)):
+        frame = _regression_frame(300, slope, shift)
+        ds = Dataset(frame, ("x", "y"), {"x": (-1.0, 1.0), "y": (-1.0, 1.0)}, "test upload", name="upload")
+        pages.append(_release("kng.py", ds, "kng_go", **{**KNG_STATE, **state}))
+    samplers = [ui_results(at)["kng"].diagnostics.values["sampler"] for at in pages]
+    assert samplers[0] != samplers[1], samplers                        # the two branches did run
+    progress = [[p.text for p in at.get("progress")] for at in pages]
+    assert progress[0] and progress[0] == progress[1], progress
+
+
+def ui_results(at: AppTest) -> dict:
+    """The releases the page's session holds, by mechanism (KNG page: the last click's results)."""
+    from tests.export.helpers import cached_results
+
+    return {r.mechanism.rsplit("-", 1)[-1]: r for r in cached_results(at)}
