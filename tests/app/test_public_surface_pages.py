@@ -544,7 +544,7 @@ PATHS = [
     ("eigen-logistic-binary", "eigenvalues.py", "sp_go", lambda: _eig_logistic(600), {**EIGEN_BOUNDS, "y": (0.0, 1.0)},
      _flip("y"), {**_EIG, f"sp_loss_{_SP}": "logistic"}, EIGEN_VALUE, (), ()),
     ("eigen-bottom-panel", "eigenvalues.py", "sp_go", lambda: _eigen_frame(200), EIGEN_BOUNDS, _move("y", 4.0),
-     {**_EIG, "sp_eps_typed": 0.5}, EIGEN_VALUE, (), ()),
+     _EIG, EIGEN_VALUE, (), ()),
     ("eigen-bounds-from-data", "eigenvalues.py", "sp_go", lambda: _eigen_frame(3000), EIGEN_BOUNDS,
      _move_interior("y", 0.5), _EIG, EIGEN_VALUE, (), ("y",)),
     ("kng-mean-exponential", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("age", 99.0),
