@@ -24,6 +24,9 @@ from .errors import DPValueError  # noqa: E402  (re-exported: the public home is
 def _as_float(name: str, value: Any) -> float:
     if isinstance(value, (bool, np.bool_)):
         raise DPValueError(f"{name} must be a number; got the boolean {value!r}.")
+    if value is Ellipsis:      # an exported script's placeholder (dpcore.export.sources: bounds read from the data)
+        raise DPValueError(f"{name} is ..., a placeholder to fill in: type the public value, stated without looking "
+                           "at the data (a codebook, domain knowledge).")
     try:
         x = float(value)
     except (TypeError, ValueError):

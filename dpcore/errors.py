@@ -21,7 +21,20 @@ class DPValueError(ValueError):
 
 
 class DataError(DPValueError):
-    """A problem with user data (file, column or values); the message names it and gives the fix."""
+    """A problem with user data (file, column or values); the message names it and gives the fix.
+
+    A refusal read from the data of a release (e.g. a response that is not binary for the logistic loss)
+    states the rule and the column only — its message is shown as public text (issue 29). The values that
+    broke the rule go to ``nonprivate``: ``{what: value}``, shown only inside the labelled non-private box.
+
+    >>> e = DataError("column 'y' is not binary", nonprivate={"values of 'y' (first 4)": [0.0, 0.4375]})
+    >>> str(e), e.nonprivate
+    ("column 'y' is not binary", {"values of 'y' (first 4)": [0.0, 0.4375]})
+    """
+
+    def __init__(self, *args: Any, nonprivate: Any = None) -> None:
+        super().__init__(*args)
+        self.nonprivate = dict(nonprivate or {})
 
 
 class Cancelled(RuntimeError):

@@ -123,7 +123,7 @@ with tab_rel:
                  if source != SOURCES[0] else None)
         cfg = FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
                                loss=loss, radius=radius, geometry=geometry, rho=rho)
-        check_functional_data((X, y), cfg)
+        check_functional_data((X, y), cfg, response=y_col)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, scale_y,
                           cfg),
                          privacy.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],

@@ -88,13 +88,14 @@ else:
                          bounded=[c for c in cols if modes[c] == "bins"],
                          not_dp=[f"{c}: categories read from the data" for c in ct.from_data],
                          cost=histograms.calibrate_threshold(cfg, histograms.data_shape(table)).cost(1))
-    st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{literal(c)}: {modes[c]}" for c in cols)) + "). Categories read "
-               "from the data make the domain itself data-dependent: such a release is recorded as not DP.")
+    with ui.nonprivate("The domain read from the data") if ct.from_data else st.container():   # p is a count of it
+        st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{literal(c)}: {modes[c]}" for c in cols)) + "). Categories "
+                   "read from the data make the domain itself data-dependent: such a release is recorded as not DP.")
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
 ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", histograms.ThresholdConfig(eps, table.p, noise=noise)),
                      "Thresholded": ("histograms/threshold", histograms.ThresholdConfig(eps, table.p, noise=noise))},
-                    key="h", n=int(table.n))
+                    key="h", n=int(table.n), requests=req if ds is not None else None)
 if ds is None:
     seed, dense = ui.current_seed("h-draw", table.p, eps, noise), table.p <= histograms.MAX_DENSE_CELLS // 4
     cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, **({"sampler": "dense"} if dense else {}))

@@ -21,11 +21,10 @@ from dpcore.privacy import tradeoff
 from dpcore.viz.audit import cost_tradeoff_figure
 from ui import budget
 from ui.charts import plot
-from ui.widgets import show_error
+from ui.widgets import NONPRIVATE, nonprivate, show_error  # noqa: F401  (re-exported)
 from ui.workspace import bound_sources, budget_of, data_identity, open_budget, randomness, release_session
 
 DRAWN_BUTTONS_KEY = "_dp_drawn_release_buttons"  # release buttons drawn in this session (a click needs one)
-NONPRIVATE = "Not private"
 
 
 def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, cost: Any, teaching: bool = False,
@@ -43,8 +42,9 @@ def request(key: tuple, label: str, ds: Any, columns: Sequence[str], *, cost: An
         if budget_of(ds) is None:  # loaded without the Data page (another front end, a test): the default budget
             open_budget(ds)
         bounded = list(columns if bounded is None else bounded)
-        from_data = P.check_bounds(bound_sources(ds, bounded)).from_data if bounded else ()
-        bounds = P.BoundsCheck(tuple(columns), tuple(from_data) + tuple(not_dp))
+        if bounded:
+            P.check_bounds(bound_sources(ds, bounded))          # every column used has bounds (else a named error)
+        bounds = P.BoundsCheck(tuple(columns), P.read_from_data(ds, bounded, settings=not_dp))
     return P.ReleaseRequest(key=key, label=label, kind=kind, randomness=randomness(kind), bounds=bounds,
                             teaching=teaching, dataset=data_identity(ds) if kind == P.USER else None, cost=cost)
 
@@ -152,15 +152,3 @@ def show_outcome(outcome: P.Outcome, *, button: str) -> None:
                    "**New draw** in the sidebar (charged again).")
     if outcome.ready and outcome.charge.charged and not outcome.charge.counted_as_dp:
         st.warning(f"Not differentially private: {dpdata.literal(outcome.charge.reason)}.", icon=":material/warning:")
-
-
-@contextmanager
-def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
-    """A bordered box, labelled NOT PRIVATE, for anything computed from the data that is not part of
-    a release (θ̂, clipping and imputation counts, MCMC diagnostics, densities)."""
-    box = st.container(border=True)
-    with box:
-        st.markdown(f"**{title}** · :orange-badge[{NONPRIVATE}]")
-        st.caption("Computed from the data and shown as is: not part of any release, not differentially "
-                   "private.")
-        yield box

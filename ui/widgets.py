@@ -97,6 +97,10 @@ def show_error(exc: BaseException) -> None:
     else:
         msg = f"Unexpected error ({type(exc).__name__}). Please report it with the steps that led here."
     st.error(dpdata.escape_markdown(msg), icon=":material/error:")
+    if getattr(exc, "nonprivate", None):          # values read from the data (DataError): in the labelled box only
+        with nonprivate("What the data hold (why this was refused)"):
+            for what, value in exc.nonprivate.items():  # type: ignore[union-attr]
+                st.caption(dpdata.literal(f"{what}: {value}"))
 
 
 @contextmanager
@@ -181,3 +185,18 @@ def offered(key: str, options: Sequence[Any], default: Any) -> Sequence[Any]:
     elif v not in options:
         ss[key] = default
     return options
+
+
+NONPRIVATE = "Not private"
+
+
+@contextmanager
+def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
+    """A bordered box, labelled NOT PRIVATE, for anything computed from the data that is not part of
+    a release (θ̂, clipping and imputation counts, MCMC diagnostics, densities)."""
+    box = st.container(border=True)
+    with box:
+        st.markdown(f"**{title}** · :orange-badge[{NONPRIVATE}]")
+        st.caption("Computed from the data and shown as is: not part of any release, not differentially "
+                   "private.")
+        yield box

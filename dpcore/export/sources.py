@@ -3,7 +3,12 @@
 * **Data** — a simulation: the simulator the page called, with its arguments and seed; a built-in
   example: its loader (plus any bounds edited on the Data page); a user's file: a ``PATH`` to fill in,
   :func:`dpcore.data.load_file`, and the declared public bounds and imputation values of the columns the
-  release uses (the script never contains the data).
+  release uses (the script never contains the data). Bounds the app filled from the data ("Fill from
+  data": the column's smallest and largest values, two records' values) are never written: the script has
+  the placeholder ``...`` in their place, with a comment saying why, and refuses to run (naming the column
+  and the fix) until the user types bounds stated without looking at the data (issue 29, item 2). We chose
+  a placeholder over refusing the export: the rest of the release (config, randomness, the call) is public
+  and worth having, and the first run says exactly what is missing; the release it then makes is DP.
 * **Randomness** — on public data the page draws from a stream fixed by the sidebar's seed and the
   release's public settings (:meth:`dpcore.privacy.Randomness.entropy`); the script states that 128-bit
   entropy and redraws the same numbers. On a user's data the page drew fresh OS entropy that nobody
@@ -80,7 +85,10 @@ def from_dataset(ds: Any, columns: Any) -> DataSource:
     steps = [Code(f"PATH = {_quote(path)}", comment="Your data: the path of your copy of the file you loaded in "
                   "the app (the script never contains the data)."),
              Call("ds", dpdata.load_file, (Ref("PATH"),))]
-    steps += [_bounds_step(ds, c, "") for c in used]
+    from dpcore import privacy
+
+    derived = set(privacy.read_from_data(ds, used))        # the one provenance rule (issue 29)
+    steps += [_placeholder_step(ds, c) if c in derived else _bounds_step(ds, c, "") for c in used]
     note = ("Your data: the release draws FRESH randomness from the operating system (as the app did, and the app "
             "kept none), so the script's numbers differ from the page's — each run is a new release, with the "
             "same cost.")
@@ -102,6 +110,17 @@ def _bounds_step(ds: Any, column: str, why: str) -> Call:
     comment = why or (f"public bounds of {column!r}" + (" (taken FROM THE DATA in the app: not DP)"
                                                         if kw.get("source") == "from data" else ", as declared"))
     return Call("ds", "ds.with_bounds", (column, lo, hi), kw, comment=comment)
+
+
+def _placeholder_step(ds: Any, column: str) -> Call:
+    """``ds.with_bounds(column, ..., ...)``: the bounds the app read from the data are left out of the script."""
+    lo, hi = ds.bounds[column]
+    kw = {"impute": ds.imputes[column]} if ds.imputes[column] != lo + (hi - lo) / 2 else {}
+    comment = (f"FILL IN the public bounds of {column!r}: the app filled them from the data (the column's smallest "
+               "and largest values, two records' values, not public), so the script does not contain them. Replace "
+               "each ... with a bound stated without looking at the data (a codebook, domain knowledge); until then "
+               "the script stops here, naming the column.")
+    return Call("ds", "ds.with_bounds", (column, Ref("..."), Ref("...")), kw, comment=comment)
 
 
 @dataclass(frozen=True)

@@ -71,8 +71,8 @@ def _fallback_pairs(slope: float, shift: float):
     n = 2 000, the example's design (the exact sampler succeeds) against responses with θ̂ outside Θ = {‖θ‖₁ ≤ 1}
     (the MCMC fallback runs, and mixes at the example's 1 500 sweeps: slope 1.2, shift 0.5 for KNG, slope 3 for
     the exponential mechanism). Same n and public parameters: whichever
-    sampler ran, the public surface must be the same. (A steeper response, slope 3, makes KNG's the fallback's chains
-    fail to mix and the draw be withheld: that flag is still data-dependent, as for every MCMC release.)"""
+    sampler ran, the public surface must be the same. (A steeper response, slope 3, makes KNG's fallback chains fail
+    to mix: the draw is released all the same and the verdict is a non-private diagnostic — issue 29, item 5.)"""
     def pairs():
         X, y = _regression_data(2000)
         example = _regression_data()

@@ -81,7 +81,9 @@ def diagnostics_frame(results: Mapping[str, "kng.KNGRelease"]) -> pd.DataFrame:
             continue
         rows.append({"mechanism": label(m), "chains": d.n_chains, "sweeps": d.n_sweeps, "burn-in": d.burn_in,
                      "acceptance": d.acceptance, "max R-hat": d.max_rhat, "min ESS": d.min_ess,
-                     "mixed": d.mixed(), "released": r.released})
+                     "mixed": (r.diagnostics.values["chains mixed (non-private)"] == "mixed"
+                               if "chains mixed (non-private)" in r.diagnostics.values else d.mixed()),
+                     "released": r.released})
     return pd.DataFrame(rows)
 
 

@@ -102,6 +102,8 @@ __all__ = [
     "canonical_key",
     "charge_rule",
     "check_bounds",
+    "read_from_data",
+    "shareable",
     "data_kind",
     "randomness_for",
     "release_label",
@@ -251,6 +253,45 @@ class BoundsCheck:
         if self.dp:
             return ""
         return f"{NOT_DP_BOUNDS} ({', '.join(self.from_data)})"
+
+
+def read_from_data(dataset: Any, columns: Sequence[str] | None = None, *, settings: Sequence[str] = ()
+                   ) -> tuple[str, ...]:
+    """THE provenance rule (issue 29): which inputs of a release on ``dataset`` were read from the data.
+
+    ``columns`` (default: every bounded column) whose bounds were filled from the data are named as they are;
+    ``settings`` are the other inputs the caller derived from the data, each in words ("colour: categories
+    read from the data" — then p, the number of cells, is a count of the data; any size read from the data).
+    An empty answer means every input of the release is public. A non-empty one is consulted, in one place
+    each, by everything that would show or share such an input as public:
+
+    * the ledger: the release is recorded as not DP (:class:`BoundsCheck`, built from this answer);
+    * the accuracy preview: computed in the session only — never keyed in a cache shared by sessions — and
+      shown inside the labelled non-private box (:func:`shareable`);
+    * an export (:func:`dpcore.export.from_dataset`): a placeholder the user must fill instead of any bound
+      read from the data.
+
+    >>> import pandas as pd
+    >>> from dpcore.data import Dataset
+    >>> ds = Dataset(pd.DataFrame({"a": [1.0, 3.0], "b": [0.0, 2.0]}), ("a", "b"), {"a": (0, 5)}, "t")
+    >>> read_from_data(ds.with_bounds_from_data("b")), read_from_data(ds, ["a"], settings=["c: categories"])
+    (('b',), ('c: categories',))
+    """
+    sources = bound_sources(dataset, list(getattr(dataset, "bounds", {})) if columns is None else columns)
+    return tuple(c for c, src in sources.items() if src == "from data") + tuple(str(x) for x in settings)
+
+
+def shareable(requests: Any = None, *, dataset: Any = None) -> bool:
+    """True when no input of the release(s) was read from the data (:func:`read_from_data`): only then may what
+    is computed from their settings (the accuracy preview) be cached across sessions or shown as public.
+
+    ``requests``: a :class:`ReleaseRequest` or several (their :class:`BoundsCheck` holds the answer of
+    :func:`read_from_data`); when None, the loaded ``dataset`` decides (any bound filled from its data), and
+    with neither, nothing was read from data."""
+    if requests is None:
+        return dataset is None or not read_from_data(dataset)
+    reqs = [requests] if isinstance(requests, ReleaseRequest) else list(requests)
+    return not any(r.bounds is not None and r.bounds.from_data for r in reqs)
 
 
 def check_bounds(sources: Mapping[str, str | None]) -> BoundsCheck:

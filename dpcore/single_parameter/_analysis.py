@@ -71,16 +71,18 @@ class Analysis:
     nu: float
 
 
-def check_functional_data(data, cfg) -> None:
+def check_functional_data(data, cfg, *, response: str = "y") -> None:
     """Validate ``data = (X, y)`` for ``cfg`` without releasing anything (pages call it before the button).
 
     Raises the same :class:`DataError` the release would raise (e.g. a non-binary response for the
-    logistic loss), so a user learns about bad input before pressing Release.
+    logistic loss), so a user learns about bad input before pressing Release. ``response``: the response
+    column's name, for the message. The message states the rule and the column, never values of the data
+    (issue 29: a page shows it as public text); the offending values are in the error's ``nonprivate``.
     """
-    prepare(data, cfg)
+    prepare(data, cfg, response=response)
 
 
-def prepare(data, cfg):
+def prepare(data, cfg, *, response: str = "y"):
     if not (isinstance(data, (tuple, list)) and len(data) == 2):
         raise DataError("data must be a pair (X, y): an (n, d) covariate matrix and a length-n response.")
     X = check_finite_array(data[0], "X (covariates)", ndim=(2,), min_rows=2)
@@ -92,8 +94,9 @@ def prepare(data, cfg):
         if vals <= {0.0, 1.0}:
             y = 2.0 * y - 1.0  # 0/1 labels are read as −1/+1 (an encoding, not a change of the data)
         elif not vals <= {-1.0, 1.0}:
-            raise DataError(f"y must be binary (−1/+1 or 0/1) for logistic regression; got values like "
-                            f"{sorted(vals)[:4]}. Choose a binary response column, or the robust-regression loss.")
+            raise DataError(f"the response column {response!r} is not binary: the logistic loss needs every value "
+                            "in {0, 1} or in {−1, +1}. Choose a binary response column, or the robust-regression "
+                            "loss.", nonprivate={f"values of {response!r} (the first 4, sorted)": sorted(vals)[:4]})
     n, d = X.shape
     if cfg.geometry == "l2-ball":
         norms = np.linalg.norm(X, axis=1)

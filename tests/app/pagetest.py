@@ -86,7 +86,7 @@ def chart(at: AppTest, name: str) -> dict:
 #: Elements whose text a user reads; widgets, dataframes and charts are left out (the released values sit
 #: in dataframes and charts; widgets are the public inputs).
 _TEXT_TYPES = ("markdown", "caption", "info", "warning", "error", "success", "text", "exception", "title",
-               "header", "subheader", "latex", "code", "metric")
+               "header", "subheader", "latex", "code", "metric", "progress", "toast")
 
 
 def _is_nonprivate_box(block) -> bool:
@@ -99,6 +99,8 @@ def _is_nonprivate_box(block) -> bool:
 def _element_text(node) -> str:
     if node.type == "metric":
         return f"metric {node.label}"            # a metric's value is a number computed from the release
+    if node.type == "progress":                  # transient: the text beside the bar and how far it is
+        return f"{node.text} [{node.value} %]"
     return str(node.value)
 
 
@@ -124,4 +126,55 @@ def public_texts(at: AppTest) -> list[tuple[str, str]]:
             out.append((node.type, _element_text(node)))
 
     walk(at._tree)
+    return out
+
+
+#: Widget element types (AppTest) whose label, default, range and options are compared on neighbouring uploads.
+_WIDGET_TYPES = ("button", "checkbox", "toggle", "radio", "selectbox", "multiselect", "select_slider", "slider",
+                 "number_input", "text_input", "text_area", "date_input", "time_input", "color_picker",
+                 "download_button", "button_group", "file_uploader")
+
+
+def _outside_boxes(at: AppTest):
+    """Every leaf element OUTSIDE the labelled non-private boxes, in page order (like :func:`public_texts`)."""
+    out: list = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        if children is not None:
+            if _is_nonprivate_box(node):
+                return
+            for child in children.values():
+                walk(child)
+            return
+        out.append(node)
+
+    walk(at._tree)
+    return out
+
+
+def public_widgets(at: AppTest) -> list[tuple]:
+    """Every widget outside the non-private boxes as (type, its protobuf fields but the element id) — label,
+    default, min, max, step, options, help, disabled — plus its current value: the public inputs and how
+    they are offered must not depend on the data."""
+    from google.protobuf.json_format import MessageToDict
+
+    out = []
+    for node in _outside_boxes(at):
+        if getattr(node, "type", None) in _WIDGET_TYPES or type(node).__name__ in ("Toggle", "SelectSlider"):
+            fields = {k: v for k, v in MessageToDict(node.proto).items() if k not in ("id", "formId")}
+            value = getattr(node, "value", None) if node.type not in ("button", "download_button") else None
+            out.append((node.type, json.dumps(fields, sort_keys=True, default=str), repr(value)))
+    return out
+
+
+def public_charts(at: AppTest, *, released: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """Every plotly chart outside the non-private boxes — the accuracy preview included — as (key, JSON spec),
+    but the charts whose key ends with one of ``released`` (a chart of the released value, which may differ)."""
+    out = []
+    for node in _outside_boxes(at):
+        if getattr(node, "type", None) == "plotly_chart":
+            key = str(getattr(node, "key", "") or "")
+            if not any(key.endswith(r) for r in released):
+                out.append((key, node.proto.spec))
     return out

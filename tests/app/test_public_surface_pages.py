@@ -66,11 +66,18 @@ def _masked(texts, patterns=()):
     return out
 
 
-def _assert_same_surface(a: AppTest, b: AppTest, patterns=()) -> None:
+def _assert_same_surface(a: AppTest, b: AppTest, patterns=(), released=()) -> None:
+    """Issue 17's text check, widened by issue 29 to everything outside the box (:func:`_assert_same_everything`:
+    texts incl. progress and toasts, widgets, charts incl. the preview, exports, the ledger entry)."""
     ta, tb = _masked(public_texts(a), patterns), _masked(public_texts(b), patterns)
     only_a = [t for t in ta if t not in tb]
     only_b = [t for t in tb if t not in ta]
     assert ta == tb, f"the page shows different text on neighbouring uploads: on D {only_a}; on D′ {only_b}"
+    _assert_same_everything(a, b, patterns, released or RELEASED_CHARTS)
+
+
+#: charts of released values, by key suffix (allowed to differ)
+RELEASED_CHARTS = ("lasso_coefficients", "histogram_release", "density_release", "density_estimates")
 
 
 # ----------------------------------------------------------------------------------- eigenvalues
@@ -246,10 +253,424 @@ def test_data_page_private_imputation_mean_shows_the_same_text_on_neighbouring_u
     if case != "one cell no longer missing":
         Dp.loc[10, "income"] = 9000.0                                  # bounds (0, 5000): clipped
     bounds = {"income": (0.0, 5000.0)}
-    value = [r"(?<=private mean of income: )\S+", r"(?<=filled with )\S+(?=\.)"]
+    value = [r"(?<=private mean of income: )\S+", r"(?<=filled with )\S+(?=\.)", r"(?<=impute=)[-+.e\d]+"]
 
     def run(f):
         return _release("data.py", _dataset(f, bounds), "data_imp_go", data_columns=["income"])
     pages = [_baseline("data-impute", lambda: run(D)), run(Dp)]
     assert all(any("private mean" in s.value for s in at.success) for at in pages)
-    _assert_same_surface(*pages, value)
+    _assert_same_surface(*pages, value, RELEASED_CHARTS + ("impute missing with",))   # the widget shows the mean
+
+
+# ----------------------------------------------------------------------------------- issue 29: one test per finding
+def _all_texts(at: AppTest) -> str:
+    out = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+        if getattr(node, "type", None) in ("markdown", "caption", "error", "warning", "info", "text", "code"):
+            out.append(str(node.value))
+    walk(at._tree)
+    return re.sub(r"\\(.)", r"\1", "\n".join(out))
+
+
+def test_issue29_1_logistic_refusal_states_the_rule_and_the_column_never_values():
+    """Finding 1: certified eigenvalue bounds, logistic loss, a response that is not 0/1. Before: "got values like
+    [0.0, 0.4375, 1.0]" outside the non-private box, before any click. After: the rule and the column outside;
+    the values only inside the labelled box."""
+    from pages import _components as ui
+
+    D = _eigen_frame(400)
+    D["y"] = (D["y"] > 0).astype(float)
+    D.loc[0, "y"] = 0.4375
+    at = AppTest.from_file(str(PAGES / "eigenvalues.py"), default_timeout=60)
+    at.session_state[ui.DATASET_KEY] = _dataset(D, {**EIGEN_BOUNDS, "y": (0.0, 1.0)})
+    for k, v in {**EIGEN_STATE, "sp_loss_Dataset from the Data page": "logistic"}.items():
+        at.session_state[k] = v
+    at.run()
+    public = "\n".join(t for _, t in _masked(public_texts(at)))
+    assert "'y' is not binary" in public and "{0, 1}" in public
+    assert "0.4375" not in public, public
+    assert "0.4375" in _all_texts(at)                     # in the labelled non-private box
+
+
+def test_issue29_3_categories_from_the_data_keep_the_preview_out_of_the_shared_cache_and_the_public_surface(
+        monkeypatch):
+    """Finding 3: histograms, a column binned as "categories (from the data)": p = the levels present (3 on D, 4 on
+    D′, one record changed to a new level). Before: ThresholdConfig(ε, p) keyed the server-wide preview_laws cache
+    and the preview outside the non-private box showed p = 3 vs 4 (its caption saying "never from the data").
+    After: no shared-cache call, and the page outside the box (texts, widgets, charts incl. the preview) is the
+    same on D and D′."""
+    from pages import _cached
+    from tests.app.pagetest import public_charts, public_widgets
+
+    shared = []
+    original = _cached.preview_laws
+    monkeypatch.setattr(_cached, "preview_laws", lambda *a: shared.append(a) or original(*a))
+    g = np.random.default_rng(0)
+    D = pd.DataFrame({"colour": g.choice(["red", "blue", "green"], 200), "age": g.uniform(20, 60, 200)})
+    Dp = D.copy()
+    Dp.loc[0, "colour"] = "yellow"
+    from pages import _components as ui
+
+    pages = []
+    for f in (D, Dp):
+        at = AppTest.from_file(str(PAGES / "histograms.py"), default_timeout=60)
+        at.session_state[ui.DATASET_KEY] = _dataset(f, {"age": (0.0, 100.0)})
+        for k, v in dict(h_source="Dataset from the Data page", h_cols=["colour"]).items():
+            at.session_state[k] = v
+        at.run()
+        assert_ok(at)
+        pages.append(at)
+    assert not shared, "a preview keyed by p read from the data reached the shared cache"
+    a, b = pages
+    assert public_charts(a) == public_charts(b), "the preview outside the non-private box differs (p read from data)"
+    assert public_widgets(a) == public_widgets(b)
+    _assert_same_surface(a, b)
+
+
+def test_issue29_4_kng_progress_does_not_say_which_sampler_ran():
+    """Finding 4: KNG linear regression, Release view, ε = 10⁴, B = 0.5, 1 000 sweeps: on D the exact sampler
+    gives the draw, on D′ (same n, same bounds) the MCMC fallback. Before: "KNG: sweeps: 1 of 1" vs "KNG: sweeps:
+    1000 of 1000" beside the button."""
+    from dpcore.data import Dataset
+
+    state = dict(kng_problem="linear_regression", kng_mechs=["kng"], kng_sweeps=1000, kng_y="y", kng_x=["x"],
+                 kng_eps_typed=1e4, kng_B=0.5)
+    pages = []
+    for slope, shift in ((-0.3, 0.2), (1.2, 0.5)):
+        frame = _regression_frame(300, slope, shift)
+        ds = Dataset(frame, ("x", "y"), {"x": (-1.0, 1.0), "y": (-1.0, 1.0)}, "test upload", name="upload")
+        pages.append(_release("kng.py", ds, "kng_go", **{**KNG_STATE, **state}))
+    samplers = [ui_results(at)["kng"].diagnostics.values["sampler"] for at in pages]
+    assert samplers[0] != samplers[1], samplers                        # the two branches did run
+    progress = [[p.text for p in at.get("progress")] for at in pages]
+    assert progress[0] and progress[0] == progress[1], progress
+
+
+def ui_results(at: AppTest) -> dict:
+    """The releases the page's session holds, by mechanism (KNG page: the last click's results)."""
+    from tests.export.helpers import cached_results
+
+    return {r.mechanism.rsplit("-", 1)[-1]: r for r in cached_results(at)}
+
+
+# ----------------------------------------------------------------------------------- issue 29: every data path
+# The class of bug: on neighbouring uploads (same n, same declared bounds, one record changed) every releasing
+# page, on each of its data paths, must show the same surface outside the released value and the non-private box:
+# texts (incl. progress text, toasts, warnings), widgets (labels, defaults, ranges, options, values), charts (incl.
+# the accuracy preview), the exported script and notebook, and the ledger entry (all but its released value).
+#
+# ALLOWED to differ (the declared list, and nothing else):
+#   * the released value: the masks ``value`` of a path (text), the charts named in ``released`` (by key), the
+#     dataframes (never compared: they hold released values), deferred CSV downloads (released tables);
+#   * the non-private boxes (ui.nonprivate), whole;
+#   * a release's private output declared by its mechanism (PTR's λ̂, Λ̂; the duality gap of a projection);
+#   * the KNOWN, reported leak below (EXPORT_STREAM): in a reproducible demo the exported stream's entropy is a
+#     hash of the release key, which holds the data's fingerprint — test_issue29_6 pins it (xfail, strict).
+EXPORT_STREAM = r"(?<=SeedSequence\()\d+"
+
+
+def _surface(at: AppTest, value=(), released=()) -> dict:
+    """What a page shows outside the non-private boxes. ``released``: keys of charts, or labels of widgets, that
+    hold the released value (the Data page writes the released private mean into "impute missing with")."""
+    from pages import _components as ui
+    from tests.app.pagetest import ledger, public_charts, public_widgets
+
+    def clean(widgets):
+        out = []
+        for kind, fields, v in widgets:
+            if kind == "download_button":           # its URL names the file's content hash: contents compared below
+                fields = re.sub(r'"(url|deferredFileId)": "[^"]*"', "", fields)
+            if any(f'"label": "{r}"' in fields for r in released):
+                fields, v = re.sub(r'"(value|default)": [^,}]+', r'"\1": <x>', fields), "<x>"
+            out.append((kind, fields, v))
+        return out
+
+    exports = {}
+    for k in sorted(map(str, at.session_state.keys())):
+        if k.startswith(ui.EXPORT_KEY):
+            script = at.session_state[k]
+            py, nb = script.to_python(), re.sub(r'"id": "[^"]*"', "", script.to_notebook())
+            exports[k] = [_mask_all(re.sub(EXPORT_STREAM, "<entropy>", t), value) for t in (py, nb)]
+    entries = [(e.label, e.reason, repr(e.cost), e.counted_as_dp) for e in ledger(at).entries]
+    return {"texts": _masked(public_texts(at), value), "widgets": clean(public_widgets(at)),
+            "charts": public_charts(at, released=released), "exports": exports, "ledger": entries}
+
+
+def _mask_all(text: str, patterns) -> str:
+    for p in patterns:
+        text = re.sub(p, "<x>", text)
+    return text
+
+
+def _assert_same_everything(a: AppTest, b: AppTest, value=(), released=()) -> None:
+    sa, sb = _surface(a, value, released), _surface(b, value, released)
+    for part in sa:
+        if sa[part] != sb[part]:
+            if isinstance(sa[part], list):
+                only_a = [t for t in sa[part] if t not in sb[part]][:3]
+                only_b = [t for t in sb[part] if t not in sa[part]][:3]
+            else:
+                only_a, only_b = sa[part], sb[part]
+            raise AssertionError(f"the page's {part} differ on neighbouring uploads: on D {only_a!r}; on D′ {only_b!r}")
+
+
+def _run_page(page, ds, button, state, click=True) -> AppTest:
+    from pages import _components as ui
+
+    at = AppTest.from_file(str(PAGES / page), default_timeout=120)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state[ui.DEMO_WIDGET_KEY] = True
+    at.session_state[ui.SEED_WIDGET_KEY] = SEED
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.run()
+    assert_ok(at)
+    if click:
+        if button not in [getattr(x, "key", None) for x in at.button]:
+            raise AssertionError(f"{page}: no button {button!r}; errors {[e.value for e in at.error]}, infos "
+                                 f"{[i.value for i in at.info]}")
+        at.button(key=button).click().run()
+        assert_ok(at)
+    return at
+
+
+def _from_data(ds, *columns):
+    for c in columns:
+        ds = ds.with_bounds_from_data(c)
+    return ds
+
+
+def _interior(frame: pd.DataFrame, col: str) -> int:
+    """A row whose value in ``col`` is neither the smallest nor the largest (bounds from the data stay put)."""
+    v = frame[col]
+    return int(np.flatnonzero((v > v.min()) & (v < v.max()))[0])
+
+
+def _g(seed=0):
+    return np.random.default_rng(seed)
+
+
+def _eig_logistic(n):
+    D = _eigen_frame(n)
+    D["y"] = (D["y"] > 0).astype(float)
+    return D
+
+
+def _hist_frame():
+    g = _g()
+    return pd.DataFrame({"age": g.uniform(20, 60, 300).round(1), "code": g.integers(0, 21, 300).astype(float),
+                         "colour": g.choice(["red", "blue", "green"], 300)})
+
+
+def _qr_frame():
+    g = _g()
+    return pd.DataFrame({"age": g.uniform(20, 60, 200), "colour": g.choice(["red", "blue", "green"], 200)})
+
+
+def _lasso_frame():
+    g = _g()
+    X = g.uniform(-2, 2, (400, 3))
+    return pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2],
+                         "resp": np.clip(0.5 * X[:, 0] - 0.3 * X[:, 2] + 0.1 * g.standard_normal(400), -3, 3)})
+
+
+def _dens_frame():
+    g = _g()
+    return pd.DataFrame({"age": g.normal(45, 12, 500).clip(1, 99).round(1), "score": g.uniform(0, 10, 500)})
+
+
+def _kng2_frame(n=80):
+    g = _g()
+    return pd.DataFrame({"age": g.uniform(20, 60, n), "income": g.uniform(0, 50, n)})
+
+
+def _move(col, value):
+    def f(D):
+        Dp = D.copy()
+        Dp.loc[0, col] = value
+        return Dp
+    return f
+
+
+def _move_interior(col, delta):
+    def f(D):
+        Dp = D.copy()
+        i = _interior(D, col)
+        lo, hi = D[col].min(), D[col].max()
+        Dp.loc[i, col] = float(np.clip(D.loc[i, col] + delta, lo + 1e-9 * (hi - lo), hi - 1e-9 * (hi - lo)))
+        return Dp
+    return f
+
+
+def _flip(col):
+    def f(D):
+        Dp = D.copy()
+        Dp.loc[0, col] = 1.0 - D.loc[0, col]
+        return Dp
+    return f
+
+
+def _swap_level(col, levels):
+    def f(D):
+        Dp = D.copy()
+        Dp.loc[0, col] = levels[1] if D.loc[0, col] == levels[0] else levels[0]
+        return Dp
+    return f
+
+
+_SP = "Dataset from the Data page"
+_EIG = {**EIGEN_STATE, f"sp_loss_{_SP}": "robust"}
+_KNG = {**KNG_STATE, "kng_sweeps": 200}
+_KNG_REG = {**_KNG, "kng_y": "income", "kng_x": ["age"]}
+_DN = dict(dn_source="Dataset from the Data page", dn_cols=["age"])
+_H = dict(h_source="Dataset from the Data page")
+_QR = dict(qr_nmax=100, qr_reps=2, qr_cols=["age", "colour"], qr_t_age=40.0, qr_c_colour="red")
+KNG_VALUE: list = []            # the KNG page shows its released draws in a dataframe only
+HIST_RELEASED = ("histogram_release",)
+DENS_RELEASED = ("density_release", "density_estimates")
+LASSO_RELEASED = ("lasso_coefficients",)
+#: the private bandwidth (a release, charged) in the density page's captions
+DENS_VALUE = [r"(?<=h = )[-+.e\d]+", r"[-+.e\d]+(?= in \w+)"]
+
+#: (id, page, button, frame, bounds, neighbour, state, value masks, released charts, bounds filled from the data)
+PATHS = [
+    ("eigen-robust-hypercube", "eigenvalues.py", "sp_go", lambda: _eigen_frame(3000), EIGEN_BOUNDS, _move("y", 4.0),
+     {**_EIG, "sp_geometry": "hypercube"}, EIGEN_VALUE, (), ()),
+    ("eigen-robust-intercept", "eigenvalues.py", "sp_go", lambda: _eigen_frame(3000), EIGEN_BOUNDS, _move("y", -4.0),
+     {**_EIG, "sp_intercept": True}, EIGEN_VALUE, (), ()),
+    ("eigen-logistic-binary", "eigenvalues.py", "sp_go", lambda: _eig_logistic(600), {**EIGEN_BOUNDS, "y": (0.0, 1.0)},
+     _flip("y"), {**_EIG, f"sp_loss_{_SP}": "logistic"}, EIGEN_VALUE, (), ()),
+    ("eigen-bottom-panel", "eigenvalues.py", "sp_go", lambda: _eigen_frame(200), EIGEN_BOUNDS, _move("y", 4.0),
+     _EIG, EIGEN_VALUE, (), ()),
+    ("eigen-bounds-from-data", "eigenvalues.py", "sp_go", lambda: _eigen_frame(3000), EIGEN_BOUNDS,
+     _move_interior("y", 0.5), _EIG, EIGEN_VALUE, (), ("y",)),
+    ("kng-mean-exponential", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("age", 99.0),
+     {**_KNG, "kng_mechs": ["exponential"]}, KNG_VALUE, (), ()),
+    ("kng-median-1d", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("age", 99.0),
+     {**_KNG, "kng_problem": "median"}, KNG_VALUE, (), ()),
+    ("kng-median-2d-mcmc", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("income", 0.0),
+     {**_KNG, "kng_problem": "median", "kng_cols": ["age", "income"]}, KNG_VALUE, (), ()),
+    ("kng-quantile", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("age", 99.0),
+     {**_KNG, "kng_problem": "quantile", "kng_col": "age"}, KNG_VALUE, (), ()),
+    ("kng-linreg-objective-perturbation", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("income", 50.0),
+     {**_KNG_REG, "kng_problem": "linear_regression", "kng_mechs": ["objective_perturbation"]}, KNG_VALUE, (), ()),
+    ("kng-quantile-regression-mcmc", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move("income", 50.0),
+     {**_KNG_REG, "kng_problem": "quantile_regression"}, KNG_VALUE, (), ()),
+    ("kng-mean-bounds-from-data", "kng.py", "kng_go", _kng2_frame, KNG_BOUNDS, _move_interior("age", 3.0), _KNG,
+     KNG_VALUE, (), ("age",)),
+    ("lasso-intercept", "lasso.py", "lasso_go", _lasso_frame,
+     {"a": (-2, 2), "b": (-2, 2), "c": (-2, 2), "resp": (-3, 3)}, _move("resp", 3.0),
+     dict(lasso_source=_SP, lasso_intercept=True), LASSO_VALUE, LASSO_RELEASED, ()),
+    ("lasso-teaching-view", "lasso.py", "lasso_go", _lasso_frame,
+     {"a": (-2, 2), "b": (-2, 2), "c": (-2, 2), "resp": (-3, 3)}, _move("resp", 3.0),
+     dict(lasso_source=_SP, lasso_view="Teaching view (not private)"), LASSO_VALUE, LASSO_RELEASED, ()),
+    ("lasso-bounds-from-data", "lasso.py", "lasso_go", _lasso_frame,
+     {"a": (-2, 2), "b": (-2, 2), "c": (-2, 2), "resp": (-3, 3)}, _move_interior("resp", 0.3),
+     dict(lasso_source=_SP), LASSO_VALUE, LASSO_RELEASED, ("resp",)),
+    ("histograms-integers", "histograms.py", "h_go", _hist_frame, {"code": (0.0, 20.0), "age": (0.0, 100.0)},
+     _move("code", 20.0), {**_H, "h_cols": ["code"]}, (), HIST_RELEASED, ()),
+    ("histograms-categories", "histograms.py", "h_go", _hist_frame, {"age": (0.0, 100.0)},
+     _swap_level("colour", ("red", "blue")), {**_H, "h_cols": ["colour"]}, (), HIST_RELEASED, ()),
+    ("histograms-crossed", "histograms.py", "h_go", _hist_frame, {"age": (0.0, 100.0)},
+     _swap_level("colour", ("red", "green")), {**_H, "h_cols": ["colour", "age"]}, (), HIST_RELEASED, ()),
+    ("histograms-geometric-bins-from-data", "histograms.py", "h_go", _hist_frame, {"age": (0.0, 100.0)},
+     _move_interior("age", 1.0), {**_H, "h_cols": ["age"], "h_noise": "geometric"}, (), HIST_RELEASED, ("age",)),
+    ("density-two-columns", "density.py", "dn_go", _dens_frame, {"age": (0.0, 100.0), "score": (0.0, 10.0)},
+     _move("age", 99.0), {**_DN, "dn_cols": ["age", "score"], "dn_methods_user": ["gp", "fourier-laplace"]}, (),
+     DENS_RELEASED, ()),
+    ("density-knorm-private-bandwidth", "density.py", "dn_go", _dens_frame, {"age": (0.0, 100.0)},
+     _move("age", 99.0), {**_DN, "dn_methods_user": ["knorm"], "dn_knorm_k": 1, "dn_eps_h": 1.0}, DENS_VALUE,
+     DENS_RELEASED, ()),
+    ("density-bounds-from-data", "density.py", "dn_go", _dens_frame, {"age": (0.0, 100.0)},
+     _move_interior("age", 1.0), _DN, (), DENS_RELEASED, ("age",)),
+    ("query-release-gaussian", "query_release.py", "qr_go", _qr_frame, {"age": (0.0, 100.0)},
+     _swap_level("colour", ("red", "green")), {**_QR, "qr_rm": "gaussian"}, [r"(?<=duality gap ≤ )\S+"], (), ()),
+    ("query-release-pmw", "query_release.py", "qr_go", _qr_frame, {"age": (0.0, 100.0)},
+     _swap_level("colour", ("red", "green")), {**_QR, "qr_rm": "pmw"}, [r"(?<=duality gap ≤ )\S+"], (), ()),
+    ("query-release-chaining-2way", "query_release.py", "qr_go", _qr_frame, {"age": (0.0, 100.0)},
+     _move("age", 500.0), {**_QR, "qr_rm": "chaining", "qr_rw": 2}, [r"(?<=duality gap ≤ )\S+"], (), ()),
+    ("data-impute-bounds-from-data", "data.py", "data_imp_go",
+     lambda: pd.DataFrame({"income": _g().normal(1000, 200, 200).clip(0, 5000)}).assign(
+         income=lambda f: f["income"].where(f.index > 5)), {"income": (0.0, 5000.0)}, _move_interior("income", 10.0),
+     dict(data_columns=["income"]), [r"(?<=private mean of income: )\S+", r"(?<=filled with )\S+(?=\.)",
+                                     r"(?<=impute=)[-+.e\d]+"],
+     ("impute missing with",), ("income",)),
+]
+
+
+def _texts_of(at: AppTest) -> str:
+    return re.sub(r"\\(.)", r"\1", " ".join(t for _, t in public_texts(at)))
+
+
+#: What each path must actually have taken on both uploads (so a path cannot silently fall back to another).
+EXPECT = {
+    "eigen-bottom-panel": lambda at: "⊥ — abstained" in _texts_of(at) and "What would certify" in _texts_of(at),
+    "eigen-logistic-binary": lambda at: "logistic" in str(at.session_state[f"sp_loss_{_SP}"]),
+    "kng-median-2d-mcmc": lambda at: "approximately private" in _texts_of(at),
+    "kng-quantile-regression-mcmc": lambda at: "approximately private" in _texts_of(at),
+    "histograms-categories": lambda at: "categories read from the data" in _texts_of(at),
+    "lasso-teaching-view": lambda at: "Not private" in _texts_of(at),
+    **{p[0]: (lambda at: "Not private" in _texts_of(at) or "Not differentially private" in _texts_of(at))
+       for p in PATHS if p[-1]},                           # bounds from the data: recorded and said as not DP
+}
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p[0] for p in PATHS])
+def test_every_data_path_shows_the_same_surface_on_neighbouring_uploads(path):
+    """Issue 29, the class of bug: each data path of each releasing page (see PATHS) on neighbouring uploads."""
+    pid, page, button, make, bounds, neighbour, state, value, released, from_data = path
+    D = make()
+    Dp = neighbour(D)
+    assert len(D) == len(Dp) and (D != Dp).any(axis=None)
+
+    def ds(frame):
+        from dpcore.data import Dataset
+
+        numeric = tuple(c for c in frame.columns if frame[c].dtype.kind == "f")
+        out = Dataset(frame, numeric, {c: b for c, b in bounds.items() if c in frame.columns}, "test upload",
+                      name="upload")
+        return _from_data(out, *from_data)
+
+    dsa, dsb = ds(D), ds(Dp)
+    assert {c: dsa.bounds[c] for c in from_data} == {c: dsb.bounds[c] for c in from_data}   # same public inputs
+    a, b = _run_page(page, dsa, button, state), _run_page(page, dsb, button, state)
+    if pid in EXPECT:
+        assert EXPECT[pid](a) and EXPECT[pid](b), f"{pid}: the page did not take this path"
+    _assert_same_everything(a, b, value, released)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 29 follow-up (reported, not fixed here): in a reproducible demo on "
+                   "the user's data the exported stream's SeedSequence entropy is sha256(seed, release key) and the "
+                   "key holds the data's fingerprint — a hash of the data in a download (privacy.Randomness.entropy)")
+def test_issue29_6_demo_export_stream_is_not_a_hash_of_the_data():
+    D = _kng_frame()
+    Dp = D.copy()
+    Dp.loc[0, "age"] = 99.0
+    a, b = _kng(D), _kng(Dp)
+    from pages import _components as ui
+
+    sa, sb = (at.session_state[f"{ui.EXPORT_KEY}::kng"].to_python() for at in (a, b))
+    assert re.findall(r"SeedSequence\(\d+\)", sa) == re.findall(r"SeedSequence\(\d+\)", sb)
+
+
+def test_issue29_5_whether_the_chains_mixed_is_not_shown_beside_the_release(monkeypatch):
+    """Finding 5: KNG geometric median (MCMC) in the Release view on neighbouring uploads, the chains of D′ judged
+    "not mixed" (a strict R-hat rule patched in: the verdict is a function of the data, here forced). Before: "Draw
+    withheld: the MCMC chains have not mixed (R-hat > …)" and "— withheld" beside the release of D′ only. After:
+    both released, the same text; the verdict is in the non-private diagnostics."""
+    from dpcore.kng.release import _engine
+
+    state = {**KNG_STATE, "kng_problem": "median", "kng_cols": ["age", "income"], "kng_sweeps": 200}
+    D = _kng_frame()
+    Dp = D.copy()
+    Dp.loc[0, "income"] = 0.0
+    a = _release("kng.py", _dataset(D, KNG_BOUNDS), "kng_go", **state)
+    monkeypatch.setattr(_engine, "RHAT_MAX", 1.0 + 1e-12)
+    b = _release("kng.py", _dataset(Dp, KNG_BOUNDS), "kng_go", **state)
+    _assert_same_everything(a, b, KNG_VALUE)
+    assert all(any("— released" in m.value for m in at.markdown) for at in (a, b))
+    (rb,) = ui_results(b).values()
+    assert rb.diagnostics.values["chains mixed (non-private)"].startswith("not mixed")

@@ -2,8 +2,10 @@
 declared bounds (never its values) with fresh entropy, fixed-seed streams are the app's (issue 22)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+
 
 import numpy as np
 import pandas as pd
@@ -76,15 +78,35 @@ def test_user_data_is_stated_by_path_and_public_bounds_and_runs_with_fresh_entro
     text = script.to_python()
     assert 'PATH = "people.csv"' in text and "data.load_file(PATH)" in text
     assert 'ds.with_bounds("x1", 0.0, 10.0, impute=2.0)' in text
-    assert 'source="from data"' in text and "FROM THE DATA" in text          # not DP, said so
+    assert 'ds.with_bounds("x2", ..., ...)' in text                          # issue 29: never the data's min/max
     assert "FRESH OS entropy" in text and "np.random.default_rng()" in text
     for v in ds.frame["y"].head(5):                                          # no data value in the script
         assert repr(float(v)) not in text
+    text = text.replace('ds.with_bounds("x2", ..., ...)', 'ds.with_bounds("x2", 0.0, 1.0)')   # the user fills it
     (tmp_path / "people.csv").write_text(ds.frame.to_csv(index=False), encoding="utf-8")
     outs, stdout = run_script(text, script.outputs, tmp_path)
     assert outs["release"].shape == (2,) and "cost" in stdout
     again, _ = run_script(text, script.outputs, tmp_path)
     assert not np.array_equal(outs["release"], again["release"])            # fresh entropy: another draw
+
+
+def test_issue29_2_export_after_fill_from_data_writes_a_placeholder_never_the_data_bounds(tmp_path):
+    """Finding 2: "Fill from data" then export. Before: ``ds.with_bounds("x2", <min>, <max>, source="from data")``
+    — two records' exact values — in the script and the notebook. After: ``...`` with a comment saying why; the
+    script stops naming the column and the fix until the user types public bounds, then runs."""
+    ds = _user_dataset()
+    lo, hi = ds.bounds["x2"]
+    script, _ = _lasso_on(ds, X.stream(P.Randomness("fresh"), ("key",)))
+    for text in (script.to_python(), script.to_notebook()):
+        for v in (lo, hi):
+            assert repr(float(v)) not in text and f"{v:.6g}" not in text, f"the data's bound {v} is in the export"
+        assert "FILL IN the public bounds of 'x2'" in text.replace('\\"', '"')
+    text = script.to_python()
+    (tmp_path / "people.csv").write_text(ds.frame.to_csv(index=False), encoding="utf-8")
+    (tmp_path / "exported.py").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "exported.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode != 0 and "bounds for column 'x2' lower is ..., a placeholder to fill in" in done.stderr
 
 
 def test_built_in_data_with_edited_bounds_restates_only_the_edits():

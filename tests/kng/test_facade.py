@@ -53,7 +53,7 @@ def test_non_private_diagnostics_are_not_in_the_public_fields(problem):
     r = kng.sample(problem, data, mechanism="kng", epsilon=1.0, size=2, rng=3, n_sweeps=60, **kw)
     assert isinstance(r.diagnostics, Diagnostics)
     sampler_keys = {"sampler", "rejection sampler: proposals", "rejection sampler: acceptance rate",
-                    "rejection sampler: draws from uniform-on-Θ proposals"}
+                    "rejection sampler: draws from uniform-on-Θ proposals", "chains mixed (non-private)"}
     assert set(r.diagnostics.values) - sampler_keys == {"non-private estimate", "clipped records"}
     theta_hat = nonprivate(r)
     public = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name not in ("diagnostics", "config")}
@@ -81,27 +81,30 @@ def test_mcmc_release_is_labelled_approximate():
     assert r.value.shape == (1, 2)
 
 
-def test_unmixed_chains_are_withheld_but_charged_naming_only_the_criterion():
+def test_unmixed_chains_are_released_and_charged_the_verdict_only_in_the_diagnostics():
+    """Issue 29 item 5 (was: withheld): the draw is released whether or not the chains mixed; the verdict names
+    only the criterion that failed and sits in the non-private diagnostics."""
     x = np.random.default_rng(15).normal(size=(200, 2))
     r = kng.sample("median", x, mechanism="kng", epsilon=1.0, bounds=(-3, 3), size=2, rng=3, n_sweeps=10)
-    assert not r.released and np.isnan(r.value).all()
-    (text,) = r.notes_of("withheld")
+    assert r.released and np.isfinite(r.value).all() and not r.notes_of("withheld")
+    text = r.diagnostics.values["chains mixed (non-private)"]
     assert "R-hat > 1.05" in text or "ESS < 100" in text
     d = r.diagnostics.mcmc
     for number in (f"{d.max_rhat:.3g}", f"{d.min_ess:.3g}"):
-        assert number not in text  # the diagnostics' values are non-private: not in the note
+        assert number not in text  # the verdict names the criterion; the values are in the diagnostics table
     assert r.cost.total_epsilon == pytest.approx(2.0) and r.cost == r.calibration.cost(2)
 
 
-def test_withheld_text_names_each_failed_criterion():
+def test_mixing_text_names_each_failed_criterion():
     from dpcore.mcmc import MCMCDiagnostics
 
     def diag(rhat, ess):
         return MCMCDiagnostics(0.4, np.array([0.4]), np.array([rhat]), np.array([ess]), 4, 100, 50)
-    assert "R-hat > 1.05" in _release.withheld_text(diag(1.2, 500)) and "ESS" not in _release.withheld_text(diag(1.2, 500))
-    assert "ESS < 100" in _release.withheld_text(diag(1.0, 50)) and "R-hat" not in _release.withheld_text(diag(1.0, 50))
-    both = _release.withheld_text(diag(1.2, 50))
+    assert "R-hat > 1.05" in _release.mixing_text(diag(1.2, 500)) and "ESS" not in _release.mixing_text(diag(1.2, 500))
+    assert "ESS < 100" in _release.mixing_text(diag(1.0, 50)) and "R-hat" not in _release.mixing_text(diag(1.0, 50))
+    both = _release.mixing_text(diag(1.2, 50))
     assert "R-hat > 1.05" in both and "ESS < 100" in both
+    assert _release.mixing_text(diag(1.0, 500)) == "mixed"
 
 
 def test_same_seed_same_release_and_chain_independence():

@@ -50,11 +50,8 @@ def test_every_mechanism_on_diabetes(case):
     kw = {**pdata.params, **extra, **({} if sweeps is None else {"n_sweeps": sweeps})}
     r = kng.sample(problem, pdata.data, mechanism=mech, epsilon=1.0, size=4, rng=1, **kw)
     assert r.value.shape == (4, len(pdata.names)) and r.cost == r.calibration.cost(4)
-    if huge is None:  # the release rule on a design where the sampler does not mix
-        if r.released:
-            assert np.isfinite(r.value).all()
-        else:
-            assert np.isnan(r.value).all() and r.notes_of("withheld")
+    if huge is None:  # a design where the sampler may not mix: released anyway (issue 29), the verdict non-private
+        assert r.released and np.isfinite(r.value).all() and "chains mixed (non-private)" in r.diagnostics.values
         return
     assert r.released and np.isfinite(r.value).all(), r.notes
     h = kng.sample(problem, pdata.data, mechanism=mech, epsilon=huge, size=4, rng=2, **kw)

@@ -25,9 +25,28 @@ Privacy statement (every private mechanism here; Reimherr & Awan 2019):
   choosing the sampler from public quantities (the exact sampler's acceptance cannot be known
   without the data) and over releasing the branch (it is not a DP statistic: its probability is
   not bounded by e^ε across neighbours). Fixed-seed draws are unchanged: only the text moved.
-  Remaining data-dependent public event (as for every MCMC release): the ``released`` flag when the
-  chains have not mixed, when ``sampler="exact"`` stops, or when the fallback would need more than
-  :data:`MAX_CHAINS` chains; it is charged and said in the docstring, not hidden.
+  Remaining data-dependent public event: the ``released`` flag when ``sampler="exact"`` stops (an option
+  of the library, not of the app's pages), or when the fallback would need more than :data:`MAX_CHAINS`
+  chains (never on a page: its draws are capped below that); it is charged and said here, not hidden.
+* Progress (issue 29, item 4): what ``progress(done, total)`` reports is part of the public surface (a page
+  prints it beside the button). Plans with an exact sampler report a public schedule only
+  (:class:`_PublicProgress`): ``(0, T)`` at the start and at every internal step, ``(T, T)`` at the end, with
+  ``T`` = the planned sweeps when MCMC may run, else the draws — the same sequence whichever sampler ran.
+  Pure-MCMC plans report their sweeps, a schedule fixed by ``n_sweeps`` (public).
+* Mixing (issue 29, item 5; choice (a)): whether chains run on the data mixed is a function of the data.
+  The release therefore ALWAYS publishes the last state of each chain, under the approximate claim, and the
+  mixing verdict (R-hat, ESS) goes to the non-private diagnostics (``"chains mixed (non-private)"``). The
+  guarantee: the released output is the final state Z of a chain whose law P_D is within total variation
+  η_D of the exact target π_D, which is ε-DP; for any event S, P_D(S) ≤ π_D(S) + η_D
+  ≤ e^ε π_D′(S) + η_D ≤ e^ε P_D′(S) + η_D + e^ε η_D′, so the release is (ε, (1 + e^ε)η)-DP with η = sup_D η_D
+  — the same claim as before, now with no data-dependent withholding event outside it (withholding on
+  the diagnostics was an extra output, 1 bit, not covered by any bound). η is not certified: when the
+  diagnostics say the chains did not mix, η may be large and the claim weak — the notes say so before
+  the click, and the verdict is shown in the non-private box. Charging: every draw is released, so every
+  draw is charged (ε each, as before: nothing is charged that was not released, and nothing is released
+  uncharged). We chose this over (b), a withhold decision from a mixing check on a public design of the
+  same n, d and bounds: a public design's mixing says little about the data's (θ̂ and XᵀX set the target's
+  shape), so (b) would withhold good draws and release bad ones while still looking like a check.
 * Neighbouring relation: replace one record; n is fixed and public.
 * Sensitivities: next to each problem's ``calibrate_<mechanism>`` (:mod:`dpcore.kng._location`,
   :mod:`dpcore.kng._regression`); the public calibration of a release is its family's
@@ -43,10 +62,9 @@ own burn-in, with parallel tempering on a public ladder for quantile-regression 
 on ill-conditioned designs. When fewer than 4 draws are requested, extra chains are run on the same
 data *for the diagnostics only*: their states are discarded, never released. The diagnostics
 (acceptance, split R-hat, ESS) are computed from the private data: they are non-private and kept
-in :class:`dpcore.mechanism.Diagnostics`, never in the release. When they show the chains have not
-mixed (max R-hat > 1.05 or min ESS < 100) the draw is withheld (``released=False``, values NaN, a
-note of kind "withheld" naming the criterion that failed); the cost is still charged, because the
-chains ran on the data and the refusal itself depends on them.
+in :class:`dpcore.mechanism.Diagnostics`, never in the release. The release rule of an MCMC draw does
+not read them (see "Mixing" above): the draw is released; "mixed" (max R-hat ≤ 1.05 and min ESS ≥ 100)
+or which criterion failed is the non-private diagnostic ``"chains mixed (non-private)"``.
 
 Work budget (checked before any work, :func:`check_work`): MCMC chains × sweeps × coordinates ×
 records touched per coordinate move must stay under :data:`MAX_WORK`, and objective
@@ -86,10 +104,14 @@ RHAT_MAX, ESS_MIN = 1.05, 100.0
 #: Chains run at least (extra ones for the diagnostics only).
 MIN_CHAINS = 4
 
-MCMC_NOTE = "ε-DP for the exact target; the MCMC draw is approximately private"
+#: How an MCMC draw is released (issue 29, item 5): whatever the chains' diagnostics say.
+LAST_STATE = ("each draw is the last state of its chain, released whether or not the chains mixed (the mixing "
+              "diagnostics are non-private)")
+MCMC_NOTE = "ε-DP for the exact target; the MCMC draw is approximately private; " + LAST_STATE
 EXACT_NOTE = "exact sampler: ε-DP"
 FALLBACK_NOTE = ("ε-DP for the exact target; drawn by an exact rejection sampler, or by MCMC where its acceptance "
-                 "is too low (which one ran depends on the data and is not published): approximately private")
+                 "is too low (which one ran depends on the data and is not published): approximately private; "
+                 + LAST_STATE)
 
 Override = Optional[Callable[[Calibration], Calibration]]
 Calibrate = Callable[[Any, tuple], Calibration]
@@ -146,6 +168,8 @@ def release(problem: Problem, data: Any, cfg: Any, *, calibrate: Calibrate, rng:
     values: dict[str, Any] = {"non-private estimate": lazy(lambda: P.nonprivate * P.scale),
                               "clipped records": lazy(P.clipped) if callable(P.clipped) else P.clipped}
     g = as_generator(rng)
+    if pl.exact is not None and progress is not None:      # the public schedule (module docstring, "Progress")
+        progress = _PublicProgress(progress, cfg.sweeps if cal.note.startswith(FALLBACK_NOTE) else cfg.size)
     if cal.note.startswith(FALLBACK_NOTE):
         notes = [Note("approximate", FALLBACK_NOTE)]
     else:
@@ -161,13 +185,15 @@ def release(problem: Problem, data: Any, cfg: Any, *, calibrate: Calibrate, rng:
         if cfg.size < MIN_CHAINS:
             notes.append(Note("info", f"{MIN_CHAINS - cfg.size} extra chain(s) ran for the diagnostics only; "
                                       "their states are discarded."))
-    released = diag is None or (diag is not _NOT_RUN and diag.mixed(RHAT_MAX, ESS_MIN))
+    released = diag is not _NOT_RUN            # an MCMC draw is released whether or not its chains mixed
     if diag is _NOT_RUN:
         diag = None
-    elif not released:
-        notes.append(Note("withheld", withheld_text(cast(MCMCDiagnostics, diag))))
+    elif diag is not None:
+        values["chains mixed (non-private)"] = mixing_text(cast(MCMCDiagnostics, diag))
     if not released:
         draws = np.full_like(draws, np.nan)
+    if isinstance(progress, _PublicProgress):
+        progress.finish()
     return KNGRelease(mechanism=cal.mechanism, value=draws * P.scale, cost=cal.cost(cfg.size), calibration=cal,
                      released=released, notes=tuple(notes), diagnostics=Diagnostics(mcmc=diag, values=values),
                      config=cfg)
@@ -204,15 +230,35 @@ def _fill_missing(problem: Problem, P: Prepared, cal: Calibration, cfg: Any, ex:
     return draws, diag, cal, notes
 
 
-def withheld_text(diag: MCMCDiagnostics) -> str:
-    """The withholding note: which release criterion failed (the values themselves are non-private)."""
+def mixing_text(diag: MCMCDiagnostics) -> str:
+    """The non-private mixing verdict: "mixed", or which criterion failed (max R-hat > 1.05, min ESS < 100).
+
+    A diagnostic computed from chains run on the data: shown in the non-private box only, never beside the
+    release (issue 29, item 5)."""
     failed = []
     if not diag.max_rhat <= RHAT_MAX:
         failed.append(f"R-hat > {RHAT_MAX}")
     if not diag.min_ess >= ESS_MIN:
         failed.append(f"ESS < {ESS_MIN:g}")
-    return (f"Draw withheld: the MCMC chains have not mixed ({' and '.join(failed)}); increase the number of "
-            "sweeps. The cost is still charged: the chains ran on the data.")
+    if not failed:
+        return "mixed"
+    return (f"not mixed ({' and '.join(failed)}): the released draw may be far from the exact target's law; "
+            "increase the number of sweeps")
+
+
+class _PublicProgress:
+    """A progress callback that shows only a public schedule: ``(0, total)`` at every internal step (each
+    still a point where the caller may cancel) and ``(total, total)`` at the end (module docstring)."""
+
+    def __init__(self, progress: Callable[[int, int], Any], total: int) -> None:
+        self._progress, self.total = progress, int(total)
+        self._progress(0, self.total)
+
+    def __call__(self, done: int, total: int) -> Any:
+        return self._progress(0, self.total)
+
+    def finish(self) -> None:
+        self._progress(self.total, self.total)
 
 
 def initial_step_rule(width, cap):
