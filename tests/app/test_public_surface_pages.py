@@ -279,7 +279,7 @@ def test_issue29_1_logistic_refusal_states_the_rule_and_the_column_never_values(
     """Finding 1: certified eigenvalue bounds, logistic loss, a response that is not 0/1. Before: "got values like
     [0.0, 0.4375, 1.0]" outside the non-private box, before any click. After: the rule and the column outside;
     the values only inside the labelled box."""
-    from pages import _components as ui
+    import ui
 
     D = _eigen_frame(400)
     D["y"] = (D["y"] > 0).astype(float)
@@ -302,17 +302,17 @@ def test_issue29_3_categories_from_the_data_keep_the_preview_out_of_the_shared_c
     and the preview outside the non-private box showed p = 3 vs 4 (its caption saying "never from the data").
     After: no shared-cache call, and the page outside the box (texts, widgets, charts incl. the preview) is the
     same on D and D′."""
-    from pages import _cached
     from tests.app.pagetest import public_charts, public_widgets
+    from ui import cache
 
     shared = []
-    original = _cached.preview_laws
-    monkeypatch.setattr(_cached, "preview_laws", lambda *a: shared.append(a) or original(*a))
+    original = cache.preview_laws
+    monkeypatch.setattr(cache, "preview_laws", lambda *a: shared.append(a) or original(*a))
     g = np.random.default_rng(0)
     D = pd.DataFrame({"colour": g.choice(["red", "blue", "green"], 200), "age": g.uniform(20, 60, 200)})
     Dp = D.copy()
     Dp.loc[0, "colour"] = "yellow"
-    from pages import _components as ui
+    import ui
 
     pages = []
     for f in (D, Dp):
@@ -375,7 +375,7 @@ EXPORT_STREAM = r"(?<=SeedSequence\()\d+"
 def _surface(at: AppTest, value=(), released=()) -> dict:
     """What a page shows outside the non-private boxes. ``released``: keys of charts, or labels of widgets, that
     hold the released value (the Data page writes the released private mean into "impute missing with")."""
-    from pages import _components as ui
+    import ui
     from tests.app.pagetest import ledger, public_charts, public_widgets
 
     def clean(widgets):
@@ -418,7 +418,7 @@ def _assert_same_everything(a: AppTest, b: AppTest, value=(), released=()) -> No
 
 
 def _run_page(page, ds, button, state, click=True) -> AppTest:
-    from pages import _components as ui
+    import ui
 
     at = AppTest.from_file(str(PAGES / page), default_timeout=120)
     at.session_state[ui.DATASET_KEY] = ds
@@ -650,7 +650,7 @@ def test_issue29_6_demo_export_stream_is_not_a_hash_of_the_data():
     Dp = D.copy()
     Dp.loc[0, "age"] = 99.0
     a, b = _kng(D), _kng(Dp)
-    from pages import _components as ui
+    import ui
 
     sa, sb = (at.session_state[f"{ui.EXPORT_KEY}::kng"].to_python() for at in (a, b))
     assert re.findall(r"SeedSequence\(\d+\)", sa) == re.findall(r"SeedSequence\(\d+\)", sb)
