@@ -367,9 +367,7 @@ def ui_results(at: AppTest) -> dict:
 #     dataframes (never compared: they hold released values), deferred CSV downloads (released tables);
 #   * the non-private boxes (ui.nonprivate), whole;
 #   * a release's private output declared by its mechanism (PTR's λ̂, Λ̂; the duality gap of a projection);
-#   * the KNOWN, reported leak below (EXPORT_STREAM): in a reproducible demo the exported stream's entropy is a
-#     hash of the release key, which holds the data's fingerprint — test_issue29_6 pins it (xfail, strict).
-EXPORT_STREAM = r"(?<=SeedSequence\()\d+"
+#   (the exported stream's entropy in a reproducible demo is no longer a hash of the data: test_issue29_6.)
 
 
 def _surface(at: AppTest, value=(), released=()) -> dict:
@@ -393,7 +391,7 @@ def _surface(at: AppTest, value=(), released=()) -> dict:
         if k.startswith(ui.EXPORT_KEY):
             script = at.session_state[k]
             py, nb = script.to_python(), re.sub(r'"id": "[^"]*"', "", script.to_notebook())
-            exports[k] = [_mask_all(re.sub(EXPORT_STREAM, "<entropy>", t), value) for t in (py, nb)]
+            exports[k] = [_mask_all(t, value) for t in (py, nb)]
     entries = [(e.label, e.reason, repr(e.cost), e.counted_as_dp) for e in ledger(at).entries]
     return {"texts": _masked(public_texts(at), value), "widgets": clean(public_widgets(at)),
             "charts": public_charts(at, released=released), "exports": exports, "ledger": entries}
@@ -642,10 +640,9 @@ def test_every_data_path_shows_the_same_surface_on_neighbouring_uploads(path):
     _assert_same_everything(a, b, value, released)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 29 follow-up (reported, not fixed here): in a reproducible demo on "
-                   "the user's data the exported stream's SeedSequence entropy is sha256(seed, release key) and the "
-                   "key holds the data's fingerprint — a hash of the data in a download (privacy.Randomness.entropy)")
 def test_issue29_6_demo_export_stream_is_not_a_hash_of_the_data():
+    """Found while widening the test: in a reproducible demo the exported SeedSequence entropy was sha256(seed,
+    release key) with the data's fingerprint in the key. Now the digest is left out (Randomness.entropy)."""
     D = _kng_frame()
     Dp = D.copy()
     Dp.loc[0, "age"] = 99.0
