@@ -60,8 +60,10 @@ class StepError(RuntimeError):
 class Session:
     """One simulated browser tab."""
 
-    def __init__(self, base: str, cookie: str, timeout: float):
+    def __init__(self, base: str, cookie: str, timeout: float, extra_cookies: dict[str, str] | None = None):
         self.base, self.cookie, self.timeout = base, cookie, timeout
+        # behind the proxy: the affinity cookie that keeps this tab's websocket and uploads on one replica
+        self.cookies = {"_streamlit_xsrf": cookie, **(extra_cookies or {})}
         self.ws = None
         self.session_id = ""
         self.pages: dict[str, str] = {}       # url path -> page_script_hash
@@ -75,7 +77,8 @@ class Session:
     async def connect(self):
         ws_url = self.base.replace("http://", "ws://") + "/_stcore/stream"
         self.ws = await websockets.connect(ws_url, subprotocols=["streamlit", self.cookie],
-                                           additional_headers={"Cookie": f"_streamlit_xsrf={self.cookie}",
+                                           additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in
+                                                                                   self.cookies.items()),
                                                                "Origin": self.base},
                                            max_size=2**26, open_timeout=self.timeout)
 
@@ -185,7 +188,7 @@ class Session:
                 break
         url = urls.upload_url if urls.upload_url.startswith("http") else self.base + urls.upload_url
         r = await asyncio.to_thread(requests.put, url, files={"file": (name, data, "text/csv")},
-                                    headers={"X-Xsrftoken": self.cookie}, cookies={"_streamlit_xsrf": self.cookie},
+                                    headers={"X-Xsrftoken": self.cookie}, cookies=self.cookies,
                                     timeout=self.timeout)
         if r.status_code != 204 and not r.ok:
             raise StepError(f"upload: HTTP {r.status_code} {r.text[:200]}")
@@ -294,11 +297,16 @@ def wait_healthy(base: str, proc: subprocess.Popen | None, limit: float = 60) ->
 
 
 def xsrf_cookie(base: str) -> str:
+    return session_cookies(base)[0]
+
+
+def session_cookies(base: str) -> tuple[str, dict[str, str]]:
+    """The XSRF cookie a first request gets, and the proxy's affinity cookie when there is a proxy."""
     r = requests.get(base + "/_stcore/health", timeout=10)  # (sets the XSRF cookie, as for the browser)
     c = r.cookies.get("_streamlit_xsrf")
     if not c:
         raise SystemExit("no _streamlit_xsrf cookie from the server")
-    return c
+    return c, {k: v for k, v in r.cookies.get_dict().items() if k != "_streamlit_xsrf"}
 
 
 def plateau(sampler: MemorySampler, seconds: float) -> float:
@@ -307,8 +315,14 @@ def plateau(sampler: MemorySampler, seconds: float) -> float:
     return statistics.median(v for t, v in sampler.samples if t >= t_end - seconds)
 
 
-async def run_sessions(base: str, cookie: str, n: int, timeout: float) -> list[Session]:
-    sessions = [Session(base, cookie, timeout) for _ in range(n)]
+async def run_sessions(base: str, cookie: str | None, n: int, timeout: float) -> list[Session]:
+    """n sessions at once; ``cookie=None`` (behind the proxy): each session takes its own cookies, as a new browser
+    does, so the proxy spreads them over the replicas."""
+    if cookie is None:
+        pairs = [await asyncio.to_thread(session_cookies, base) for _ in range(n)]
+        sessions = [Session(base, c, timeout, extra) for c, extra in pairs]
+    else:
+        sessions = [Session(base, cookie, timeout) for _ in range(n)]
 
     async def one(s: Session, i: int):
         try:
@@ -329,9 +343,15 @@ def main(argv=None) -> int:
     ap.add_argument("--every-page", action="store_true",
                     help="only visit every page of the navigation once (a smoke probe, e.g. of the Docker image)")
     ap.add_argument("--settle", type=float, default=6.0, help="seconds to wait before reading the memory after")
+    ap.add_argument("--replicas", type=int, nargs="+", metavar="N",
+                    help="run behind HAProxy with N app replicas (scripts/serve.py), once per value in the order given "
+                         "(e.g. 1 2 1 2 interleaves, so the ratio is measured on the same host state)")
+    ap.add_argument("--database", default="sqlite", help="with --replicas: sqlite, postgres or a URL")
     args = ap.parse_args(argv)
     if not 1 <= args.sessions <= MAX_SESSIONS:
         ap.error(f"--sessions must be between 1 and {MAX_SESSIONS}")
+    if args.replicas:
+        return run_replicas(args)
     proc, pid = None, None
     if args.url:
         if not args.url.startswith(("http://127.0.0.1", "http://localhost")):
@@ -416,6 +436,35 @@ def main(argv=None) -> int:
     if args.check and (errors or warm[0].problems or len(lat) != STEPS * args.sessions):
         return 1
     return 0
+
+
+def run_replicas(args: argparse.Namespace) -> int:
+    """The scenario behind the proxy, once per replica count: p50/p95, errors and the replicas' CPU per rerun."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import serve
+
+    bad = 0
+    for n in args.replicas:
+        with serve.Topology(n, database=args.database) as topo:
+            pids = [p.pid for p in topo.procs.values()]
+            warm = asyncio.run(run_sessions(topo.url, None, n, args.timeout))   # each replica imports its modules
+            c0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+            sessions = asyncio.run(run_sessions(topo.url, None, args.sessions, args.timeout))
+            wall, cpu = time.perf_counter() - t0, sum(cpu_seconds(p) for p in pids) - c0
+            spread = {}
+            for s in sessions:
+                spread[s.cookies.get(serve.AFFINITY_COOKIE, "?")] = spread.get(s.cookies.get(serve.AFFINITY_COOKIE, "?"),
+                                                                                0) + 1
+        lat = sorted(t for s in sessions for _, t in s.latencies)
+        errors = [p for s in [*warm, *sessions] for p in s.problems]
+        q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) > 1 else [0.0] * 99
+        print(f"replicas: {n} ({', '.join(f'{k}: {v}' for k, v in sorted(spread.items()))} sessions); "
+              f"{args.sessions} sessions, {len(lat)} reruns in {wall:.1f} s; p50 {q[49]:.2f} s, p95 {q[94]:.2f} s; "
+              f"errors: {len(errors)}; replicas' CPU {1e3 * cpu / max(1, len(lat)):.0f} ms a rerun", flush=True)
+        for e in errors[:10]:
+            print("  -", e)
+        bad += bool(errors) or len(lat) != STEPS * args.sessions
+    return 1 if args.check and bad else 0
 
 
 if __name__ == "__main__":
