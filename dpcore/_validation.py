@@ -47,9 +47,19 @@ def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
 
 
 def epsilon_warning(epsilon: float) -> str | None:
-    """A warning string for very large ε (allowed, but barely private), else None."""
+    """A warning string for very large ε (allowed, but barely private), else None.
+
+    e^ε is written exactly as a power of ten (never clamped: e^10000 is 10^4342.9, not the 1e+304 of e^700).
+
+    >>> epsilon_warning(10000.0)[:63]
+    'epsilon = 10000 > 10: the privacy guarantee e^epsilon > 10^4342'
+    >>> epsilon_warning(20.0)[:55]
+    'epsilon = 20 > 10: the privacy guarantee e^epsilon = 4.'
+    """
     if epsilon > 10:
-        return (f"epsilon = {epsilon:g} > 10: the privacy guarantee e^epsilon = {math.exp(min(epsilon, 700)):.3g} "
+        power = (f"= {math.exp(epsilon):.3g}" if epsilon <= 700 else
+                 f"> 10^{math.floor(epsilon / math.log(10))}")
+        return (f"epsilon = {epsilon:g} > 10: the privacy guarantee e^epsilon {power} "
                 "is nearly meaningless; use it only to see the non-private limit.")
     return None
 
