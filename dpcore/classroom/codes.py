@@ -25,7 +25,7 @@ from ..errors import DPValueError
 
 __all__ = ["ALPHABET", "CODE_LENGTH", "MAX_NICKNAME", "TEACHER_PREFIX", "new_join_code", "normalise_join_code",
            "new_teacher_key", "new_student_token", "hash_secret", "looks_like_teacher_key", "check_nickname",
-           "check_join_code"]
+           "check_join_code", "qr_png"]
 
 #: Symbols of a join code: capital letters and digits without look-alikes (0/O, 1/I/L, 2/Z, 5/S, 8/B).
 ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -99,3 +99,14 @@ def check_nickname(text: str) -> str:
             raise DPValueError(f"nickname contains a control or invisible character (U+{ord(ch):04X} at position "
                                f"{i}); type letters, digits, spaces or emoji.")
     return name
+
+
+def qr_png(text: str, scale: int = 8) -> bytes:
+    """A QR code of ``text`` as PNG bytes (segno, pure Python; error correction M), for the projector."""
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(str(text), error="m").save(buf, kind="png", scale=scale, border=2)
+    return buf.getvalue()

@@ -148,7 +148,8 @@ def sentence(result: Optional[AuditResult], epsilon: float, n_answers: int) -> s
     """One sentence for the class about its answers."""
     pct = f"{CONFIDENCE:.0%}"
     if result is None:
-        return f"{n_answers} answers so far: the class's point appears once the truth of a round is revealed."
+        return (f"{n_answers} revealed answers so far: the class's points appear once targets that were in and "
+                "targets that were out have both been answered and revealed.")
     lb = result.epsilon_lower_bound
     if result.rejected:
         return (f"You beat the promise: with {pct} confidence the true ε is at least {math.floor(lb * 100) / 100:.2f},"

@@ -35,7 +35,7 @@ from . import codes
 from .scenarios import Setting, check_setting, draw_release
 
 __all__ = ["metadata", "classes", "rounds", "students", "trials", "answers", "Limits", "DEFAULT_LIMITS",
-           "ClassroomError", "RateLimited", "NewClass", "StudentSession", "ClassInfo", "create_tables", "make_engine",
+           "ClassroomError", "RateLimited", "NewClass", "StudentSession", "ClassInfo", "create_tables", "make_engine", "open_engine", "env_url",
            "database_url", "create_class", "teacher_class", "join", "resume_student", "change_setting", "open_round",
            "close_round", "reveal_round", "end_class", "delete_class", "answer", "purge_expired", "touch"]
 
@@ -473,6 +473,13 @@ def answer(engine: sa.engine.Engine, code: str, token: str, round_number: int, s
     except IntegrityError:
         return f"Your answer to round {round_number} is already recorded; it cannot be changed."
     return f"Answer to round {round_number} recorded."
+
+
+def open_engine(url: str) -> sa.engine.Engine:
+    """:func:`make_engine` with the classroom's tables created (the page's one call)."""
+    engine = make_engine(url)
+    create_tables(engine)
+    return engine
 
 
 def data_dir_default(app_dir: Path) -> Path:

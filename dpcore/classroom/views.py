@@ -20,10 +20,12 @@ from . import storage as S
 from .scenarios import Setting, display_release, scenario
 from .scoring import LEVELS, Answer, ClassScore, class_score, points
 
-__all__ = ["Element", "StudentView", "Dashboard", "student_view", "dashboard", "export_csv", "redraw_script",
+__all__ = ["CONFIDENCE_WORDS", "Element", "StudentView", "Dashboard", "student_view", "dashboard", "export_csv", "redraw_script",
            "figures_from_csv"]
 
-#: (kind, label, text): kind is one of "header", "markdown", "info", "success", "warning", "metric", "caption".
+#: Words for the confidences 1–3 (the answer form's options).
+CONFIDENCE_WORDS = {1: "a hunch", 2: "fairly sure", 3: "sure"}
+#: (kind, label, text): kind names the streamlit element: "subheader", "markdown", "info", "success", "metric", "caption".
 Element = tuple[str, str, str]
 
 
@@ -50,6 +52,20 @@ class Dashboard:
     figure_setting: Setting
     score: ClassScore
     ended: bool
+
+    def metrics(self) -> list[tuple[str, str]]:
+        """(label, value) of the dashboard's headline numbers."""
+        state = "open" if self.round_open else ("revealed" if self.round_revealed else "closed")
+        rnd = f"{self.round_number} of {self.max_rounds} ({state})" if self.round_number else "not started"
+        return [("Join code", self.join_code), ("Players", str(self.n_students)), ("Round", rnd),
+                ("Answers this round", str(self.n_answers))]
+
+    def caption(self) -> str:
+        """The figure's text alternative: what it shows and the class's headline number."""
+        return (f"{self.figure_setting.describe()}. Black: the most any adversary can reach under the promise; "
+                "dashed: the best adversary; star and dots: the class's revealed answers (one per confidence "
+                "threshold) with 95 % Clopper–Pearson boxes. The class's ε lower bound (95 % confidence): "
+                f"{self.score.epsilon_lower_bound:.2f}.")
 
 
 def _said(says_in: bool, conf: Optional[int]) -> str:
@@ -81,7 +97,7 @@ def student_view(engine: sa.engine.Engine, code: str, token: str, *, now: float,
         row = S._class_by_code(conn, code, now, limits)
         st = S._student(conn, row.id, token)
         rnd = S._latest_round(conn, row.id)
-    els: list[Element] = [("header", "", f"Playing as {literal(st.nickname)} in class {row.join_code}")]
+    els: list[Element] = [("subheader", "", f"Playing as {literal(st.nickname)} in class {row.join_code}")]
     if rnd is None:
         els.append(("info", "", "Waiting for your teacher to open round 1."))
         return StudentView(tuple(els), None)
