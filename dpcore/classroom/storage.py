@@ -185,6 +185,7 @@ def make_engine(url: str) -> sa.engine.Engine:
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")   # WAL: durable across a process crash; fsync at checkpoints
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
@@ -430,6 +431,10 @@ def resume_student(engine: sa.engine.Engine, code: str, token: str, *, now: floa
 
 def _ensure_trial(engine: sa.engine.Engine, rnd: Any, student_id: int) -> None:
     """Draw the student's trial of round ``rnd`` if it has none (a student who joined mid-round)."""
+    with engine.connect() as conn:
+        if conn.execute(sa.select(trials.c.id).where(trials.c.round_id == rnd.id,
+                                                     trials.c.student_id == student_id)).first() is not None:
+            return
     setting = Setting(rnd.scenario, rnd.audit_id, bool(rnd.mutant), float(rnd.epsilon), float(rnd.delta))
     try:
         with engine.begin() as conn:

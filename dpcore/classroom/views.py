@@ -16,6 +16,7 @@ from typing import Any, Optional
 import sqlalchemy as sa
 
 from ..data import literal, to_safe_csv
+from . import codes
 from . import storage as S
 from .scenarios import Setting, display_release, scenario
 from .scoring import LEVELS, Answer, ClassScore, class_score, points
@@ -81,31 +82,47 @@ def _history(conn: sa.Connection, class_id: int, student_id: int) -> list[tuple[
     return [(n, Answer(bool(s), bool(y), c)) for n, s, y, c in conn.execute(q)]
 
 
-def _own(conn: sa.Connection, rnd: Any, student_id: int) -> tuple[Any, Any]:
+def _own(conn: sa.Connection, round_id: int, student_id: int) -> Any:
+    """The student's trial of the round with their answer (None if no trial yet): one query."""
     t, a = S.trials, S.answers
-    trial = conn.execute(sa.select(t.c.release, t.c.secret_in).where(t.c.round_id == rnd.id,
-                                                                      t.c.student_id == student_id)).first()
-    ans = conn.execute(sa.select(a.c.says_in, a.c.confidence).where(a.c.round_id == rnd.id,
-                                                                    a.c.student_id == student_id)).first()
-    return trial, ans
+    q = (sa.select(t.c.release, t.c.secret_in, a.c.says_in, a.c.confidence, a.c.id.label("answer_id"))
+         .outerjoin(a, sa.and_(a.c.round_id == t.c.round_id, a.c.student_id == t.c.student_id))
+         .where(t.c.round_id == round_id, t.c.student_id == student_id))
+    return conn.execute(q).first()
+
+
+def _who(conn: sa.Connection, code: str, token: str, now: float, limits: S.Limits) -> Any:
+    """The class's row with the student's ``student_id`` and ``nickname``, in one query; the slow path only to word
+    a refusal."""
+    c, s = S.classes, S.students
+    q = (sa.select(c, s.c.id.label("student_id"), s.c.nickname).join(s, s.c.class_id == c.c.id)
+         .where(c.c.join_code == codes.normalise_join_code(code), s.c.token_hash == codes.hash_secret(str(token))))
+    row = conn.execute(q).first()
+    if row is None or row.ended or S._expired(row, now, limits):
+        cls = S._class_by_code(conn, code, now, limits)        # raises the code's refusal, if it is the code
+        S._student(conn, cls.id, token)                          # else the student's
+        raise S.ClassroomError("this tab's student is not in the class; join again with the code and a nickname.")
+    return row
 
 
 def student_view(engine: sa.engine.Engine, code: str, token: str, *, now: float,
                  limits: S.Limits = S.DEFAULT_LIMITS) -> StudentView:
     """Every element of the student's screen (ClassroomError for a wrong code, expired class or unknown tab)."""
     with engine.connect() as conn:
-        row = S._class_by_code(conn, code, now, limits)
-        st = S._student(conn, row.id, token)
+        row = st = _who(conn, code, token, now, limits)
         rnd = S._latest_round(conn, row.id)
+        own = None if rnd is None else _own(conn, rnd.id, st.student_id)
+        hist = _history(conn, row.id, st.student_id)
     els: list[Element] = [("subheader", "", f"Playing as {literal(st.nickname)} in class {row.join_code}")]
     if rnd is None:
         els.append(("info", "", "Waiting for your teacher to open round 1."))
         return StudentView(tuple(els), None)
-    if rnd.is_open:
-        S._ensure_trial(engine, rnd, st.id)
-    with engine.connect() as conn:
-        trial, ans = _own(conn, rnd, st.id)
-        hist = _history(conn, row.id, st.id)
+    if own is None and rnd.is_open:
+        S._ensure_trial(engine, rnd, st.student_id)                # joined mid-round: draw this student's trial
+        with engine.connect() as conn:
+            own = _own(conn, rnd.id, st.student_id)
+    trial = own
+    ans = None if own is None or own.answer_id is None else own
     sc = scenario(rnd.scenario)
     els += [("markdown", "", f"**Round {rnd.number}.** {sc.story}")]
     form = None
