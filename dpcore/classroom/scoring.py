@@ -116,7 +116,8 @@ def clopper_pearson(k: int, n: int, level: float = CONFIDENCE) -> tuple[float, f
 
 
 def _counts(answers: Iterable[Answer]) -> tuple[np.ndarray, np.ndarray]:
-    s_in, s_out = [], []
+    s_in: list[int] = []
+    s_out: list[int] = []
     for a in answers:
         (s_in if a.truth_in else s_out).append(score(a.says_in, a.confidence))
     return np.asarray(s_in, dtype=float), np.asarray(s_out, dtype=float)

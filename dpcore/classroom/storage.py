@@ -40,7 +40,6 @@ __all__ = ["metadata", "classes", "rounds", "students", "trials", "answers", "Li
            "close_round", "reveal_round", "end_class", "delete_class", "answer", "purge_expired", "touch"]
 
 metadata = sa.MetaData()
-_FK = dict(ondelete="CASCADE")
 classes = sa.Table(
     "classroom_classes", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -59,7 +58,7 @@ classes = sa.Table(
 rounds = sa.Table(
     "classroom_rounds", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", **_FK), nullable=False),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", ondelete="CASCADE"), nullable=False),
     sa.Column("number", sa.Integer, nullable=False),
     sa.Column("scenario", sa.String(40), nullable=False),
     sa.Column("audit_id", sa.String(120), nullable=False),
@@ -75,7 +74,7 @@ rounds = sa.Table(
 students = sa.Table(
     "classroom_students", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", **_FK), nullable=False),
+    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", ondelete="CASCADE"), nullable=False),
     sa.Column("nickname", sa.String(100), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
     sa.Column("joined_at", sa.Float, nullable=False),
@@ -85,8 +84,8 @@ students = sa.Table(
 trials = sa.Table(
     "classroom_trials", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", **_FK), nullable=False),
-    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", **_FK), nullable=False),
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", ondelete="CASCADE"), nullable=False),
     sa.Column("secret_in", sa.Boolean, nullable=False),     # THE coin: never leaves the server unrevealed
     sa.Column("release", sa.Text, nullable=False),          # JSON list of floats (null = NaN, ⊥)
     sa.UniqueConstraint("round_id", "student_id", name="uq_classroom_trial"),
@@ -94,8 +93,8 @@ trials = sa.Table(
 answers = sa.Table(
     "classroom_answers", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", **_FK), nullable=False),
-    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", **_FK), nullable=False),
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", ondelete="CASCADE"), nullable=False),
     sa.Column("says_in", sa.Boolean, nullable=False),
     sa.Column("confidence", sa.Integer),
     sa.Column("answered_at", sa.Float, nullable=False),
@@ -272,11 +271,12 @@ def create_class(engine: sa.engine.Engine, setting: Setting, n_rounds: int, *, n
                 if live >= limits.max_classes:
                     raise ClassroomError(f"this server already hosts {live} classes (the cap is "
                                          f"{limits.max_classes}); end or delete a finished class, or try later.")
-                cid = conn.execute(sa.insert(classes).values(
+                pk = conn.execute(sa.insert(classes).values(
                     join_code=code, teacher_key_hash=codes.hash_secret(key), scenario=setting.scenario,
                     audit_id=setting.audit_id, mutant=setting.mutant, epsilon=setting.epsilon, delta=setting.delta,
-                    max_rounds=int(n_rounds), ended=False, created_at=now, last_activity=now)).inserted_primary_key[0]
-            return NewClass(int(cid), code, key)
+                    max_rounds=int(n_rounds), ended=False, created_at=now, last_activity=now)).inserted_primary_key
+            assert pk is not None
+            return NewClass(int(pk[0]), code, key)
         except IntegrityError:
             continue          # the code was taken: draw another
     raise ClassroomError("could not find a free join code; try again.")
@@ -325,9 +325,11 @@ def open_round(engine: sa.engine.Engine, key: str, *, now: float, limits: Limits
             raise ClassroomError(f"all {row.max_rounds} rounds of this class have been played; end the class or "
                                  "create a new one.")
         s = _setting(row)
-        rid = conn.execute(sa.insert(rounds).values(
+        pk = conn.execute(sa.insert(rounds).values(
             class_id=row.id, number=number, scenario=s.scenario, audit_id=s.audit_id, mutant=s.mutant,
-            epsilon=s.epsilon, delta=s.delta, is_open=True, revealed=False, opened_at=now)).inserted_primary_key[0]
+            epsilon=s.epsilon, delta=s.delta, is_open=True, revealed=False, opened_at=now)).inserted_primary_key
+        assert pk is not None
+        rid = pk[0]
         ids = conn.execute(sa.select(students.c.id).where(students.c.class_id == row.id)).scalars().all()
         if ids:
             conn.execute(sa.insert(trials), [{"round_id": rid, "student_id": i, **_new_trial(s)} for i in ids])

@@ -38,13 +38,13 @@ def test_what_students_see_depends_on_the_coin_only_through_the_release():
     nc = S.create_class(engine, check_setting("histogram", "histograms/laplace", False, 1.0), ROUNDS, now=0.0,
                         limits=lim)
     kids = [S.join(engine, nc.join_code, f"<b>kid {i}</b>", now=0.0, limits=lim) for i in range(STUDENTS)]
-    coins, t = [], 1.0
+    coins, clock = [], [1.0]
 
     def views(who):
-        return [V.student_view(engine, k.join_code, k.token, now=t, limits=lim) for k in who]
+        return [V.student_view(engine, k.join_code, k.token, now=clock[0], limits=lim) for k in who]
 
     for rnd in range(1, ROUNDS + 1):
-        S.open_round(engine, nc.teacher_key, now=t, limits=lim)
+        S.open_round(engine, nc.teacher_key, now=clock[0], limits=lim)
         with engine.connect() as conn:
             rid, = conn.execute(sa.select(sa.func.max(S.rounds.c.id))).one()
             drawn = conn.execute(sa.select(S.trials.c.secret_in, S.trials.c.release).where(S.trials.c.round_id == rid)
@@ -56,19 +56,19 @@ def test_what_students_see_depends_on_the_coin_only_through_the_release():
             assert [(lab, txt) for kind, lab, txt in v.elements if kind == "metric"][:3] == \
                 display_release("histogram", json.loads(release))
         for i, k in enumerate(kids):
-            S.answer(engine, k.join_code, k.token, rnd, (rnd + i) % 2 == 0, (rnd + i) % 4 or None, now=t, limits=lim)
+            S.answer(engine, k.join_code, k.token, rnd, (rnd + i) % 2 == 0, (rnd + i) % 4 or None, now=clock[0], limits=lim)
         a, b = _both_worlds(engine, rid, lambda: views(kids[:2]))
         assert a == b and a[0].form_round is None
-        S.close_round(engine, nc.teacher_key, now=t, limits=lim)
+        S.close_round(engine, nc.teacher_key, now=clock[0], limits=lim)
         a, b = _both_worlds(engine, rid, lambda: views(kids[:2]))
         assert a == b
         if rnd % 20 == 0:                           # the projected dashboard, before the reveal, too
-            pa, pb = _both_worlds(engine, rid, lambda: V.dashboard(engine, nc.teacher_key, now=t, limits=lim))
+            pa, pb = _both_worlds(engine, rid, lambda: V.dashboard(engine, nc.teacher_key, now=clock[0], limits=lim))
             assert pa == pb
-            S.reveal_round(engine, nc.teacher_key, now=t, limits=lim)
+            S.reveal_round(engine, nc.teacher_key, now=clock[0], limits=lim)
             truth = [txt for kind, _, txt in views(kids[:1])[0].elements if txt.startswith("The truth")]
             assert truth == [f"The truth: the target was {'IN' if drawn[0][0] else 'OUT'}."]
-        t += 1.0
+        clock[0] += 1.0
     assert len(coins) == ROUNDS * STUDENTS
     assert 0.45 < sum(coins) / len(coins) < 0.55               # fair coins (OS entropy): P(fail) < 1e-5
     engine.dispose()
