@@ -14,7 +14,7 @@ from scipy import stats
 
 from .scenarios import _LOCATION, ROC_DRAWS, Roc, Setting, scenario
 
-__all__ = ["best_roc", "noise_scale", "empirical_roc", "ROC_SEED"]
+__all__ = ["best_roc", "noise_scale", "empirical_roc", "thin", "ROC_SEED", "MAX_POINTS"]
 
 #: Public seed of the estimated curves.
 ROC_SEED = 20261128
@@ -65,6 +65,22 @@ def empirical_roc(s_in: np.ndarray, s_out: np.ndarray) -> tuple[np.ndarray, np.n
     return np.concatenate([[0.0], fpr, [1.0]]), np.concatenate([[0.0], tpr, [1.0]])
 
 
+#: Most points an estimated curve keeps (the figure is sent to every dashboard refresh).
+MAX_POINTS = 600
+
+
+def thin(fpr: np.ndarray, tpr: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """The ROC on at most ``max_points`` false-positive rates: at each FPR the highest TPR (the upper end of a
+    vertical step), then linear interpolation on a grid dense near 0 — a curve with few vertices (discrete
+    outputs) is returned whole."""
+    u, first = np.unique(np.asarray(fpr)[::-1], return_index=True)
+    top = np.asarray(tpr)[::-1][first]                      # last occurrence of each FPR = its highest TPR
+    if len(u) <= max_points:
+        return u, top
+    grid = np.unique(np.concatenate([[0.0, 1.0], np.geomspace(1e-4, 1.0, max_points - 2)]))
+    return grid, np.interp(grid, u, top)
+
+
 def _estimated_roc(setting: Setting) -> Roc:
     a, sc = setting.audit, scenario(setting.scenario)
     g_in, g_out = np.random.default_rng(ROC_SEED).spawn(2)
@@ -85,7 +101,7 @@ def _estimated_roc(setting: Setting) -> Roc:
         label = f"best possible adversary (likelihood-ratio test, estimated from {draws} draws each)"
     else:
         label = f"threshold test on {a.output_label} (estimated from {draws} draws each; not proven best)"
-    return Roc(fpr, tpr, label, False)
+    return Roc(*thin(fpr, tpr), label, False)
 
 
 @functools.lru_cache(maxsize=32)

@@ -115,3 +115,19 @@ def test_estimated_rocs_say_so_and_order_the_mutant_above():
     g = R.best_roc(SC.check_setting(SC.GENERIC, "noise/knorm-l2", False, 1.0))
     assert "threshold test on" in g.label and "not proven best" in g.label
     assert np.trapezoid(g.tpr, g.fpr) >= 0.5                            # oriented towards "in"
+
+
+def test_estimated_curves_are_thinned_for_the_dashboard_without_moving():
+    s = SC.check_setting("median", "kng/median-exponential", True, 1.0)
+    r = R.best_roc(s)
+    assert len(r.fpr) <= R.MAX_POINTS and r.fpr[0] == 0.0 and r.fpr[-1] == 1.0
+    a = s.audit
+    g_in, g_out = np.random.default_rng(R.ROC_SEED).spawn(2)
+    kw = dict(epsilon=1.0, delta=0.0, override=a.mutant.override)
+    stat = SC.scenario("median").statistic
+    fpr, tpr = R.empirical_roc(stat(a.sampler(a.datasets[0], SC.ROC_DRAWS, g_in, **kw)),
+                               stat(a.sampler(a.datasets[1], SC.ROC_DRAWS, g_out, **kw)))
+    grid = np.linspace(0.001, 0.999, 300)
+    assert np.max(np.abs(np.interp(grid, r.fpr, r.tpr) - np.interp(grid, *R.thin(fpr, tpr, 10 ** 9)))) < 2e-3
+    f, t = R.thin(np.array([0, 0, 0.5, 0.5, 1]), np.array([0, 0.2, 0.6, 0.9, 1]))
+    assert f.tolist() == [0, 0.5, 1] and t.tolist() == [0.2, 0.9, 1]        # the upper end of each vertical step
