@@ -80,7 +80,7 @@ def main() -> None:
             S.open_round(engine, nc.teacher_key, now=time.time())
             done = threading.Event()
 
-            def dashboard() -> None:
+            def dashboard(done: threading.Event = done) -> None:
                 while not done.is_set():
                     t0 = time.perf_counter()
                     V.dashboard(engine, nc.teacher_key, now=time.time())
