@@ -48,3 +48,10 @@ def _navigation_routing(monkeypatch):
         PagesManager.uses_pages_directory = False
 
     monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+@pytest.fixture(autouse=True)
+def _classroom_database(tmp_path, monkeypatch):
+    """Every AppTest's classroom (pages/classroom.py) in a temporary SQLite file, never the app's .dpx-data/."""
+    monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path / "dpx-data"))
+    monkeypatch.delenv("DPX_DATABASE_URL", raising=False)
