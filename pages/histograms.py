@@ -89,8 +89,7 @@ else:
                          not_dp=[f"{c}: categories read from the data" for c in ct.from_data],
                          cost=histograms.calibrate_threshold(cfg, histograms.data_shape(table)).cost(1))
     with ui.nonprivate("The domain read from the data") if ct.from_data else st.container():   # p is a count of it
-        st.caption(f"p = {table.p:,} cells (" + (", ".join(f"{literal(c)}: {modes[c]}" for c in cols)) + "). Categories "
-                   "read from the data make the domain itself data-dependent: such a release is recorded as not DP.")
+        st.caption(ct.domain_caption({c: modes[c] for c in cols}))
 
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
 ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", histograms.ThresholdConfig(eps, table.p, noise=noise)),

@@ -190,5 +190,4 @@ with ui.nonprivate("Teaching view: θ̂, densities, draws and diagnostics") if n
     for frame in (plots.diagnostics_frame(results), pd.DataFrame([c.diagnostics.as_row() for c in cols.parts])):
         if len(frame):
             st.dataframe(frame, hide_index=True, width="stretch")
-    st.caption("MCMC: each draw is the last state of its own chain, released whether or not the chains mixed (mixed: "
-               "max R-hat ≤ 1.05 and min ESS ≥ 100, in the table above — non-private).")
+    st.caption(plots.MCMC_RELEASE_NOTE)

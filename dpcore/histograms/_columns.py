@@ -88,6 +88,15 @@ class CategoricalTable:
     from_data: tuple
     notes: tuple
 
+    def domain_caption(self, modes: Mapping[str, str]) -> str:
+        """The domain in words (Markdown, column names shown literally): p and each column's binning mode. With
+        categories read from the data, p is a count of the data: the page shows it in the non-private box."""
+        from ..data import literal
+
+        return (f"p = {self.counts.p:,} cells (" + ", ".join(f"{literal(c)}: {modes[c]}" for c in modes) + "). "
+                "Categories read from the data make the domain itself data-dependent: such a release is recorded "
+                "as not DP.")
+
 
 def _levels(ds, column: str, mode: str, bins: Optional[int]) -> tuple[np.ndarray, list[str], bool, list[str]]:
     frame = ds.frame

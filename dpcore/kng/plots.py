@@ -22,8 +22,12 @@ from dpcore.viz.style import DASHES, LAYOUT, SYMBOLS, colour
 _LAYOUT = dict(LAYOUT)
 NONPRIVATE_COLOUR = colour("nonprivate")
 
-__all__ = ["label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
+__all__ = ["MCMC_RELEASE_NOTE", "label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
            "density_2d", "figure_1d", "figure_2d", "pairs_figure"]
+
+#: What a release does with MCMC draws (the teaching view's note under its diagnostics table).
+MCMC_RELEASE_NOTE = ("MCMC: each draw is the last state of its own chain, released whether or not the chains mixed "
+                     "(mixed: max R-hat ≤ 1.05 and min ESS ≥ 100, in the table above — non-private).")
 
 
 def label(method: str) -> str:
