@@ -265,3 +265,71 @@ def discrete_gaussian_pmf(k: Any, sigma2: Rational) -> np.ndarray:
     j = np.arange(-int(40 * math.sqrt(s2)) - 40, int(40 * math.sqrt(s2)) + 41, dtype=float)
     norm = np.exp(-(j ** 2) / (2 * s2)).sum()
     return np.exp(-(np.asarray(k, dtype=float) ** 2) / (2 * s2)) / norm
+
+
+# -- a public grid for real-valued statistics ------------------------------------------------------------------
+#: Grid points per unit of min(sensitivity, noise scale): the rounding adds at most one grid unit of sensitivity,
+#: so the noise scale grows by at most 1/GRID_STEPS (≤ 1.6 %), and the rounding error is ≤ b/128.
+GRID_STEPS = 64
+
+
+def grid_spacing(sensitivity: float, scale: float, steps: int = GRID_STEPS) -> float:
+    """The public grid spacing γ = 2^⌊log2(min(Δ, b)/steps)⌋ (a power of two: k·γ is an exact double).
+
+    ``sensitivity`` Δ and the float mechanism's noise scale ``scale`` b (Δ/ε for Laplace, σ for Gaussian) are
+    public, so γ is; Δ/γ ≥ ``steps`` and b/γ ≥ ``steps``.
+    """
+    m = min(float(sensitivity), float(scale)) / steps
+    if not (m > 0 and math.isfinite(m)):
+        raise DPValueError(f"grid spacing needs a positive finite sensitivity and scale; got {sensitivity!r}, "
+                           f"{scale!r}.")
+    return math.ldexp(1.0, math.frexp(m)[1] - 1)
+
+
+def to_grid(x: Any, gamma: float) -> np.ndarray:
+    """⌊x/γ + ½⌋ computed exactly (γ a power of two, so x/γ and its fraction are exact doubles), as int64.
+
+    Half-up rounding is monotone and 1-Lipschitz up to one unit: |r(u) − r(v)| ≤ ⌈|u − v|/γ⌉.
+    """
+    v = np.asarray(x, dtype=float) / gamma
+    if not np.all(np.isfinite(v)) or np.any(np.abs(v) >= 2.0**62):
+        raise DPValueError(f"the statistic divided by the grid spacing γ = {gamma:g} must be finite and below 2^62 "
+                           "in magnitude; clamp it to public bounds first.")
+    fl = np.floor(v)
+    return (fl.astype(np.int64) + ((v - fl) >= 0.5)).astype(np.int64)
+
+
+def grid_sensitivity_l1(sensitivity: float, gamma: float, d: int) -> int:
+    """ℓ1 sensitivity in grid units of the rounded d-vector: ⌈Δ₁/γ⌉ + d − 1.
+
+    Derivation: for neighbours, δ_i = |u_i − v_i|/γ with Σδ_i ≤ Δ₁/γ, and |r(u_i) − r(v_i)| ≤ ⌈δ_i⌉ < δ_i + 1 for
+    every coordinate that moves (⌈0⌉ = 0 otherwise); the integer Σ⌈δ_i⌉ is < Δ₁/γ + d, and when d = 1 it is
+    ⌈δ_1⌉ ≤ ⌈Δ₁/γ⌉. Both are covered by the integer bound ⌈Δ₁/γ⌉ + d − 1 (for d ≥ 2, Σ⌈δ_i⌉ ≤ ⌈Σδ_i⌉ + d − 1).
+    """
+    return int(math.ceil(float(sensitivity) / gamma)) + int(d) - 1
+
+
+def grid_sensitivity_l2(sensitivity: float, gamma: float, d: int) -> float:
+    """ℓ2 sensitivity in grid units of the rounded d-vector: ⌈Δ₂/γ⌉ when d = 1, else Δ₂/γ + √d.
+
+    Derivation: r(u) − r(v) = (u − v)/γ + e with every |e_i| < 1 (two roundings of at most ½ each), so
+    ‖r(u) − r(v)‖₂ ≤ ‖u − v‖₂/γ + ‖e‖₂ < Δ₂/γ + √d; in one dimension the integer |r(u) − r(v)| ≤ ⌈Δ₂/γ⌉.
+    """
+    return float(math.ceil(float(sensitivity) / gamma)) if int(d) == 1 else float(sensitivity) / gamma + math.sqrt(d)
+
+
+def grid_laplace(value: Any, gamma: float, grid_sensitivity: int, epsilon: float, rng: RNGLike = None) -> np.ndarray:
+    """γ·(r(value) + Z), Z iid discrete Laplace with scale t ≥ Δ_g/ε in grid units: ε-DP when Δ_g bounds the ℓ1
+    distance of the rounded statistic r(f(D)) = ⌊f(D)/γ + ½⌋ between neighbours (the PMF ratio at any k is
+    exp((‖k − r′‖₁ − ‖k − r‖₁)/t) ≤ exp(Δ_g/t) ≤ e^ε); multiplying by γ is post-processing. Exact: the output is
+    on the grid γℤ whatever the data (γ a power of two: exact doubles below 2^53·γ)."""
+    m = to_grid(value, gamma)
+    t = Fraction(int(grid_sensitivity)) / Fraction(float(epsilon))
+    return gamma * (m + discrete_laplace(t, m.shape, rng)).astype(float)
+
+
+def grid_gaussian(value: Any, gamma: float, sigma2_grid: Fraction, rng: RNGLike = None) -> np.ndarray:
+    """γ·(r(value) + Z), Z iid discrete Gaussian with variance parameter σ_g² (grid units): ρ-zCDP with
+    ρ = Δ_g²/(2σ_g²) for the ℓ2 grid sensitivity Δ_g of the rounded statistic (CKS20 Theorem 4)."""
+    m = to_grid(value, gamma)
+    return gamma * (m + discrete_gaussian(sigma2_grid, m.shape, rng)).astype(float)
