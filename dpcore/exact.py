@@ -169,13 +169,18 @@ def _geometric_n(n: int, size: int, g: np.random.Generator) -> np.ndarray:
     return out
 
 
+def _div(x: np.ndarray, d: int) -> np.ndarray:
+    """⌊x/d⌋ for int64 x ≥ 0 and a Python int d ≥ 1 (d beyond int64 exceeds every x: 0)."""
+    return x // d if d < 1 << 62 else np.zeros_like(x)
+
+
 def geometric(scale: Rational, size: int, rng: RNGLike = None) -> np.ndarray:
     """``size`` exact draws of Y on {0, 1, …} with P(Y = k) = (1 − a)a^k, a = exp(−1/t), t = ``scale``.
 
     Y = ⌊X/d⌋ for X ~ Geometric(1 − e^{−1/n}), t = n/d (CKS20 Algorithm 2 without the sign); int64 array.
     """
     n, d = _scale_parts(scale)
-    return _geometric_n(n, int(size), as_generator(rng)) // d
+    return _div(_geometric_n(n, int(size), as_generator(rng)), d)
 
 
 def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> np.ndarray:
@@ -203,7 +208,7 @@ def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> 
     out = np.empty(total, dtype=np.int64)
     todo = np.arange(total)
     while todo.size:
-        y = _geometric_n(n, todo.size, g) // d
+        y = _div(_geometric_n(n, todo.size, g), d)
         b = g.integers(0, 2, size=todo.size, dtype=np.int64)
         ok = ~((b == 1) & (y == 0))
         out[todo[ok]] = (1 - 2 * b[ok]) * y[ok]

@@ -123,3 +123,9 @@ def test_bad_scales_are_refused_naming_the_value(bad):
     with pytest.raises(DPValueError, match="scale"):
         exact.discrete_laplace(bad, 3, rng=0)
 
+
+
+def test_vanishing_scale_gives_zero_noise():
+    # t = 2e-9 (ε = 1e9): the denominator of t exceeds int64; every draw is 0 (P(Z ≠ 0) ≈ 2e^{−5e8})
+    assert np.all(exact.discrete_laplace(2e-9, 1000, rng=1) == 0)
+    assert np.all(exact.geometric(2e-9, 1000, rng=1) == 0)
