@@ -35,6 +35,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from . import _inversion
 from ._rng import RNGLike, as_generator
 from .errors import DPValueError
 
@@ -175,12 +176,18 @@ def _div(x: np.ndarray, d: int) -> np.ndarray:
 
 
 def geometric(scale: Rational, size: int, rng: RNGLike = None) -> np.ndarray:
-    """``size`` exact draws of Y on {0, 1, …} with P(Y = k) = (1 − a)a^k, a = exp(−1/t), t = ``scale``.
+    """``size`` exact draws of Y on {0, 1, …} with P(Y = k) = (1 − a)a^k, a = exp(−1/t), t = ``scale``; int64.
 
-    Y = ⌊X/d⌋ for X ~ Geometric(1 − e^{−1/n}), t = n/d (CKS20 Algorithm 2 without the sign); int64 array.
+    Inversion against exact integer bounds of a^k (:mod:`dpcore._inversion`) when the table is small (t up to
+    about 4 700), else Y = ⌊X/d⌋ for X ~ Geometric(1 − e^{−1/n}), t = n/d (CKS20 Algorithm 2 without the sign).
     """
     n, d = _scale_parts(scale)
-    return _div(_geometric_n(n, int(size), as_generator(rng)), d)
+    g = as_generator(rng)
+    x = Fraction(d, n)
+    tab = _inversion.tables(x)
+    if tab is not None:
+        return _inversion.geometric(x, int(size), g, tab)
+    return _div(_geometric_n(n, int(size), g), d)
 
 
 def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> np.ndarray:
@@ -197,7 +204,8 @@ def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> 
     Returns
     -------
     numpy.ndarray of int64
-        CKS20 Algorithm 2: Y = ⌊X/d⌋ with a fair sign, (−, 0) rejected. With sensitivity Δ (an integer query's
+        G1 − G2 for two exact geometric draws (inversion against exact bounds, :func:`geometric`), or, for
+        scales beyond the tables, CKS20 Algorithm 2: Y = ⌊X/d⌋ with a fair sign, (−, 0) rejected. With sensitivity Δ (an integer query's
         ℓ1 sensitivity), scale t = Δ/ε gives ε-DP: the ratio of the PMFs at any z is exp((|z − c′| − |z − c|)/t)
         ≤ exp(Δ/t).
     """
@@ -205,6 +213,15 @@ def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> 
     g = as_generator(rng)
     shape = () if size is None else (size,) if np.isscalar(size) else tuple(size)
     total = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    tab = _inversion.tables(Fraction(d, n))
+    if tab is not None:            # G1 − G2 of two iid Geometric(1 − a) is the discrete Laplace law exactly
+        two = _inversion.geometric(Fraction(d, n), 2 * total, g, tab)
+        return (two[:total] - two[total:]).reshape(shape)
+    return _discrete_laplace_cks(n, d, total, g).reshape(shape)
+
+
+def _discrete_laplace_cks(n: int, d: int, total: int, g: np.random.Generator) -> np.ndarray:
+    """CKS20 Algorithm 2 for scale n/d: ``total`` draws (the path for scales beyond the inversion tables)."""
     out = np.empty(total, dtype=np.int64)
     todo = np.arange(total)
     while todo.size:
@@ -213,7 +230,7 @@ def discrete_laplace(scale: Rational, size: Any = None, rng: RNGLike = None) -> 
         ok = ~((b == 1) & (y == 0))
         out[todo[ok]] = (1 - 2 * b[ok]) * y[ok]
         todo = todo[~ok]
-    return out.reshape(shape)
+    return out
 
 
 def discrete_laplace_tail(scale: Rational, m: np.ndarray, rng: RNGLike = None) -> np.ndarray:

@@ -129,3 +129,24 @@ def test_vanishing_scale_gives_zero_noise():
     # t = 2e-9 (ε = 1e9): the denominator of t exceeds int64; every draw is 0 (P(Z ≠ 0) ≈ 2e^{−5e8})
     assert np.all(exact.discrete_laplace(2e-9, 1000, rng=1) == 0)
     assert np.all(exact.geometric(2e-9, 1000, rng=1) == 0)
+
+
+def test_inversion_bounds_bracket_exp_and_undecided_draws_are_resolved():
+    from dpcore import _inversion as inv
+    for x in (Fraction(1, 3), Fraction(20), Fraction(1, 4000), Fraction(7, 2)):
+        lo, hi = inv.exp_neg_bounds(x, 200)
+        assert 0 <= hi - lo <= 4
+        assert abs(lo / 2**200 - math.exp(-float(x))) <= 1e-15 * math.exp(-float(x)) + 2**-200
+        # e^{−x} is between the bounds: compare with the bounds at a higher precision (nested intervals)
+        lo2, hi2 = inv.exp_neg_bounds(x, 260)
+        assert lo * 2**60 <= hi2 and lo2 <= hi * 2**60
+    x = Fraction(2, 5)
+    lo, hi, K = inv.tables(x)
+    g = np.random.default_rng(0)
+    # a 62-bit prefix inside [lo_3, hi_3): the draw takes more bits and lands on 2 (U ≥ a^3) or beyond
+    ys = [inv._resolve(int(lo[2]), 3, x, K, g) for _ in range(200)]
+    assert set(ys) <= {2, 3} and len(set(ys)) == 2          # both sides of a^3 occur: the bits after 62 decide
+    # the CKS path (no table for huge scales) and the inversion path have the same law at a common scale
+    a = exact._discrete_laplace_cks(5, 2, 100_000, np.random.default_rng(1))
+    b = exact.discrete_laplace(Fraction(5, 2), 100_000, rng=np.random.default_rng(2))
+    assert stats.ks_2samp(a, b).pvalue > ALPHA and stats.ks_2samp(a, b + 1).pvalue < ALPHA
