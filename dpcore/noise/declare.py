@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from dpcore.audit import Audit, Mutant, halfline_events, singleton_events
-from dpcore.mechanism import MechanismSpec
+from dpcore.mechanism import MechanismSpec, NoiseStep
 from dpcore.norms import NORMS
 from dpcore.registry import Topic
 
@@ -32,19 +32,24 @@ def _argmax(data: Any, config: Any) -> np.ndarray:
 MECHANISMS = (
     MechanismSpec("noise/laplace", "Laplace mechanism", LaplaceConfig, laplace.release, _identity,
                   lambda: (np.array([1.5, -2.0]), {"epsilon": 1.0, "sensitivity": 1.0}), atol=1e-6,
-                  calibrate=calibrate_laplace),
+                  calibrate=calibrate_laplace,
+                  noise=(NoiseStep("f(D): Laplace noise (numpy)", "float"),)),
     MechanismSpec("noise/gaussian", "Gaussian mechanism (analytic, (ε, δ))", GaussianConfig, gaussian.release,
                   _identity, lambda: (np.array([1.5, -2.0]), {"epsilon": 1.0, "delta": 1e-5}),
-                  budget=("epsilon", "delta"), huge={"epsilon": 1e6}, atol=1e-2, calibrate=calibrate_gaussian),
+                  budget=("epsilon", "delta"), huge={"epsilon": 1e6}, atol=1e-2, calibrate=calibrate_gaussian,
+                  noise=(NoiseStep("f(D): Gaussian noise (numpy)", "float"),)),
     MechanismSpec("noise/gaussian-zcdp", "Gaussian mechanism (ρ-zCDP)", GaussianZCDPConfig, gaussian_zcdp.release,
                   _identity, lambda: (np.array([1.5, -2.0]), {"rho": 0.5}), budget=("rho",), huge={"rho": 1e12},
-                  atol=1e-3, calibrate=calibrate_gaussian_zcdp),
+                  atol=1e-3, calibrate=calibrate_gaussian_zcdp,
+                  noise=(NoiseStep("f(D): Gaussian noise (numpy)", "float"),)),
     MechanismSpec("noise/knorm", "K-norm mechanism", KNormConfig, knorm.release, _identity,
                   lambda: (np.array([1.5, -2.0]), {"epsilon": 1.0, "norm": "l1", "size": 3}), atol=1e-6,
-                  calibrate=calibrate_knorm),
+                  calibrate=calibrate_knorm,
+                  noise=(NoiseStep("f(D): K-norm noise (float Gamma and uniform-ball draws)", "float"),)),
     MechanismSpec("noise/exponential", "Exponential mechanism (finite candidates)", ExponentialConfig,
                   exponential.release, _argmax, lambda: (np.array([0.0, 3.0, 1.0]), {"epsilon": 1.0, "size": 5}),
-                  atol=0.0, calibrate=calibrate_exponential),
+                  atol=0.0, calibrate=calibrate_exponential,
+                  noise=(NoiseStep("candidate index: exponential mechanism (float probabilities)", "float"),)),
 )
 
 AUDITS = (
