@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
@@ -41,7 +42,7 @@ from .errors import DPValueError
 
 __all__ = ["rational_at_least", "bernoulli_exp", "geometric", "discrete_laplace", "discrete_gaussian",
            "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_laplace_tail", "discrete_laplace_survival",
-           "SAMPLER_KINDS"]
+           "SAMPLER_KINDS", "NoiseStep"]
 
 Rational = Union[int, float, Fraction]
 
@@ -79,6 +80,30 @@ def rational_at_least(x: Rational, name: str = "scale") -> Fraction:
     k = _NUMERATOR_BITS - (f.numerator.bit_length() - f.denominator.bit_length()) - 1
     m = -((-f.numerator * (1 << max(k, 0))) // (f.denominator * (1 << max(-k, 0))))   # ceil(f·2^k)
     return Fraction(m, 1 << k) if k >= 0 else Fraction(m * (1 << -k))
+
+
+@dataclass(frozen=True)
+class NoiseStep:
+    """One random step of a mechanism, declared in its :class:`MechanismSpec` (``noise=``).
+
+    Attributes
+    ----------
+    what : str
+        The statistic the step randomises, in plain words ("cell counts", "θ").
+    kind : str
+        The sampler, one of :data:`dpcore.exact.SAMPLER_KINDS`: "exact-discrete", "grid-discrete", "float",
+        "mcmc".
+    integer : bool
+        Whether the statistic is integer-valued (a count): such a step must be "exact-discrete".
+    """
+
+    what: str
+    kind: str
+    integer: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in SAMPLER_KINDS:
+            raise DPValueError(f"noise step {self.what!r}: kind {self.kind!r} is unknown; use one of {SAMPLER_KINDS}.")
 
 
 # -- Bernoulli trials with rational probabilities -------------------------------------------------------------

@@ -34,6 +34,7 @@ from typing import Any, Callable, cast, Mapping, Optional
 import numpy as np
 
 from .errors import DPValueError
+from .exact import NoiseStep
 from .privacy import NOTIONS, PrivacyCost
 
 __all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "NoiseStep", "make_config", "frozen_mapping",
@@ -261,31 +262,6 @@ class Release:
 
     def notes_of(self, kind: str) -> tuple[str, ...]:
         return tuple(n.text for n in self.notes if n.kind == kind)
-
-
-@dataclass(frozen=True)
-class NoiseStep:
-    """One random step of a mechanism, declared in its :class:`MechanismSpec` (``noise=``).
-
-    Attributes
-    ----------
-    what : str
-        The statistic the step randomises, in plain words ("cell counts", "θ").
-    kind : str
-        The sampler, one of :data:`dpcore.exact.SAMPLER_KINDS`: "exact-discrete", "grid-discrete", "float",
-        "mcmc".
-    integer : bool
-        Whether the statistic is integer-valued (a count): such a step must be "exact-discrete".
-    """
-
-    what: str
-    kind: str
-    integer: bool = False
-
-    def __post_init__(self) -> None:
-        from .exact import SAMPLER_KINDS
-        if self.kind not in SAMPLER_KINDS:
-            raise DPValueError(f"noise step {self.what!r}: kind {self.kind!r} is unknown; use one of {SAMPLER_KINDS}.")
 
 
 @dataclass(frozen=True)
