@@ -45,7 +45,8 @@ def test_declared_mcmc_matches_the_example_release(name):
 def test_unhardened_lists_every_float_and_mcmc_step_and_nothing_exact():
     rows = registry.unhardened()
     names = {n for n, _, _ in rows}
-    assert "noise/laplace" in names and "kng/quantile_regression-kng" in names
+    assert "noise/gaussian" in names and "kng/quantile_regression-kng" in names
+    assert "noise/laplace" not in names and "noise/gaussian-zcdp" not in names       # hardened by default (grid)
     assert all(kind in ("float", "mcmc") for _, _, kind in rows)
     assert not any(n == "histograms/laplace" for n, _, _ in rows)      # every step of it is exact
     assert any("timing" in s for s in registry.EVERY_MECHANISM_UNHARDENED)

@@ -150,3 +150,34 @@ def test_inversion_bounds_bracket_exp_and_undecided_draws_are_resolved():
     a = exact._discrete_laplace_cks(5, 2, 100_000, np.random.default_rng(1))
     b = exact.discrete_laplace(Fraction(5, 2), 100_000, rng=np.random.default_rng(2))
     assert stats.ks_2samp(a, b).pvalue > ALPHA and stats.ks_2samp(a, b + 1).pvalue < ALPHA
+
+
+@pytest.mark.parametrize("value", [0.3, -17.126])
+def test_grid_laplace_release_has_the_declared_law(value):
+    from dpcore import noise
+    cfg = noise.LaplaceConfig(0.7, 2.0)
+    cal = noise.calibrate_laplace(cfg, (1,))
+    gamma, dg = cal.params["grid"], cal.params["grid_sensitivity"]
+    assert dg == math.ceil(2.0 / gamma) and cal.constant <= (2.0 / 0.7) * (1 + 2 / 64)
+    g = np.random.default_rng(21)
+    z = np.array([noise.release.laplace.release(np.array([value]), cfg, rng=g).value[0] for _ in range(3000)])
+    k = z / gamma - exact.to_grid(value, gamma)
+    assert np.all(k == np.round(k))
+    t = Fraction(dg) / Fraction(0.7)
+    edges = _bins(float(t))
+    assert _chi2(k.astype(np.int64), lambda j: exact.discrete_laplace_pmf(j, t), edges, int(60 * t)) > ALPHA
+    assert _chi2(k.astype(np.int64), lambda j: exact.discrete_laplace_pmf(j, 0.6 * t), edges, int(60 * t)) < ALPHA
+
+
+def test_grid_gaussian_release_has_the_declared_law():
+    from dpcore import noise
+    cfg = noise.GaussianZCDPConfig(0.5, 1.0)
+    cal = noise.calibrate_gaussian_zcdp(cfg, (1,))
+    s2 = cal.params["grid_variance"]
+    assert cal.params["grid_sensitivity"] ** 2 / (2 * float(s2)) <= 0.5         # ρ = Δ_g²/(2σ_g²) ≤ the claim
+    v = noise.release.gaussian_zcdp.release(np.full(20_000, 0.25), cfg, rng=22).value
+    # 20 000 coordinates: their own grid (d = 20 000), same law per coordinate
+    cal_d = noise.calibrate_gaussian_zcdp(cfg, (20_000,))
+    k = v / cal_d.params["grid"] - exact.to_grid(0.25, cal_d.params["grid"])
+    s = math.sqrt(float(cal_d.params["grid_variance"]))
+    assert np.all(k == np.round(k)) and abs(k.std() / s - 1) < 0.03 and abs(k.mean()) < 4 * s / math.sqrt(20_000)
