@@ -102,7 +102,9 @@ NOISE = MappingProxyType({
     "mean": _EXACT_FLOAT, "median": _EXACT_FLOAT, "quantile": _EXACT_FLOAT,
     "linear_regression": (NoiseStep("θ: exact rejection sampler in floating point", "float"),
                           NoiseStep("θ when the rejection sampler gives up: MCMC (approximately private)", "mcmc")),
-    "quantile_regression": (NoiseStep("θ: MCMC on the target density (approximately private)", "mcmc"),)})
+    "quantile_regression": (NoiseStep("θ: MCMC on the target density (approximately private)", "mcmc"),),
+    ("linear_regression", "objective_perturbation"): (
+        NoiseStep("θ: objective perturbation, a K-norm noise vector (float Gamma and uniform-ball draws)", "float"),)})
 
 
 def _spec(problem: str, mechanism: str) -> MechanismSpec:
@@ -119,7 +121,7 @@ def _spec(problem: str, mechanism: str) -> MechanismSpec:
     return MechanismSpec(name=f"kng/{problem}-{mechanism}", title=f"{label}: {prob.title}", config=prob.config,
                          release=release, calibrate=calibrate, nonprivate=nonprivate_estimate, example=example,
                          budget=("epsilon",), huge={"epsilon": eps}, atol=atol,
-                         neighbours=NEIGHBOURS.get((problem, mechanism)), noise=NOISE[problem])
+                         neighbours=NEIGHBOURS.get((problem, mechanism)), noise=NOISE.get((problem, mechanism), NOISE[problem]))
 
 
 TOPIC = Topic(
