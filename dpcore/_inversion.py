@@ -22,8 +22,10 @@ _BITS = 62
 _CHUNK = 1 << _BITS
 #: Largest table (entries a^1 … a^K); scales needing more use CKS20's algorithm.
 MAX_TABLE = 1 << 16
-#: The table reaches a^K ≤ 2^−TAIL_BITS; rarer draws continue by memorylessness.
+#: The table reaches a^K ≤ 2^−TAIL_BITS, or has at least MIN_TABLE entries with a^K ≤ 2^−4 (large scales: fewer
+#: entries to build, ≤ 1/16 of the draws continue); rarer draws continue by memorylessness.
 TAIL_BITS = 24
+MIN_TABLE = 4096
 
 
 def exp_neg_bounds(x: Fraction, prec: int) -> tuple[int, int]:
@@ -52,9 +54,10 @@ def exp_neg_bounds(x: Fraction, prec: int) -> tuple[int, int]:
 
 
 def tables(x: Fraction) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """(lo, hi, K): int64 arrays of the 62-bit bounds of a^1 … a^K, a = e^{−x}, a^K ≤ 2^−TAIL_BITS; None if K
-    would exceed :data:`MAX_TABLE` (then the caller uses CKS20's algorithm)."""
-    if x * MAX_TABLE < TAIL_BITS * Fraction(7, 10):     # ln 2 > 0.69: a^K > 2^−TAIL_BITS at K = MAX_TABLE
+    """(lo, hi, K): int64 arrays of the 62-bit bounds of a^1 … a^K, a = e^{−x}, a^K ≤ 2^−TAIL_BITS (or K ≥ MIN_TABLE
+    and a^K ≤ 2^−4); None if that needs more than :data:`MAX_TABLE` entries (then the caller uses CKS20's
+    algorithm)."""
+    if x * MAX_TABLE < 4 * Fraction(7, 10):             # ln 2 > 0.69: a^K > 2^−4 at K = MAX_TABLE
         return None
     prec = 128
     lo1, hi1 = exp_neg_bounds(x, prec)
@@ -66,7 +69,7 @@ def tables(x: Fraction) -> tuple[np.ndarray, np.ndarray, int] | None:
         hi = -((-hi * hi1) >> prec)
         lo_l.append(lo >> (prec - _BITS))
         hi_l.append(-((-hi) >> (prec - _BITS)))
-        if hi <= stop or len(lo_l) >= MAX_TABLE:
+        if hi <= stop or len(lo_l) >= MAX_TABLE or (len(lo_l) >= MIN_TABLE and hi <= 1 << (prec - 4)):
             break
     return np.array(lo_l, dtype=np.int64), np.array(hi_l, dtype=np.int64), len(lo_l)
 

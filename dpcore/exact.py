@@ -291,8 +291,13 @@ def discrete_gaussian(sigma2: Rational, size: Any = None, rng: RNGLike = None) -
     den = 2 * a * b * t * t
     while todo.size:
         y = discrete_laplace(t, todo.size, g)
-        num = (np.abs(y).astype(object) * (b * t) - a) ** 2
-        ok = _bernoulli_exp(num, np.full(todo.size, den, dtype=object), g)
+        ay = np.abs(y)
+        if den < 1 << 40 and int(ay.max(initial=0)) * b * t + a < 1 << 31:      # every operand fits int64 exactly
+            num = (ay * (b * t) - a) ** 2
+            ok = _bernoulli_exp(num, np.full(todo.size, den, dtype=np.int64), g)
+        else:
+            num = (ay.astype(object) * (b * t) - a) ** 2
+            ok = _bernoulli_exp(num, np.full(todo.size, den, dtype=object), g)
         out[todo[ok]] = y[ok]
         todo = todo[~ok]
     return out.reshape(shape)

@@ -83,7 +83,7 @@ def calibrate_gaussian_zcdp(config: GaussianZCDPConfig, data_shape: tuple[int, .
                                        "floating-point normal sampler (not hardened)."), params={"sampler": "float"})
     gamma = grid_spacing(delta2, sigma, GRID_STEPS * math.isqrt(d - 1) + GRID_STEPS)
     dg = rational_at_least(grid_sensitivity_l2(delta2, gamma, d) * (1 + 2.0**-40), "grid sensitivity")
-    s2 = rational_at_least(dg * dg / (2 * Fraction(config.rho)), "grid variance")
+    s2 = Fraction(math.ceil(dg * dg / (2 * Fraction(config.rho))))   # ≥ Δ_g²/(2ρ); an integer keeps the sampler in int64
     return Calibration(**base, constant=gamma * math.sqrt(s2), constant_name="discrete Gaussian σ = γσ_g on the grid γℤ",
                        derivation=(f"f(D) is rounded to the public grid γℤ, γ = {gamma:g}; the rounded vector moves by at "
                                    f"most Δ_g = {float(dg):.6g} grid units in ℓ2; exact discrete Gaussian noise with "
