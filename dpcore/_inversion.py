@@ -28,24 +28,33 @@ TAIL_BITS = 24
 MIN_TABLE = 4096
 
 
+def _taylor_fixed(y: int, q: int) -> tuple[int, int]:
+    """(S, m): Σ_j (−y/2^q)^j/j! in fixed point (units 2^−q), each term floored, summed until a term is below one
+    unit; m terms. For y ≤ 2^q/2 each rounded term is within 2 units of the true one (e_j ≤ e_{j−1}·y/j + 1 ≤
+    e_{j−1}/2 + 1), so the sum is within 2m + 2 units of e^{−y/2^q} (+2: the alternating tail after the last
+    term, whose true size is below the 2-unit error of a term that rounded to 0)."""
+    term, total, j, one = 1 << q, 1 << q, 0, 1 << q
+    while term:
+        j += 1
+        term = (term * y) // (one * j)
+        total += -term if j % 2 else term
+    return total, j
+
+
 def exp_neg_bounds(x: Fraction, prec: int) -> tuple[int, int]:
-    """Integers (lo, hi) with lo ≤ exp(−x)·2^prec ≤ hi, for a rational x ≥ 0 (hi − lo small)."""
+    """Integers (lo, hi) with lo ≤ exp(−x)·2^prec ≤ hi, for a rational x ≥ 0 (hi − lo small).
+
+    e^{−x} = (e^{−y})^{2^s} with y = x/2^s ≤ ½; y is bracketed in fixed point [y₀, y₀ + 1] (units 2^−q), e^{−y} is
+    decreasing, so the Taylor sums at y₀ + 1 and y₀, widened by their rounding margin, bound it; squaring s times
+    rounds the lower bound down and the upper bound up."""
     s = 0
     while x > Fraction(1, 2) * (1 << s):
         s += 1
-    y = x / (1 << s)
-    q = prec + 2 * s + 32                              # guard bits for the squarings
-    term, total, j = Fraction(1), Fraction(1), 0
-    while True:                                        # alternating series with decreasing terms: brackets e^{−y}
-        j += 1
-        term = -term * y / j
-        nxt = total + term
-        if abs(term) * (1 << q) < 1:
-            lo_f, hi_f = min(total, nxt), max(total, nxt)
-            break
-        total = nxt
-    lo = (lo_f.numerator << q) // lo_f.denominator
-    hi = -((-hi_f.numerator << q) // hi_f.denominator)
+    q = prec + 2 * s + 40                              # guard bits for the squarings and the margins
+    y0 = (x.numerator << q) // (x.denominator << s)    # y₀ ≤ y·2^q < y₀ + 1
+    lo_s, m1 = _taylor_fixed(y0 + 1, q)
+    hi_s, m2 = _taylor_fixed(y0, q)
+    lo, hi = max(lo_s - 2 * m1 - 3, 0), hi_s + 2 * m2 + 3
     for _ in range(s):
         lo = (lo * lo) >> q
         hi = -((-hi * hi) >> q)
