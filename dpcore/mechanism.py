@@ -34,9 +34,10 @@ from typing import Any, Callable, cast, Mapping, Optional
 import numpy as np
 
 from .errors import DPValueError
+from .exact import NoiseStep
 from .privacy import NOTIONS, PrivacyCost
 
-__all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "make_config", "frozen_mapping",
+__all__ = ["Calibration", "Note", "Diagnostics", "Release", "MechanismSpec", "NoiseStep", "make_config", "frozen_mapping",
            "NOTE_KINDS", "data_shape", "lazy", "LazyValues"]
 
 #: Kinds of structured notes a release carries (pages choose the widget from the kind).
@@ -311,6 +312,10 @@ class MechanismSpec:
     shape : callable
         ``shape(data) -> tuple of int``: the public sizes of a dataset in this mechanism's input format;
         default :func:`data_shape`.
+    noise : tuple of NoiseStep
+        Every random step of the release with the example's config, and its sampler kind (what
+        :func:`dpcore.registry.unhardened` lists; ``tests/test_hardening.py`` requires an exact sampler for
+        every integer-valued step).
     """
 
     name: str
@@ -327,9 +332,11 @@ class MechanismSpec:
     neighbours: Optional[Callable[[], Any]] = None
     calibrate: Optional[Callable[[Any, tuple[int, ...]], Calibration]] = None
     shape: Optional[Callable[[Any], tuple[int, ...]]] = None
+    noise: tuple[NoiseStep, ...] = ()
 
     def __post_init__(self):
         object.__setattr__(self, "private_fields", tuple(self.private_fields))
+        object.__setattr__(self, "noise", tuple(self.noise))
         for f in self.private_fields:
             kind = f.split(":", 1)[1] if f.startswith("notes:") else None
             if f != "released" and kind not in NOTE_KINDS:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-__all__ = ["Style", "Topic", "topics", "styles", "mechanisms", "audits", "experiments", "mechanism", "DECLARE_MODULE"]
+__all__ = ["Style", "Topic", "topics", "styles", "mechanisms", "audits", "experiments", "mechanism", "DECLARE_MODULE",
+           "unhardened", "EVERY_MECHANISM_UNHARDENED"]
 
 #: Name of the module a topic package declares itself in.
 DECLARE_MODULE = "declare"
@@ -161,3 +162,25 @@ def mechanism(name: str) -> Any:
     if name not in table:
         raise DPValueError(f"mechanism {name!r} is unknown; registered: {', '.join(table)}.")
     return table[name]
+
+
+#: What no sampler closes, for every mechanism alike (said once instead of per mechanism).
+EVERY_MECHANISM_UNHARDENED = (
+    "timing: running times depend on the data and on the draws (the sparse histogram's O(q + F), rejection loops "
+    "of the exact and float samplers, MCMC lengths, solver iterations) and are not padded or hidden",
+    "the user's statistic itself is computed in floating point before any noise (sums, fits); the hardened "
+    "releases round it to a public grid or release integer counts, the others release it plus float noise",
+)
+
+
+def unhardened() -> tuple[tuple[str, str, str], ...]:
+    """(mechanism, step, kind) of every declared random step that is NOT an exact integer sampler: floating-point
+    samplers of continuous laws ("float") and Markov chains ("mcmc", approximately private by construction).
+
+    Read from each :class:`~dpcore.mechanism.MechanismSpec`'s ``noise`` declaration; steps of kind
+    "exact-discrete" (integers by :mod:`dpcore.exact`) and "grid-discrete" (a statistic rounded to a public grid
+    plus exact discrete noise) are hardened against Mironov's (2012) floating-point attack and are not listed.
+    :data:`EVERY_MECHANISM_UNHARDENED` holds what applies to all mechanisms (timing).
+    """
+    return tuple((name, step.what, step.kind) for name, spec in mechanisms().items() for step in spec.noise
+                 if step.kind in ("float", "mcmc"))

@@ -18,7 +18,7 @@ import ui
 
 SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcohol", "Dataset from the Data page")
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
-           h_p=0, h_noise="laplace")
+           h_p=0, h_noise="geometric")
 ss = st.session_state
 MODE_NAMES = {"integers": "one cell per integer", "bins": "equal bins", "categories": "categories (from the data)"}
 
@@ -35,7 +35,7 @@ c1, c2, c3 = st.columns(3)
 with c1:
     eps = ui.epsilon_input(key="h_eps", typed=True)
 noise = c2.radio("Noise", histograms.NOISES, horizontal=True, key="h_noise",
-                 format_func={"laplace": "Laplace", "geometric": "two-sided geometric (integer)"}.get)
+                 format_func={"laplace": "Laplace (float)", "geometric": "two-sided geometric (integer, exact)"}.get)
 labels, ds = None, None
 if source == SOURCES[0]:
     log2p = c3.slider("p = 2^k cells", 8, 30, key="h_log2p")

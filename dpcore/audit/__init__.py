@@ -25,12 +25,13 @@ import numpy as np
 from .._rng import RNGLike, as_generator, spawn
 from ..errors import DPValueError
 from ..mechanism import Calibration
+from .floating import FloatingPointAttack, floating_point_attack
 from .harness import (AuditResult, Events, assert_passes, assert_rejected, audit, clopper_pearson_lower,
                       clopper_pearson_upper, halfline_events, llr_events, singleton_events)
 
 __all__ = ["Audit", "Mutant", "AuditRun", "run_audit", "AuditResult", "Events", "audit", "halfline_events",
            "llr_events", "singleton_events", "clopper_pearson_lower", "clopper_pearson_upper", "assert_passes",
-           "assert_rejected", "MAX_AUDIT_SAMPLES"]
+           "assert_rejected", "MAX_AUDIT_SAMPLES", "FloatingPointAttack", "floating_point_attack"]
 
 #: Largest number of samples per dataset an audit may draw (protects a shared server).
 MAX_AUDIT_SAMPLES = 2_000_000

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._rng import as_generator
+from ..exact import discrete_laplace
 from .._validation import check_epsilon
 from ..mechanism import Calibration, Note, Release
 
@@ -48,16 +49,27 @@ def mean_imputation_config(epsilon: float) -> Calibration:
         mechanism="data/impute-mean", notion="pure", epsilon=eps, sensitivity=MEAN_SENSITIVITY,
         constant=MEAN_SENSITIVITY / eps, constant_name="Laplace scale b = Δ₁/ε",
         derivation=("(observed count, Σ observed (x − m)/w) moves by ℓ1 ≤ 3/2 when one record is replaced "
-                    "(missing ↔ a bound: (1, ½); lo ↔ hi: (0, 1)); Laplace(Δ₁/ε) on each coordinate is ε-DP by "
+                    "(missing ↔ a bound: (1, ½); lo ↔ hi: (0, 1)); noise of scale Δ₁/ε on each coordinate (exact discrete "
+                    "Laplace on the integer count, Laplace on the sum) is ε-DP by "
                     "the triangle inequality."),
         reference="Dwork, McSherry, Nissim & Smith (2006); the noisy-sum/noisy-count mean, Dwork & Roth (2014) §3.3",
         neighbours="replace-one")
 
 
 def laplace_statistics(stats: np.ndarray, cal: Calibration, rng=None) -> np.ndarray:
-    """``stats`` (…, 2) + Laplace(``cal.constant``) per coordinate (the mechanism's one random step)."""
+    """``stats`` (…, 2) + noise of scale b = ``cal.constant`` per coordinate (the mechanism's one random step).
+
+    The observed count (an integer) gets exact discrete Laplace noise (:func:`dpcore.exact.discrete_laplace`), the
+    centred sum continuous Laplace noise. ε-DP is unchanged: the joint law has density (w.r.t. counting × Lebesgue
+    measure) ∝ exp(−(|c̃ − c| + |t̃ − t|)/b), whose ratio between neighbours is ≤ exp(‖(Δc, Δt)‖₁/b) ≤ e^ε with
+    Δ₁ = 3/2 and b = Δ₁/ε.
+    """
     stats = np.asarray(stats, dtype=float)
-    return stats + as_generator(rng).laplace(0.0, cal.constant, size=stats.shape)
+    g = as_generator(rng)
+    out = stats.copy()
+    out[..., 0] += discrete_laplace(cal.constant, stats.shape[:-1], g)
+    out[..., 1] += g.laplace(0.0, cal.constant, size=stats.shape[:-1])
+    return out
 
 
 def _statistics(values: np.ndarray, bounds: tuple[float, float]) -> np.ndarray:

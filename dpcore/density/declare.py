@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore.audit import Audit, Mutant
-from dpcore.mechanism import MechanismSpec, frozen_mapping
+from dpcore.mechanism import MechanismSpec, NoiseStep, frozen_mapping
 from dpcore.registry import Style, Topic
 
 from . import audits
@@ -56,17 +56,22 @@ def _ex_bw():
 MECHANISMS = (
     MechanismSpec("density/gp-kde", "Gaussian-process (RKHS) KDE", GPKDEConfig, kde.release, nonprivate_kde,
                   _ex_gp, budget=("epsilon", "delta"), huge=frozen_mapping({"epsilon": 1e9}), atol=1e-3,
-                  calibrate=calibrate_gp),
+                  calibrate=calibrate_gp,
+                  noise=(NoiseStep("KDE values on a grid: Gaussian-process noise (numpy normal)", "float"),)),
     MechanismSpec("density/fourier-laplace", "Fourier-basis KDE with Laplace noise", FourierConfig,
                   fourier.release, nonprivate_fourier, _ex_fourier, budget=("epsilon",), atol=1e-4,
-                  calibrate=calibrate_fourier),
+                  calibrate=calibrate_fourier,
+                  noise=(NoiseStep("Fourier coefficients: Laplace noise (numpy)", "float"),)),
     MechanismSpec("density/knorm", "K-norm KDE on the Carathéodory orbitope (d = 1)", KNormConfig,
-                  knorm.release, nonprivate_knorm, _ex_knorm, budget=("epsilon",), atol=1e-4, calibrate=calibrate_knorm),
+                  knorm.release, nonprivate_knorm, _ex_knorm, budget=("epsilon",), atol=1e-4, calibrate=calibrate_knorm,
+                  noise=(NoiseStep("orbitope coefficients: K-norm noise (float Gamma and uniform-ball draws)", "float"),)),
     MechanismSpec("density/bandwidth", "Bandwidth from private quartiles (HRW rule of thumb)", BandwidthConfig,
                   bandwidth.release, nonprivate_bandwidth, _ex_bw, budget=("epsilon",), atol=2e-3,
-                  calibrate=calibrate_bandwidth),
+                  calibrate=calibrate_bandwidth,
+                  noise=(NoiseStep("quartiles: exponential mechanism over intervals (float inverse-CDF draw)", "float"),)),
     MechanismSpec("density/svm", "Kernel SVM with GP noise", SVMConfig, svm.release, nonprivate_svm, _ex_svm,
-                  budget=("epsilon", "delta"), atol=1e-3, calibrate=calibrate_svm),
+                  budget=("epsilon", "delta"), atol=1e-3, calibrate=calibrate_svm,
+                  noise=(NoiseStep("SVM decision function: Gaussian-process noise (numpy normal)", "float"),)),
 )
 
 

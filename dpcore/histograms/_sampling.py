@@ -11,6 +11,7 @@ import numpy as np
 
 from .._rng import RNGLike, as_generator
 from ..errors import DPValueError
+from ..exact import discrete_laplace, discrete_laplace_survival, discrete_laplace_tail
 from ..mechanism import Calibration
 from ._tables import BatchHistogram, SparseCounts, _check_dense, as_counts
 
@@ -23,27 +24,27 @@ _CHUNK = 2**22
 
 
 def _noise(kind: str, b: float, size, g: np.random.Generator) -> np.ndarray:
+    """Per-cell noise: numpy's float Laplace(b), or the two-sided geometric (discrete Laplace) law drawn EXACTLY
+    (:func:`dpcore.exact.discrete_laplace`, CKS20 Algorithm 2, scale b rounded up to a 41-bit rational)."""
     if kind == "laplace":
         return g.laplace(0.0, b, size)
-    pr = -math.expm1(-1.0 / b)                # 1 − a, a = e^{−1/b}
-    return (g.geometric(pr, size) - g.geometric(pr, size)).astype(float)
+    return discrete_laplace(b, size, g).astype(float)
 
 
 def survival_probability(kind: str, b: float, tau: Any) -> np.ndarray:
-    """P(noise > τ) for τ ≥ 0: ½e^{−τ/b} (Laplace); a^m/(1 + a), m = ⌊τ⌋ + 1, a = e^{−1/b} (geometric)."""
+    """P(noise > τ) for τ ≥ 0: ½e^{−τ/b} (Laplace); a^m/(1 + a), m = ⌊τ⌋ + 1, a = e^{−1/b} (geometric, at the
+    exact sampler's scale); in double precision (it sets the binomial count of surviving empty cells)."""
     tau = np.asarray(tau, dtype=float)
     if kind == "laplace":
         return 0.5 * np.exp(-tau / b)
-    m = np.floor(tau) + 1.0
-    return np.exp(-m / b) / (1.0 + math.exp(-1.0 / b))
+    return discrete_laplace_survival(b, np.floor(tau) + 1.0)
 
 
 def _tail_values(kind: str, b: float, tau: np.ndarray, g: np.random.Generator) -> np.ndarray:
-    """Draws of (noise | noise > τ) for each τ (memoryless tails)."""
+    """Draws of (noise | noise > τ) for each τ (memoryless tails; exact for the geometric law)."""
     if kind == "laplace":
         return tau + g.exponential(b, tau.shape)
-    pr = -math.expm1(-1.0 / b)
-    return np.floor(tau) + 1.0 + (g.geometric(pr, tau.shape) - 1)
+    return discrete_laplace_tail(b, np.floor(tau).astype(np.int64) + 1, g).astype(float)
 
 
 # -- post-processing ----------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ def _taus(counts: SparseCounts, cal: Calibration, reps: int, g: np.random.Genera
     p, b = counts.p, cal.constant
     if cal.params["tau_rule"] == "noisy q":
         scale = cal.params["q_noise_scale"]
-        q_t = counts.q + (g.laplace(0.0, scale, reps) if scale else np.zeros(reps))
+        q_t = counts.q + (_noise(cal.params["noise"], scale, reps, g) if scale else np.zeros(reps))
         q_hat = np.clip(np.round(q_t), 1, p)
         return b * np.log(p / q_hat), q_hat
     q_pub = cal.params["q_for_tau"]

@@ -45,7 +45,10 @@ def noise_text(noise: str) -> str:
 _GEOMETRIC_NOTE = (" The two-sided geometric law on ℤ has a normaliser Σ_k exp(−|k − c|/b) that is the same for every "
                    "integer c (translation invariance), so the rate 1/b = ε/Δ of the exponential-family form "
                    "exp{−(ε/GS)‖z − θ(D)‖₁} is enough; the factor 1/2 of the exponential mechanism is needed only when the "
-                   "normaliser depends on the data (the exponential mechanism over a fixed finite set).")
+                   "normaliser depends on the data (the exponential mechanism over a fixed finite set). The noise is drawn "
+                   "EXACTLY (dpcore.exact.discrete_laplace: Canonne, Kamath & Steinke 2020, Algorithm 2, integer "
+                   "arithmetic, at b rounded up to a 41-bit rational: more noise, the same guarantee), so the released "
+                   "counts are integers with full support whatever the data (no floating-point support gaps).")
 
 
 def calibrate_histogram(cfg: HistogramConfig, data_shape: tuple[int, ...]) -> Calibration:
@@ -75,14 +78,15 @@ def calibrate_threshold(cfg: ThresholdConfig, data_shape: tuple[int, ...]) -> Ca
     q_pub = {"log p": 1, "public q bound": cfg.q_bound, "noisy q": None}[cfg.tau_rule]
     tau_txt = ("τ = b·log p" if cfg.tau_rule == "log p" else
                f"τ = b·log(p/q_bound), q_bound = {cfg.q_bound} public" if cfg.tau_rule == "public q bound" else
-               "τ = b·log(p/q̂) with q̂ = clip(round(q + Laplace(1/ε_q)), 1, p) released (q changes by ≤ 1 between "
+               "τ = b·log(p/q̂) with q̂ = clip(round(q + noise of scale 1/ε_q, the cells' law), 1, p) released (q changes by ≤ 1 between "
                f"neighbours, so q̂ is ε_q = {eps_q:.6g}-DP; basic composition gives ε_q + ε_h = ε)")
     der = (f"the count vector changes by ℓ1 ≤ {d:g} between neighbours; noise with b = Δ/ε_h = {b:.6g} in every cell "
            "is ε_h-DP, and zeroing the cells ≤ τ is post-processing. "
            f"{tau_txt}. The sparse sampler draws the same law as the naive one: an empty cell survives with "
            "probability P(noise > τ) independently, so their number is Binomial(p − q, P(noise > τ)), their "
            "locations a uniform subset WITHOUT replacement of the empty cells, their values τ + (noise − τ | noise > τ) "
-           "(memoryless: τ + Exp(b) for Laplace)." + (_GEOMETRIC_NOTE if cfg.noise == "geometric" else ""))
+           "(memoryless: τ + Exp(b) for Laplace; m + an exact geometric for the discrete law, m = ⌊τ⌋ + 1; the "
+           "binomial count uses numpy's sampler at the double-precision probability)." + (_GEOMETRIC_NOTE if cfg.noise == "geometric" else ""))
     params = {"noise": cfg.noise, "p": cfg.p, "tau_rule": cfg.tau_rule, "q_for_tau": q_pub,
               "q_noise_scale": (1.0 / eps_q) if eps_q else None, "epsilon_q": eps_q, "epsilon_cells": eps_h,
               "sampler": cfg.sampler, "locations": "without replacement", "postprocess": cfg.postprocess}

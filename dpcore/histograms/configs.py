@@ -47,7 +47,7 @@ class HistogramConfig:
     epsilon: float
     p: int
     neighbours: str = "replace-one"
-    noise: str = "laplace"
+    noise: str = "geometric"
     postprocess: str = "none"
 
     def __post_init__(self):
@@ -89,7 +89,7 @@ class ThresholdConfig:
     epsilon: float
     p: int
     neighbours: str = "replace-one"
-    noise: str = "laplace"
+    noise: str = "geometric"
     tau_rule: str = "log p"
     q_bound: Optional[int] = None
     q_share: Optional[float] = None

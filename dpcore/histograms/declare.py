@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore.audit import Audit, Mutant
-from dpcore.mechanism import MechanismSpec
+from dpcore.mechanism import MechanismSpec, NoiseStep
 from dpcore.registry import Style, Topic
 
 from . import audits
@@ -32,10 +32,12 @@ def _ex_threshold():
 
 MECHANISMS = (
     MechanismSpec("histograms/laplace", "Laplace (or geometric) noise in every cell", HistogramConfig,
-                  laplace.release, true_counts, _ex_histogram, calibrate=calibrate_histogram, shape=data_shape),
+                  laplace.release, true_counts, _ex_histogram, calibrate=calibrate_histogram, shape=data_shape,
+                  noise=(NoiseStep("cell counts (and the noisy q): exact discrete Laplace (two-sided geometric)", "exact-discrete", integer=True),)),
     MechanismSpec("histograms/threshold", "Hard-thresholded histogram (τ = b·log p; sparse sampler)",
                   ThresholdConfig, threshold.release, true_counts, _ex_threshold,
-                  private_fields=("notes:output",), calibrate=calibrate_threshold, shape=data_shape),   # τ and q̂ of the noisy-q rule restate the noised q̂
+                  private_fields=("notes:output",), calibrate=calibrate_threshold, shape=data_shape,
+                  noise=(NoiseStep("cell counts (and the noisy q): exact discrete Laplace (two-sided geometric)", "exact-discrete", integer=True), NoiseStep("number of surviving empty cells: numpy binomial at the double-precision survival probability", "float", integer=True),)),   # τ and q̂ of the noisy-q rule restate the noised q̂
 )
 
 _HALF = Mutant("sensitivity 1 where 2 is needed", "b = 1/ε under replace-one neighbours (one record moved changes "

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from dpcore.mechanism import MechanismSpec
+from dpcore.mechanism import MechanismSpec, NoiseStep
 from dpcore.registry import Style, Topic
 
 from . import figures
@@ -95,6 +95,18 @@ NEIGHBOURS = MappingProxyType({("linear_regression", "kng"): _fallback_pairs(1.2
                                 ("linear_regression", "exponential"): _fallback_pairs(3.0, 0.0)})
 
 
+_EXACT_FLOAT = (NoiseStep("θ from the target density: exact sampler in floating point (inverse CDF or rejection); "
+                          "MCMC for the geometric median and the exponential mechanism's mean in d ≥ 2", "float"),)
+#: The random steps of each problem's release with its example (NoiseStep kinds: dpcore.exact.SAMPLER_KINDS).
+NOISE = MappingProxyType({
+    "mean": _EXACT_FLOAT, "median": _EXACT_FLOAT, "quantile": _EXACT_FLOAT,
+    "linear_regression": (NoiseStep("θ: exact rejection sampler in floating point", "float"),
+                          NoiseStep("θ when the rejection sampler gives up: MCMC (approximately private)", "mcmc")),
+    "quantile_regression": (NoiseStep("θ: MCMC on the target density (approximately private)", "mcmc"),),
+    ("linear_regression", "objective_perturbation"): (
+        NoiseStep("θ: objective perturbation, a K-norm noise vector (float Gamma and uniform-ball draws)", "float"),)})
+
+
 def _spec(problem: str, mechanism: str) -> MechanismSpec:
     prob = PROBLEMS[problem]
     make_example = EXAMPLES[(problem, mechanism)]
@@ -109,7 +121,7 @@ def _spec(problem: str, mechanism: str) -> MechanismSpec:
     return MechanismSpec(name=f"kng/{problem}-{mechanism}", title=f"{label}: {prob.title}", config=prob.config,
                          release=release, calibrate=calibrate, nonprivate=nonprivate_estimate, example=example,
                          budget=("epsilon",), huge={"epsilon": eps}, atol=atol,
-                         neighbours=NEIGHBOURS.get((problem, mechanism)))
+                         neighbours=NEIGHBOURS.get((problem, mechanism)), noise=NOISE.get((problem, mechanism), NOISE[problem]))
 
 
 TOPIC = Topic(

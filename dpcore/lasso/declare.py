@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import cast
 
 from dpcore.audit import Audit, Mutant
-from dpcore.mechanism import MechanismSpec
+from dpcore.mechanism import MechanismSpec, NoiseStep
 from dpcore.registry import Style, Topic
 
 from . import audits
@@ -33,13 +33,16 @@ def _example_general():
 
 MECHANISMS = (
     MechanismSpec("lasso/private-fw", "Private Frank–Wolfe LASSO (Algorithm 2)", LassoConfig, private_fw.release,
-                  private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate),
+                  private_fw.nonprivate, _example, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate,
+                  noise=(NoiseStep("vertex choice: report-noisy-max with Laplace noise (numpy)", "float"),)),
     MechanismSpec("lasso/private-fw-intercept", "Private Frank–Wolfe LASSO with an intercept (private centring means)",
                   LassoConfig, private_fw.release, private_fw.nonprivate, _example_intercept,
-                  budget=("epsilon", "delta"), atol=1e-6, calibrate=calibrate),
+                  budget=("epsilon", "delta"), atol=1e-6, calibrate=calibrate,
+                  noise=(NoiseStep("vertex choice and centring means: Laplace noise (numpy)", "float"),)),
     MechanismSpec("lasso/noisy-gradient-fw", "Noisy-gradient Frank–Wolfe for general C (Theorem 2.6)",
                   NoisyGradientConfig, noisy_gradient.release, noisy_gradient.nonprivate,
-                  _example_general, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate_noisy_gradient),
+                  _example_general, budget=("epsilon", "delta"), atol=1e-9, calibrate=calibrate_noisy_gradient,
+                  noise=(NoiseStep("gradients: Gaussian noise (numpy)", "float"),)),
 )
 
 _HALF = Mutant("half noise scale", "Gumbel scale Δ_s/ε₀ instead of 2Δ_s/ε₀ (the score sensitivity halved: "

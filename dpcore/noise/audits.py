@@ -56,15 +56,22 @@ def zcdp_sigma(epsilon: float, delta: float) -> float:
 
 
 laplace_sampler = _broadcast_sampler(laplace.release, lambda e, d: LaplaceConfig(e, 1.0))
+laplace_float_sampler = _broadcast_sampler(laplace.release, lambda e, d: LaplaceConfig(e, 1.0, sampler="float"))
 gaussian_sampler = _broadcast_sampler(gaussian.release, lambda e, d: GaussianConfig(e, d, 1.0))
 gaussian_events = _gaussian_llr(gaussian_sigma)
 zcdp_events = _gaussian_llr(zcdp_sigma)
 
 
-def zcdp_sampler(data, n, rng, *, epsilon, delta, override):
-    """n draws of the ρ = RHO Gaussian mechanism on f(D) (audited at the (ε, δ) that ρ implies)."""
-    return gaussian_zcdp.release(np.full(n, float(data[0])), GaussianZCDPConfig(RHO, 1.0), rng=rng,
+def zcdp_sampler(data, n, rng, *, epsilon, delta, override, sampler="grid"):
+    """n draws of the ρ = RHO Gaussian mechanism on f(D) (audited at the (ε, δ) that ρ implies); the default
+    (hardened grid) sampler, or ``sampler="float"``."""
+    return gaussian_zcdp.release(np.full(n, float(data[0])), GaussianZCDPConfig(RHO, 1.0, sampler=sampler), rng=rng,
                                  override=override).value
+
+
+def zcdp_float_sampler(data, n, rng, *, epsilon, delta, override):
+    """:func:`zcdp_sampler` with numpy's float normal (the un-hardened option)."""
+    return zcdp_sampler(data, n, rng, epsilon=epsilon, delta=delta, override=override, sampler="float")
 
 
 def knorm_sampler(name: str) -> Callable:

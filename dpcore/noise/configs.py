@@ -12,8 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (DPValueError, check_delta, check_epsilon, check_int, check_norm, check_positive,
-                           check_rho)
+from .._validation import (DPValueError, check_choice, check_delta, check_epsilon, check_int, check_norm,
+                           check_positive, check_rho)
+
+#: How an additive mechanism draws: "grid" rounds f(D) to a public power-of-two grid and adds exact discrete noise in
+#: grid units (hardened against floating-point attacks, the default); "float" adds numpy's continuous noise.
+SAMPLERS = ("grid", "float")
 
 
 def _set(obj: Any, name: str, value: Any) -> None:
@@ -30,15 +34,18 @@ def _common(cfg: Any) -> None:
 # ----------------------------------------------------------------------------- Laplace
 @dataclass(frozen=True)
 class LaplaceConfig:
-    """value + Laplace(Δ₁/ε) per coordinate."""
+    """value + Laplace(Δ₁/ε) per coordinate; ``sampler="grid"`` (default): on a public grid with exact discrete
+    Laplace noise, "float": numpy's continuous Laplace."""
 
     epsilon: float
     sensitivity: float = 1.0
     neighbours: str = "replace-one"
+    sampler: str = "grid"
 
     def __post_init__(self) -> None:
         _set(self, "epsilon", check_epsilon(self.epsilon))
         _common(self)
+        check_choice(self.sampler, "sampler", SAMPLERS)
 
 
 # ----------------------------------------------------------------------------- Gaussian
@@ -59,15 +66,18 @@ class GaussianConfig:
 
 @dataclass(frozen=True)
 class GaussianZCDPConfig:
-    """value + N(0, σ²I), σ = Δ₂/√(2ρ): ρ-zCDP."""
+    """value + N(0, σ²I), σ = Δ₂/√(2ρ): ρ-zCDP; ``sampler="grid"`` (default): on a public grid with exact
+    discrete Gaussian noise, "float": numpy's normal."""
 
     rho: float
     sensitivity: float = 1.0
     neighbours: str = "replace-one"
+    sampler: str = "grid"
 
     def __post_init__(self) -> None:
         _set(self, "rho", check_rho(self.rho))
         _common(self)
+        check_choice(self.sampler, "sampler", SAMPLERS)
 
 
 # ----------------------------------------------------------------------------- K-norm

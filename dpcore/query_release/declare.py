@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpcore.audit import Audit, Mutant
-from dpcore.mechanism import MechanismSpec, frozen_mapping
+from dpcore.mechanism import MechanismSpec, NoiseStep, frozen_mapping
 from dpcore.registry import Style, Topic
 
 from . import audits
@@ -78,28 +78,36 @@ _POST = ("notes:output",)
 MECHANISMS = (
     MechanismSpec("query_release/gaussian", "Gaussian mechanism (answers + noise)", GaussianConfig,
                   gaussian.release, nonprivate_answers, _ex_gaussian, budget=("rho",), huge=_HUGE_RHO,
-                  calibrate=calibrate_gaussian),
+                  calibrate=calibrate_gaussian,
+                  noise=(NoiseStep("query answers: Gaussian noise (numpy)", "float"),)),
     MechanismSpec("query_release/projection", "Projection mechanism", ProjectionConfig,
                   projection.release, nonprivate_answers, _ex_projection, budget=("rho",), huge=_HUGE_RHO,
-                  private_fields=_POST, calibrate=calibrate_projection),
+                  private_fields=_POST, calibrate=calibrate_projection,
+                  noise=(NoiseStep("query answers: Gaussian noise (numpy), then projection", "float"),)),
     MechanismSpec("query_release/coarse", "Coarse projection", CoarseConfig, coarse.release,
                   nonprivate_answers, _ex_coarse, budget=("rho",), huge=_HUGE_RHO,
-                  private_fields=_POST, calibrate=calibrate_coarse),
+                  private_fields=_POST, calibrate=calibrate_coarse,
+                  noise=(NoiseStep("query answers: Gaussian noise (numpy), then projection", "float"),)),
     MechanismSpec("query_release/chaining", "Chaining mechanism", ChainingConfig, chaining.release,
                   nonprivate_answers, _ex_chaining, budget=("rho",), huge=_HUGE_RHO,
-                  private_fields=_POST, calibrate=calibrate_chaining),
+                  private_fields=_POST, calibrate=calibrate_chaining,
+                  noise=(NoiseStep("query answers: Gaussian noise (numpy), then chaining", "float"),)),
     MechanismSpec("query_release/pmw", "Private multiplicative weights (MWEM form)", PMWConfig,
                   pmw.release, nonprivate_answers, _ex_pmw, budget=("rho",), huge=_HUGE_RHO, atol=0.05,
-                  calibrate=calibrate_pmw),
+                  calibrate=calibrate_pmw,
+                  noise=(NoiseStep("query selection and answers: exponential mechanism and Gaussian noise (float)", "float"),)),
     MechanismSpec("query_release/local-projection", "Local projection (ε-LDP)", LocalProjectionConfig,
                   local_projection.release, nonprivate_local, _ex_local({}), budget=("epsilon",),
-                  huge=_HUGE_EPS, atol=0.02, calibrate=calibrate_local_projection),
+                  huge=_HUGE_EPS, atol=0.02, calibrate=calibrate_local_projection,
+                  noise=(NoiseStep("each record's report: local Gaussian/K-norm noise (float)", "float"),)),
     MechanismSpec("query_release/local-coarse", "Local coarse projection (ε-LDP)", LocalCoarseConfig,
                   local_coarse.release, nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
-                  huge=_HUGE_EPS, atol=0.02, calibrate=calibrate_local_coarse),
+                  huge=_HUGE_EPS, atol=0.02, calibrate=calibrate_local_coarse,
+                  noise=(NoiseStep("each record's report: local noise (float)", "float"),)),
     MechanismSpec("query_release/local-chaining", "Local chaining (ε-LDP)", LocalChainingConfig,
                   local_chaining.release, nonprivate_local, _ex_local({"alpha": 0.5}), budget=("epsilon",),
-                  huge=_HUGE_EPS, atol=0.03, calibrate=calibrate_local_chaining),
+                  huge=_HUGE_EPS, atol=0.03, calibrate=calibrate_local_chaining,
+                  noise=(NoiseStep("each record's report: local noise (float)", "float"),)),
 )
 
 # -- audits (numerics in audits.py) ---------------------------------------------------------------------------

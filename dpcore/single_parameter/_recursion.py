@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DPValueError
+from ..exact import discrete_laplace, rational_at_least
 from ._stability import Constants
 
 __all__ = ["Ladder", "lower_ladder", "generic_ladder", "alg6l", "upper_count", "alg4", "MAX_RUNGS"]
@@ -117,19 +118,37 @@ def generic_ladder(k: Constants) -> Ladder:
                   "generic")
 
 
-def _laplace(rng, size, scale):
-    return rng.laplace(0.0, 1.0, size) * scale
+def _count_noise(rng, size, scale):
+    """Exact discrete Laplace noise of scale 1/ε (× an audit mutant's factor) on an integer count: ε-DP for a count
+    of sensitivity 1 (PMF ratio ≤ exp(1/t) at scale t ≥ 1/ε), drawn by :func:`dpcore.exact.discrete_laplace`
+    (integer arithmetic; no floating-point support gaps). Returned as floats (integers). Scale 0: no noise (an
+    audit mutant only)."""
+    return discrete_laplace(scale, size, rng).astype(float) if scale > 0 else np.zeros(size)
+
+
+def count_shift(epsilon: float, delta: float) -> int:
+    """The integer shift t with P(Z > t) ≤ δ for Z discrete Laplace of scale 1/ε: t = m − 1 with
+    m = ⌈log(1/(δ(1 + e^{−ε′})))/ε′⌉, ε′ = 1/t′ ≤ ε the rate of the scale t′ ≥ 1/ε the sampler uses.
+
+    Derivation: P(Z ≥ m) = e^{−ε′m}/(1 + e^{−ε′}) ≤ δ ⟺ m ≥ log(1/(δ(1 + e^{−ε′})))/ε′ (a ⌈·⌉ with a 10⁻⁹ margin
+    for the floating-point log), so k̂ = K̃ − t exceeds the count K with probability ≤ δ — the role
+    log(1/(2δ))/ε plays for continuous Laplace noise (P(L > t) = ½e^{−εt}).
+    """
+    e = 1.0 / float(rational_at_least(1.0 / epsilon))
+    return max(0, int(math.ceil(math.log(1.0 / (delta * (1.0 + math.exp(-e)))) / e * (1 + 1e-9))) - 1)
 
 
 def alg6l(K, ladder: Ladder, epsilon: float, delta: float, size: int, rng, *, noise_scale: float = 1.0,
           shift: bool = True):
     """Algorithm 6-L on the integer count K: (λ̂, K̃) arrays of ``size`` draws.
 
-    ``noise_scale`` multiplies the Laplace scale 1/ε and ``shift=False`` drops the
-    log(1/(2δ))/ε shift: both only for audit mutants.
+    K̃ = K + Z with Z exact discrete Laplace(1/ε) (ε-DP, the count has sensitivity 1), k̂ = K̃ − t with the integer
+    shift :func:`count_shift` (P(k̂ > K) ≤ δ; the paper's continuous Laplace uses log(1/(2δ))/ε).
+    ``noise_scale`` multiplies the noise scale 1/ε and ``shift=False`` drops the shift: both only for audit
+    mutants.
     """
-    Kt = K + _laplace(rng, size, noise_scale / epsilon)
-    t = math.log(1.0 / (2.0 * delta)) / epsilon if shift else 0.0
+    Kt = K + _count_noise(rng, size, noise_scale / epsilon)
+    t = count_shift(epsilon, delta) if shift else 0
     khat = np.ceil(Kt - t).astype(np.int64)
     return ladder.inverse(khat), Kt
 
@@ -164,7 +183,7 @@ def alg4(k: Constants, Lam: float, lam_hat, epsilon: float, delta: float, rng, *
     λ̂ ≤ λ_min(P_n)); ψ = c r₂ Δ_n(λ̂), a = M1/n, R↑(Λ) = (1+ψ)Λ + a. Count K↑, K̃↑ = K↑ + Lap(1/ε),
     k_u = ⌈K̃↑ − log(1/(2δ))/ε⌉, Λ̂ = (Λ_cap + a/ψ)(1+ψ)^{−(k_u−1)} − a/ψ for k_u ≥ 1, else Λ_cap;
     Λ̂ ≤ Λ_cap. Where (C1) fails at λ̂, Λ̂ = Λ_cap. Coverage P(Λ̂ ≥ λ_max) ≥ 1 − δ (the Laplace tail
-    alone) [DERIVED].
+    alone: P(Z > t) ≤ δ) [DERIVED].
     """
     lam_hat = np.atleast_1d(np.asarray(lam_hat, dtype=float))
     size = lam_hat.shape[0]
@@ -173,8 +192,8 @@ def alg4(k: Constants, Lam: float, lam_hat, epsilon: float, delta: float, rng, *
     psi = np.where(ok, k.psi(lo), 1.0)
     A = (k.M1 / k.n) / psi
     Ku = upper_count(k, Lam, np.where(ok, lo, k.cap))
-    Kt = Ku + _laplace(rng, size, noise_scale / epsilon)
-    t = math.log(1.0 / (2.0 * delta)) / epsilon if shift else 0.0
+    Kt = Ku + _count_noise(rng, size, noise_scale / epsilon)
+    t = count_shift(epsilon, delta) if shift else 0
     ku = np.ceil(Kt - t)
     ku = np.where(np.isfinite(ku), ku, 0.0)
     expo = np.clip(ku - 1.0, 0.0, 1e6)

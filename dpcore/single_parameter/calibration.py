@@ -52,8 +52,9 @@ def calibrate_lambda_min(cfg: LambdaMinConfig, data_shape: tuple[int, ...]) -> C
     """Algorithm 2: Laplace scale 1/ε on the count K (sensitivity 1); λ̂ needs no public size."""
     return Calibration(
         mechanism="single_parameter/lambda-min", notion="pure", epsilon=cfg.epsilon, sensitivity=1.0,
-        constant=1.0 / cfg.epsilon, constant_name="Laplace scale 1/ε on the count",
-        derivation=_COUNT + f" λ̂ = K⁻¹(⌈K + Lap(1/ε) − log(1/(2δ))/ε⌉) ≤ λ_min with probability ≥ 1 − δ "
+        constant=1.0 / cfg.epsilon, constant_name="discrete Laplace scale 1/ε on the count (exact sampler)",
+        derivation=_COUNT + f" λ̂ = K⁻¹(K + Z − t) with Z exact discrete Laplace(1/ε) and the integer t of P(Z > t) ≤ δ (the "
+                                f"paper's ⌈K + Lap(1/ε) − log(1/(2δ))/ε⌉ with integer noise) ≤ λ_min with probability ≥ 1 − δ "
                             f"(δ = {cfg.delta:g} is a coverage level, not a privacy δ).",
         reference=REF + ", Algorithm 2 / Algorithm 6 and Corollary 3.2", params={"delta_coverage": cfg.delta})
 
@@ -63,7 +64,7 @@ def calibrate_eigen_bounds(cfg: EigenBoundsConfig, data_shape: tuple[int, ...]) 
     e1, e2 = cfg.share * cfg.epsilon, (1 - cfg.share) * cfg.epsilon
     return Calibration(
         mechanism="single_parameter/eigen-bounds", notion="approx", epsilon=cfg.epsilon, delta=cfg.delta / 2,
-        sensitivity=1.0, constant=1.0 / e1, constant_name="Laplace scale 1/ε₁ on the count K (and 1/ε₂ on K↑)",
+        sensitivity=1.0, constant=1.0 / e1, constant_name="discrete Laplace scale 1/ε₁ on the count K (and 1/ε₂ on K↑), exact sampler",
         derivation=_COUNT + " Given λ̂ ≤ λ_min, the upward count K↑ of R↑(Λ) = (1 + c r₂ Δ_n(λ̂))Λ + M1/n to "
                             "Λ_cap = M1 + ρ also has sensitivity 1; Lemma 2.2 with the good set {λ̂ ≤ λ_min} "
                             f"(missed w.p. δ₁) gives (ε₁ + ε₂, δ₁)-DP with ε₁ = {e1:g}, ε₂ = {e2:g}, "

@@ -5,7 +5,7 @@ import dataclasses
 import functools
 
 from dpcore.audit import Audit, Mutant
-from dpcore.mechanism import MechanismSpec
+from dpcore.mechanism import MechanismSpec, NoiseStep
 from dpcore.registry import Style, Topic
 
 from . import audits
@@ -39,34 +39,42 @@ _RUNG = 2 * 4.5 / 20_000
 MECHANISMS: tuple[MechanismSpec, ...] = (
     MechanismSpec("single_parameter/lambda-min", "Certified lower bound on λ_min (Algorithm 2)", LambdaMinConfig,
                   lambda_min.release, lambda_min.nonprivate, _example(epsilon=1.0, delta=1e-5),
-                  budget=("epsilon", "delta"), atol=_RUNG, calibrate=calibration.calibrate_lambda_min),
+                  budget=("epsilon", "delta"), atol=_RUNG, calibrate=calibration.calibrate_lambda_min,
+                  noise=(NoiseStep("rung counts of the certified-bounds recursion: discrete Laplace", "exact-discrete", integer=True),)),
     MechanismSpec("single_parameter/eigen-bounds", "Certified bounds on λ_min and λ_max (Algorithms 2 and 4)",
                   EigenBoundsConfig, eigen_bounds.release, eigen_bounds.nonprivate,
                   _example(epsilon=1.0, delta=1e-5), budget=("epsilon", "delta"), atol=_RUNG,
-                  calibrate=calibration.calibrate_eigen_bounds),
+                  calibrate=calibration.calibrate_eigen_bounds,
+                  noise=(NoiseStep("rung counts of the certified-bounds recursion: discrete Laplace", "exact-discrete", integer=True),)),
     MechanismSpec("single_parameter/theta", "Local output perturbation of θ (Algorithm 3)", ThetaConfig,
                   theta.release, theta.nonprivate, _example(epsilon=1.0, delta=1e-5),
                   budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=audits.surface_pairs,
-                  calibrate=calibration.calibrate_theta),
+                  calibrate=calibration.calibrate_theta,
+                  noise=(NoiseStep("rung counts of the certified-bounds recursion: discrete Laplace", "exact-discrete", integer=True), NoiseStep("θ: Gaussian noise (numpy)", "float"),)),
     MechanismSpec("single_parameter/theta-generic", "Output perturbation for generic smooth losses (Algorithm 7)",
                   GenericConfig, theta_generic.release, theta_generic.nonprivate, _example(epsilon=1.0, delta=1e-5),
                   budget=("epsilon", "delta"), private_fields=_PRIVATE, neighbours=audits.surface_pairs,
-                  calibrate=calibration.calibrate_theta_generic),
+                  calibrate=calibration.calibrate_theta_generic,
+                  noise=(NoiseStep("rung counts of the certified-bounds recursion: discrete Laplace", "exact-discrete", integer=True), NoiseStep("θ: Gaussian noise (numpy)", "float"),)),
     MechanismSpec("single_parameter/output-perturbation", "Naive output perturbation of the ridge estimator",
                   OutputPerturbationConfig, output_perturbation.release, output_perturbation.nonprivate,
                   _example(epsilon=1.0, delta=1e-5, rho=0.05), budget=("epsilon", "delta"),
-                  calibrate=calibration.calibrate_output_perturbation),
+                  calibrate=calibration.calibrate_output_perturbation,
+                  noise=(NoiseStep("θ: Gaussian noise (numpy)", "float"),)),
     MechanismSpec("single_parameter/objective-perturbation", "Objective perturbation (Chaudhuri et al. 2011)",
                   ObjectivePerturbationConfig, objective_perturbation.release, objective_perturbation.nonprivate,
                   _example(epsilon=1.0, rho=0.05), budget=("epsilon",),
-                  calibrate=calibration.calibrate_objective_perturbation),
+                  calibrate=calibration.calibrate_objective_perturbation,
+                  noise=(NoiseStep("objective's linear term: float noise (numpy)", "float"),)),
     MechanismSpec("single_parameter/noisy-gd", "Full-batch noisy gradient descent (zCDP)", NoisyGDConfig,
                   noisy_gd.release, noisy_gd.nonprivate, _example(epsilon=1.0, delta=1e-5, steps=50),
-                  budget=("epsilon", "delta"), calibrate=calibration.calibrate_noisy_gd),
+                  budget=("epsilon", "delta"), calibrate=calibration.calibrate_noisy_gd,
+                  noise=(NoiseStep("gradients: Gaussian noise (numpy)", "float"),)),
     MechanismSpec("single_parameter/functional", "Propose-test-release of ⟨v, θ⟩ (Algorithm 5)",
                   FunctionalConfig, functional.release, functional.nonprivate,
                   _example(epsilon=1.0, delta=1e-5, coordinate=0), budget=("epsilon", "delta"),
-                  private_fields=_PRIVATE, neighbours=audits.surface_pairs, calibrate=calibration.calibrate_functional),
+                  private_fields=_PRIVATE, neighbours=audits.surface_pairs, calibrate=calibration.calibrate_functional,
+                  noise=(NoiseStep("rung counts of the certified-bounds recursion: discrete Laplace", "exact-discrete", integer=True), NoiseStep("⟨v, θ⟩: Gaussian noise (numpy)", "float"),)),
 )
 
 # every mechanism of the topic is compared on the same public-surface pairs

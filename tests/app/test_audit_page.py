@@ -116,3 +116,16 @@ def test_tradeoff_curve_with_the_audit_points_inside_and_the_mutants_across():
 def test_gaussian_audit_draws_the_exact_gaussian_curve():
     at = _click(_run(audit_id="noise/gaussian"))
     assert any(n.startswith("Gaussian mechanism, exact (μ = Δ/σ") for n in _tradeoff_traces(at))
+
+
+def test_floating_point_attack_panel_counts_naive_above_zero_and_hardened_zero():
+    at = _run()
+    assert "fp_attack_result" not in at.session_state
+    at.button(key="fp_attack_go").click().run()
+    _ok(at)
+    r = at.session_state["fp_attack_result"]
+    assert r.releases == 10_000 and r.naive_unexplained == 0
+    assert r.naive_identified > 0 and r.hardened_identified == 0
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["hardened (grid + exact discrete Laplace)"] == "0"
+    assert int(shown["naive float Laplace: certain identifications per 10 000"].replace(",", "")) > 0

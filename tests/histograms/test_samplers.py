@@ -17,7 +17,7 @@ def _cal(**kw):
 
 def test_laplace_cells_ks_and_power():
     t = histograms.SparseCounts.from_records([0, 0, 0], 4)
-    out = histograms.sample_histogram(t, histograms.calibrate_histogram(histograms.HistogramConfig(0.5, 4), (1,)), 5000, 1)
+    out = histograms.sample_histogram(t, histograms.calibrate_histogram(histograms.HistogramConfig(0.5, 4, noise="laplace"), (1,)), 5000, 1)
     z = (out - t.to_dense()).ravel()
     assert stats.kstest(z, stats.laplace(scale=4.0).cdf).pvalue > 1e-6
     assert stats.kstest(z, stats.laplace(scale=4.0 * 0.7).cdf).pvalue < 1e-6
@@ -92,7 +92,7 @@ def test_with_replacement_locations_fail_the_chi2():
 def test_sparse_sampler_large_domain_matches_binomial_and_uniform_locations():
     # p = 2^20, q = 100, τ = b·log(p/q_bound) with q_bound = 2^6: ≈ p/(2·2^14) = 32 survivors per release
     t = histograms.sparse_table(2**20, 100, 1000, rng=7)
-    cal = _cal(epsilon=1.0, p=2**20, tau_rule="public q bound", q_bound=2**6)
+    cal = _cal(epsilon=1.0, p=2**20, tau_rule="public q bound", q_bound=2**6, noise="laplace")
     b = histograms.sample_threshold(t, cal, 2000, 8)
     empty = ~np.isin(b.cells, t.cells)
     pi = float(histograms.survival_probability("laplace", 2.0, b.tau[0]))

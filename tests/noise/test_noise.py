@@ -7,8 +7,11 @@ from dpcore._validation import DPValueError
 
 
 def test_laplace_mechanism_scale_and_cost():
-    r = noise.laplace_mechanism(np.zeros(3), sensitivity=2.0, epsilon=0.5, rng=0)
+    r = noise.laplace_mechanism(np.zeros(3), sensitivity=2.0, epsilon=0.5, rng=0, sampler="float")
     assert r.calibration.constant == 4.0 and r.cost.epsilon == 0.5 and r.cost.notion == "pure"
+    g = noise.laplace_mechanism(np.zeros(3), sensitivity=2.0, epsilon=0.5, rng=0)     # hardened default: grid
+    assert 4.0 < g.calibration.constant <= 4.0 * (1 + 2 / 64) and g.cost == r.cost
+    assert np.all(g.value / g.calibration.params["grid"] == np.round(g.value / g.calibration.params["grid"]))
     assert r.cost == r.calibration.cost(1) and r.mechanism == "noise/laplace"
     assert r.value.shape == (3,)
 
@@ -16,7 +19,8 @@ def test_laplace_mechanism_scale_and_cost():
 def test_gaussian_mechanism_calibrations():
     r = noise.gaussian_mechanism(0.0, 1.0, epsilon=1.0, delta=1e-5, rng=0)
     assert r.calibration.constant == pytest.approx(3.7306, abs=1e-4) and r.cost.notion == "approx"
-    z = noise.gaussian_mechanism(0.0, 2.0, rho=0.5, rng=0)
+    z = noise.gaussian_mechanism(0.0, 2.0, rho=0.5, rng=0, sampler="float")
+    assert noise.gaussian_mechanism(0.0, 2.0, rho=0.5, rng=0).calibration.constant == pytest.approx(2.0, rel=0.02)
     assert z.calibration.constant == pytest.approx(2.0) and z.cost.rho == 0.5 and z.mechanism == "noise/gaussian-zcdp"
     with pytest.raises(DPValueError, match="delta"):
         noise.gaussian_mechanism(0.0, 1.0, epsilon=1.0, rng=0)

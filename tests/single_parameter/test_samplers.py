@@ -19,15 +19,16 @@ from dpcore.single_parameter.release.noisy_gd import sample_noisy_gd
 from dpcore.single_parameter.release.objective_perturbation import sample_objective_perturbation
 from dpcore.single_parameter.release.output_perturbation import sample_output_perturbation
 from dpcore.single_parameter.release.theta import sample_theta
+from dpcore.exact import discrete_laplace_pmf
+from dpcore.single_parameter._recursion import count_shift
 
 pytestmark = pytest.mark.stat
 
 
 def _count_law(eps, delta, ks):
-    """Exact P(k̂ − K = j) for k̂ = ⌈K + Lap(1/ε) − t⌉: P(j − 1 < L − t ≤ j)."""
-    t = math.log(1 / (2 * delta)) / eps
-    cdf = stats.laplace(scale=1 / eps).cdf
-    return cdf(ks + t) - cdf(ks - 1 + t)
+    """Exact P(k̂ − K = j) for k̂ = K + Z − t, Z exact discrete Laplace(1/ε), t the integer count_shift (the
+    counts' noise is discrete since the exact samplers; the paper's ⌈K + Lap(1/ε) − log(1/(2δ))/ε⌉ before)."""
+    return discrete_laplace_pmf(ks + count_shift(eps, delta), 1 / eps)
 
 
 @pytest.mark.parametrize("scale,ok", [(1.0, True), (1.3, False), (0.7, False)])

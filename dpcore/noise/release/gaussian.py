@@ -25,17 +25,18 @@ def release(data: Any, config: GaussianConfig, *, rng: RNGLike = None, override:
 
 
 def gaussian_mechanism(value: ArrayLike, sensitivity: float, *, epsilon: float | None = None, delta: float | None = None,
-                       rho: float | None = None, rng: RNGLike = None, neighbours: str = "replace-one") -> Release:
+                       rho: float | None = None, rng: RNGLike = None, neighbours: str = "replace-one",
+                       sampler: str = "grid") -> Release:
     """value + N(0, σ²I) with ℓ2-sensitivity Δ₂ ≥ sup ‖f(D) − f(D')‖₂.
 
     Give either (ε, δ) — σ is the analytic Gaussian calibration (Balle & Wang 2018), (ε, δ)-DP —
-    or ρ — σ = Δ₂/√(2ρ), ρ-zCDP (Bun & Steinke 2016).
+    or ρ — σ = Δ₂/√(2ρ), ρ-zCDP (Bun & Steinke 2016); ``sampler`` ("grid", hardened, or "float") applies to ρ.
     """
     sensitivity = check_positive(sensitivity, "sensitivity")
     if rho is not None:
         if epsilon is not None or delta is not None:
             raise DPValueError("give either rho (zCDP) or (epsilon, delta), not both.")
-        return gaussian_zcdp.release(value, GaussianZCDPConfig(rho, sensitivity, neighbours), rng=rng)
+        return gaussian_zcdp.release(value, GaussianZCDPConfig(rho, sensitivity, neighbours, sampler), rng=rng)
     if epsilon is None or delta is None:
         raise DPValueError("the Gaussian mechanism needs (epsilon, delta) or rho; delta was not given.")
     return release(value, GaussianConfig(epsilon, delta, sensitivity, neighbours), rng=rng)
