@@ -27,9 +27,10 @@ EPSILON_CHOICES: tuple[float, ...] = tuple(
 
 BANNER_TEXT = (
     "**Educational / research tool.** DP Mechanism Explorer shows how differential-privacy "
-    "mechanisms behave. Its floating-point samplers are not hardened for production releases "
-    "(floating-point side channels are not defended against): do not use its outputs to publish "
-    "statistics about real people."
+    "mechanisms behave. Integer releases and the Laplace/Gaussian noise mechanisms use exact discrete "
+    "samplers; the other floating-point samplers, MCMC draws and timing side channels are not hardened "
+    "for production releases (the list, per mechanism, is in the docs' “What is hardened”): do not use "
+    "its outputs to publish statistics about real people."
 )
 
 
