@@ -137,8 +137,11 @@ class MemoryBook:
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
         acct = self._get(key)
         added = _new_entries(acct, imported)
+        probe = _copy(acct)
+        for e in added:        # all or nothing: a release the notion cannot count refuses the whole upload
+            probe.record(e)
         for e in added:
-            acct.record(e)     # converted into this account's notion now (refused: BudgetExceeded, nothing more)
+            acct.record(e)     # converted into this account's notion now, once
         lower = _lowered(acct.budget, imported.budget, acct.used())
         if lower is not None:
             acct.budget = lower
@@ -220,6 +223,9 @@ class StoreBook:
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
         acct = self.workspace.account(key)
         added = _new_entries(acct, imported)
+        probe = _copy(acct)
+        for e in added:        # all or nothing: a release the notion cannot count refuses the whole upload
+            probe.record(e)
         for e in added:
             self.workspace.add_entry(key, e)
         acct = self.workspace.account(key)

@@ -273,7 +273,7 @@ def default_budget(n: int, notion: str = "approx") -> Budget:
     >>> default_budget(442).describe(), default_budget(50_000).delta
     ('ε = 3, δ = 1e-05', 2e-06)
     >>> default_budget(10**6, "zcdp").describe()
-    'ρ = 0.1685 (ρ-zCDP filter ⇒ ε = 3, δ = 1e-07)'
+    'ρ = 0.1572 (ρ-zCDP filter ⇒ ε = 3, δ = 1e-07)'
     """
     delta = 0.0 if notion == "pure" else float(f"{min(1e-5, 0.1 / int(n)):.3g}")
     return Budget(DEFAULT_BUDGET_EPSILON, delta, n=int(n), notion=notion)
@@ -425,7 +425,8 @@ def _spend_words(s: Spend, notion: str, digits: int, up: bool) -> str:
     f = _up if up else _down
     if notion == "zcdp":
         return f"ρ = {f(s.rho, digits)}"
-    return f"ε = {f(s.epsilon, digits)}, δ = {f(s.delta, max(digits, 3))}"
+    d = _digits(s.delta, 3, up)
+    return f"ε = {f(s.epsilon, digits)}, δ = {'0' if d == 0 else f'{d:.3g}'}"
 
 
 @dataclass
@@ -777,8 +778,12 @@ def _account_from(a: Any, where: str) -> DatasetAccount:
         raise _bad(where, f"has an invalid budget ({exc})") from None
     acct = DatasetAccount("", name, n, budget, [], columns=tuple(cols))
     for j, e in enumerate(_field(a, "releases", list, where)):
+        entry = _entry_from(e, f"{where}, release {j + 1}")
+        ch = entry.spend
+        if ch is not None and ((ch.epsilon or ch.delta) if notion == "zcdp" else ch.rho):
+            raise _bad(f"{where}, release {j + 1}", f"has a charge that is not in its budget's units ({notion})")
         try:    # a release without its charge (an older file) is converted into the budget's notion here
-            acct.record(_entry_from(e, f"{where}, release {j + 1}"))
+            acct.record(entry)
         except BudgetExceeded as exc:
             raise _bad(f"{where}, release {j + 1}", f"cannot be counted in its budget ({exc})") from None
     acct.budget_open = not acct.counted

@@ -422,8 +422,9 @@ class Workspace:
         return cast(DatasetAccount, self.account(key))
 
     # -- spending ------------------------------------------------------------------------------------
-    def check(self, key: str, cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
-        """Raise BudgetExceeded if ``cost`` does not fit now (advisory: :meth:`check_and_spend` decides)."""
+    def check(self, key: str, cost: PrivacyCost | Iterable[PrivacyCost]) -> Spend:
+        """The charge ``cost`` would take now, in the budget's units; raise BudgetExceeded if it does not fit
+        (advisory: :meth:`check_and_spend` decides)."""
         with self._engine.connect() as conn:
             r = self._row(conn, key)
         return check_fits(r.name, int(r.n), _budget_of(r), _spent_of(r), cost)
@@ -510,7 +511,7 @@ class Workspace:
             if entry.counted_as_dp and r is None:
                 raise DPValueError("a release counted as DP must be charged to a dataset's budget.")
             new = Spend()
-            if entry.counted_as_dp:   # converted into this account's notion now, once (never checked away)
+            if entry.counted_as_dp and r is not None:   # converted into this account's notion now, once (never checked away)
                 b = _budget_of(r)
                 try:
                     new = spend(entry.cost, b.notion, delta_remaining=max(b.delta - r.spent_delta, 0.0))
