@@ -46,6 +46,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, cast
 
 import numpy as np
@@ -238,12 +239,13 @@ class Budget:
 
 
 def _digits(x: float, digits: int, up: bool) -> float:
-    """``x`` rounded to ``digits`` significant digits, up (towards +∞) or down."""
+    """``x`` rounded to ``digits`` significant digits, up (towards +∞) or down (exact decimal arithmetic on the
+    float's shortest repr, so 1e6 stays 1e6)."""
     if x == 0 or not math.isfinite(x):
         return x
-    q = 10.0 ** (math.floor(math.log10(abs(x))) - digits + 1)
-    r = (math.ceil if up else math.floor)(round(x / q, 9)) * q
-    return float(f"{r:.{digits}g}")
+    d = Decimal(repr(float(x)))
+    q = Decimal(1).scaleb(d.adjusted() - digits + 1)
+    return float(d.quantize(q, rounding=ROUND_CEILING if up else ROUND_FLOOR))
 
 
 def _plain(x: float, digits: int) -> str:
