@@ -118,6 +118,11 @@ def test_no_path_uses_a_fixed_conversion_delta():
     import dpcore.privacy as P
 
     assert not hasattr(P, "ZCDP_DELTA")
+    # and the conversions have no default δ any more: a zCDP cost needs the caller's δ
+    with pytest.raises(DPValueError, match="no fixed conversion δ"):
+        PrivacyCost.zcdp(0.1).as_approx()
+    with pytest.raises(DPValueError, match="no fixed conversion δ"):
+        P.compose_basic([PrivacyCost.pure(1.0), PrivacyCost.zcdp(0.1)])
 
 
 def test_spend_text_says_a_click_in_its_own_terms():
@@ -215,6 +220,9 @@ def test_the_summary_prints_every_spending_rounded_outward():
     assert (s.total_text, s.spent_text, s.remaining_text) == ("ε = 1000000, δ = 0", "ε = 30, δ = 0",
                                                               "ε = 999970, δ = 0")
     assert "e+" not in s.total_text + s.remaining_text and s.tight_epsilon is None   # pure: the total is exact
+    a.record(LedgerEntry("tiny", PrivacyCost.pure(0.001)))
+    s = a.summary()
+    assert (s.spent_text, s.remaining_text) == ("ε = 30.001, δ = 0", "ε = 999969.999, δ = 0")
     z = DatasetAccount("k", "d.csv", 500, default_budget(500, "zcdp"))
     z.record(LedgerEntry("g", PrivacyCost.zcdp(0.1 / 3)))
     t = z.summary()
