@@ -31,7 +31,7 @@ from .accounting import (
 from .budget import (
     DEFAULT_BUDGET_EPSILON,
     MAX_LEDGER_BYTES,
-    ZCDP_DELTA,
+    AccountSummary,
     Budget,
     BudgetExceeded,
     DatasetAccount,
@@ -41,9 +41,9 @@ from .budget import (
     ledger_to_json,
     released_value,
     short_cost,
-    spend,
     spend_text,
 )
+from .notions import BUDGET_NOTIONS, NOTION_LABELS, NotionRefused, Spend, spend, suggest_notion
 from .._validation import epsilon_warning
 from .ledger import LedgerEntry, LedgerTotals, PrivacyLedger
 from .session import (
@@ -77,7 +77,12 @@ __all__ = [
     "epsilon_warning",
     "DEFAULT_BUDGET_EPSILON",
     "MAX_LEDGER_BYTES",
-    "ZCDP_DELTA",
+    "AccountSummary",
+    "BUDGET_NOTIONS",
+    "NOTION_LABELS",
+    "NotionRefused",
+    "Spend",
+    "suggest_notion",
     "Budget",
     "BudgetExceeded",
     "DatasetAccount",

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import Any, cast
 
 from ..errors import DPValueError
 from .accounting import PrivacyCost
 from .budget import Budget, DatasetAccount, default_budget
 from .ledger import LedgerEntry
+from .notions import Spend, spend
 
 __all__ = ["MemoryBook", "StoreBook", "declares", "same_release"]
 
@@ -31,10 +32,18 @@ def declares(imported: DatasetAccount, acct: DatasetAccount) -> bool:
     return imported.name == acct.name and imported.n == acct.n and same_cols
 
 
-def _lowered(old: Budget, imported: Budget, spent: tuple[float, float]) -> Budget | None:
-    """The lower of two totals (ε and δ each) if that is still ≥ what was spent; None if nothing changes."""
+def _lowered(old: Budget, imported: Budget, spent: Spend) -> Budget | None:
+    """The lower of two totals of the SAME notion (ε and δ each, or ρ) if that is still ≥ what was spent; None if
+    nothing changes. A file never changes a budget's notion (a total in another notion is ignored)."""
+    if imported.notion != old.notion:
+        return None
+    if old.notion == "zcdp":
+        rho = min(cast(float, old.rho), cast(float, imported.rho))
+        if rho == old.rho or rho < spent.rho or imported.delta != old.delta:
+            return None
+        return Budget.from_rho(rho, old.delta, old.n, old.allow_large_delta)
     eps, delta = min(old.epsilon, imported.epsilon), min(old.delta, imported.delta)
-    if (eps, delta) == (old.epsilon, old.delta) or eps < spent[0] or delta < spent[1]:
+    if (eps, delta) == (old.epsilon, old.delta) or eps < spent.epsilon or delta < spent.delta:
         return None
     return dataclasses.replace(old, epsilon=eps, delta=delta)
 
@@ -45,8 +54,11 @@ def same_release(e: LedgerEntry) -> tuple:
 
 
 def _new_entries(acct: DatasetAccount, imported: DatasetAccount) -> list[LedgerEntry]:
+    """The file's releases not here yet, their charge cleared: each is converted into THIS account's notion when
+    it is added (the file's charge was in the file's budget)."""
     have = {same_release(e) for e in acct.entries}
-    return [dataclasses.replace(e, dataset=acct.fingerprint) for e in imported.entries if same_release(e) not in have]
+    return [dataclasses.replace(e, dataset=acct.fingerprint, spend=None) for e in imported.entries
+            if same_release(e) not in have]
 
 
 def _copy(acct: DatasetAccount) -> DatasetAccount:
@@ -95,11 +107,23 @@ class MemoryBook:
         return list(self.demo)
 
     def reserve(self, key: str, cost: PrivacyCost, label: str) -> Any:
-        self._get(key).check(cost)
-        return None
+        """The click's :class:`Spend` (checked; recorded by :meth:`finish` with the entry)."""
+        return self._get(key).check(cost)
 
     def finish(self, token: Any, key: str, entry: LedgerEntry) -> None:
-        self._get(key).record(entry)
+        """Record the entry with the spend decided at :meth:`reserve`; a release that cost more than it declared
+        is charged the larger of the two in each unit (converted at the δ that remained when it was charged)."""
+        acct = self._get(key)
+        charged = token
+        if isinstance(token, Spend):
+            try:
+                actual = spend(entry.cost, acct.budget.notion,
+                               delta_remaining=max(acct.budget.delta - acct.used().delta, 0.0))
+            except DPValueError:
+                actual = token
+            charged = Spend(max(token.epsilon, actual.epsilon), max(token.delta, actual.delta),
+                            max(token.rho, actual.rho), token.how)
+        acct.record(dataclasses.replace(entry, spend=charged) if entry.counted_as_dp else entry)
 
     def cancel(self, token: Any) -> None:
         return None
@@ -113,9 +137,12 @@ class MemoryBook:
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
         acct = self._get(key)
         added = _new_entries(acct, imported)
+        probe = _copy(acct)
+        for e in added:        # all or nothing: a release the notion cannot count refuses the whole upload
+            probe.record(e)
         for e in added:
-            acct.record(e)
-        lower = _lowered(acct.budget, imported.budget, acct.spent())
+            acct.record(e)     # converted into this account's notion now, once
+        lower = _lowered(acct.budget, imported.budget, acct.used())
         if lower is not None:
             acct.budget = lower
         return added
@@ -196,10 +223,13 @@ class StoreBook:
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
         acct = self.workspace.account(key)
         added = _new_entries(acct, imported)
+        probe = _copy(acct)
+        for e in added:        # all or nothing: a release the notion cannot count refuses the whole upload
+            probe.record(e)
         for e in added:
             self.workspace.add_entry(key, e)
         acct = self.workspace.account(key)
-        lower = _lowered(acct.budget, imported.budget, acct.spent())
+        lower = _lowered(acct.budget, imported.budget, acct.used())
         if lower is not None:
             self.workspace.set_budget(key, lower)
         return added

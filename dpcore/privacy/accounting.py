@@ -126,10 +126,13 @@ class PrivacyCost:
             return self.count * pure_to_zcdp(cast(float, self.epsilon))
         return None
 
-    def as_approx(self, delta: float = 1e-6, tight: bool = True) -> tuple[float, float]:
+    def as_approx(self, delta: float | None = None, tight: bool = True) -> tuple[float, float]:
         """(ε, δ) implied by all ``count`` draws: basic composition (count·ε, count·δ); zCDP is
-        composed first (count·ρ) and converted at the given δ."""
+        composed first (count·ρ) and converted at the given δ (required for zCDP: there is no default δ)."""
         if self.notion == "zcdp":
+            if delta is None:
+                raise DPValueError("a ρ-zCDP cost has an (ε, δ) only at a chosen δ: pass delta (e.g. the budget's "
+                                   "δ); there is no fixed conversion δ.")
             return zcdp_to_approx(self.count * cast(float, self.rho), delta, tight=tight), float(delta)
         return float(cast(float, self.total_epsilon)), float(self.total_delta)
 
@@ -273,10 +276,11 @@ def gaussian_sigma_zcdp(rho: float, sensitivity: float) -> float:
 
 
 # -- composition -----------------------------------------------------------------
-def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) -> PrivacyCost:
+def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float | None = None) -> PrivacyCost:
     """Basic (sequential) composition: ε's and δ's add.
 
-    zCDP entries are first converted to (ε, δ_z)-DP at ``delta_for_zcdp`` each (tight conversion).
+    zCDP entries are first converted to (ε, δ_z)-DP at ``delta_for_zcdp`` each (tight conversion); without it a
+    zCDP entry is refused (there is no fixed conversion δ: a budget converts at its own, :mod:`.notions`).
     All-pure input gives a pure cost; all-LDP input gives an LDP cost.
     """
     costs = list(costs)
@@ -299,7 +303,7 @@ def compose_basic(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) ->
     return PrivacyCost.approx(eps, min(delta, 1.0 - 1e-16), neighbours=neighbours)
 
 
-def compose_entry(costs: Iterable[PrivacyCost], delta_for_zcdp: float = 1e-6) -> PrivacyCost:
+def compose_entry(costs: Iterable[PrivacyCost], delta_for_zcdp: float | None = None) -> PrivacyCost:
     """Several costs recorded as ONE ledger entry (e.g. k draws of each of three methods).
 
     When every cost has the same notion, per-draw numbers and neighbours, the per-draw form is

@@ -22,6 +22,7 @@ from .accounting import (
     compose_zcdp,
     zcdp_to_approx,
 )
+from .notions import Spend
 
 __all__ = ["LedgerEntry", "LedgerTotals", "PrivacyLedger"]
 
@@ -49,6 +50,10 @@ class LedgerEntry:
         The released value in plain JSON types (:func:`dpcore.privacy.budget.released_value`), or None.
     dataset : str or None
         The identity (content fingerprint) of the user's dataset it was charged to; None for demo data.
+    spend : Spend or None
+        What it took off its dataset's budget, in the budget's units, decided once when it was charged
+        (:func:`dpcore.privacy.notions.spend`; ``spend.how`` says how its cost was converted). None for a
+        release not charged to a budget.
     """
 
     label: str
@@ -59,13 +64,18 @@ class LedgerEntry:
     time: str = ""
     value: Any = None
     dataset: str | None = None
+    spend: Spend | None = None
 
 
 @dataclass(frozen=True)
 class LedgerTotals:
     """Totals of a ledger's DP-counted entries under basic and zCDP composition.
 
-    ``n_releases`` counts the entries counted as DP; ``n_not_dp`` the others (not in any total).
+    ``n_releases`` counts the entries counted as DP; ``n_not_dp`` the others (not in any total). Without a δ
+    (``delta`` None) no ρ-zCDP entry is converted: ``basic_epsilon``/``basic_delta`` add the ε-DP and (ε, δ)-DP
+    entries and ``basic_rho`` the ρ of the zCDP ones, said apart. A dataset's totals
+    (:meth:`~dpcore.privacy.budget.DatasetAccount.totals`) also give ``enforced`` (the sum of the stored spends,
+    in the budget's ``notion``) and ``tight_epsilon`` (PLD accountant at the budget's δ; not enforced).
     """
 
     n_releases: int
@@ -73,8 +83,12 @@ class LedgerTotals:
     basic_delta: float
     zcdp_rho: float | None
     zcdp_epsilon: float | None
-    delta: float
+    delta: float | None
     n_not_dp: int = 0
+    basic_rho: float = 0.0
+    enforced: Spend | None = None
+    notion: str | None = None
+    tight_epsilon: float | None = None
 
 
 @dataclass
@@ -129,19 +143,28 @@ class PrivacyLedger:
         """Entries that are not DP as run (listed apart, in no total)."""
         return [e for e in self.entries if not e.counted_as_dp]
 
-    def totals(self, delta: float = 1e-6) -> LedgerTotals:
-        """Basic composition (zCDP entries converted at ``delta`` each) and zCDP composition of the
-        entries counted as DP; the others are only counted (``n_not_dp``)."""
-        delta = check_delta(delta)
+    def totals(self, delta: float | None = None) -> LedgerTotals:
+        """Basic composition and zCDP composition of the entries counted as DP; the others are only counted
+        (``n_not_dp``). With ``delta``, each zCDP entry is converted at ``delta`` into the basic total and the zCDP
+        total is read at ``delta``; without it (the default: there is no fixed conversion δ) the zCDP entries'
+        ρ is added apart (``basic_rho``)."""
+        delta = None if delta is None else check_delta(delta)
         costs = [e.cost for e in self.counted]
         n_not = len(self.entries) - len(costs)
         if not costs:
-            return LedgerTotals(0, 0.0, 0.0, 0.0, 0.0, delta, n_not)
-        basic = compose_basic(costs, delta_for_zcdp=delta)
+            return LedgerTotals(0, 0.0, 0.0, 0.0, None if delta is None else 0.0, delta, n_not)
         z = compose_zcdp(costs)
         rho = None if z is None else z.rho
-        eps_z = None if rho is None else zcdp_to_approx(rho, delta)
-        return LedgerTotals(len(costs), float(cast(float, basic.epsilon)), float(basic.delta), rho, eps_z, delta, n_not)
+        eps_z = None if rho is None or delta is None else zcdp_to_approx(rho, delta)
+        if delta is not None:
+            basic = compose_basic(costs, delta_for_zcdp=delta)
+            return LedgerTotals(len(costs), float(cast(float, basic.epsilon)), float(basic.delta), rho, eps_z, delta,
+                                n_not)
+        others = [c for c in costs if c.notion != "zcdp"]
+        b_rho = float(sum(c.count * cast(float, c.rho) for c in costs if c.notion == "zcdp"))
+        b_eps = float(sum(c.count * cast(float, c.epsilon) for c in others))
+        b_delta = float(sum(c.count * float(c.delta) for c in others))
+        return LedgerTotals(len(costs), b_eps, b_delta, rho, eps_z, None, n_not, b_rho)
 
     def to_frame(self, names: Mapping[str, str] | None = None):
         """The entries as a pandas DataFrame, one row per release, in words (ε, δ, ρ per draw × draws).
@@ -153,18 +176,20 @@ class PrivacyLedger:
 
         import json
 
-        from .budget import ZCDP_DELTA, short_cost
+        from .budget import short_cost
 
         columns = ["time (UTC)", "release", "counted as DP", "not DP because", "cost", "ε (all draws)",
                    "δ (all draws)", "guarantee", "draws", "ε per draw", "δ per draw", "ρ per draw",
-                   "ρ (zCDP, all draws)", "neighbours", "dataset", "released value", "note"]
+                   "ρ (zCDP, all draws)", "charged (budget's units)", "conversion", "neighbours", "dataset",
+                   "released value", "note"]
         rows = [
             {
                 "time (UTC)": e.time,
                 "release": e.label,
                 "cost": short_cost(e.cost),
-                "ε (all draws)": e.cost.as_approx(ZCDP_DELTA)[0],
-                "δ (all draws)": e.cost.as_approx(ZCDP_DELTA)[1],
+                # a zCDP release's (ε, δ) depends on a δ: its cost is its ρ (never converted at a fixed δ)
+                "ε (all draws)": None if e.cost.notion == "zcdp" else e.cost.count * float(e.cost.epsilon or 0.0),
+                "δ (all draws)": None if e.cost.notion == "zcdp" else e.cost.count * float(e.cost.delta),
                 "counted as DP": "yes" if e.counted_as_dp else "no",
                 "not DP because": e.reason,
                 "guarantee": _NOTION_LABEL[e.cost.notion],
@@ -173,6 +198,8 @@ class PrivacyLedger:
                 "δ per draw": e.cost.delta,
                 "ρ per draw": e.cost.rho,
                 "ρ (zCDP, all draws)": e.cost.as_zcdp_rho(),
+                "charged (budget's units)": _charged(e.spend),
+                "conversion": "" if e.spend is None else e.spend.how,
                 "neighbours": e.cost.neighbours,
                 "dataset": names.get(e.dataset, "your data") if e.dataset else "",
                 "released value": "" if e.value is None else json.dumps(e.value, ensure_ascii=False),
@@ -181,3 +208,11 @@ class PrivacyLedger:
             for e in self.entries
         ]
         return pd.DataFrame(rows, columns=columns)
+
+
+def _charged(s: Spend | None) -> str:
+    if s is None:
+        return ""
+    if s.rho and not (s.epsilon or s.delta):
+        return f"ρ = {s.rho:.6g}"
+    return f"ε = {s.epsilon:.6g}, δ = {s.delta:.3g}"

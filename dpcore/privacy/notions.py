@@ -48,6 +48,9 @@ __all__ = [
     "NotionRefused",
     "Spend",
     "capacity",
+    "click_cost",
+    "costs_more",
+    "entry_cost",
     "fits",
     "spend",
     "suggest_notion",
@@ -88,6 +91,16 @@ class Spend:
         return Spend(self.epsilon + other.epsilon, self.delta + other.delta, self.rho + other.rho,
                      "; ".join(h for h in (self.how, other.how) if h))
 
+    def text(self, notion: str) -> str:
+        """This spending in the notion's units: ``"ρ = 0.01"`` (``"zcdp"``) or ``"ε = 2, δ = 0"``.
+
+        >>> Spend(rho=0.01).text("zcdp"), Spend(epsilon=2.0).text("approx")
+        ('ρ = 0.01', 'ε = 2, δ = 0')
+        """
+        if _notion(notion) == "zcdp":
+            return f"ρ = {_g0(self.rho)}"
+        return f"ε = {_g0(self.epsilon)}, δ = {_g0(self.delta)}"
+
 
 def _notion(notion: str) -> str:
     if notion not in BUDGET_NOTIONS:
@@ -97,6 +110,10 @@ def _notion(notion: str) -> str:
 
 def _g(x: float) -> str:
     return f"{x:.4g}"
+
+
+def _g0(x: float) -> str:
+    return "0" if x == 0 else f"{x:.4g}"
 
 
 def spend(cost: PrivacyCost | Iterable[PrivacyCost], notion: str, *, delta_remaining: float) -> Spend:
@@ -161,6 +178,78 @@ def _one(c: PrivacyCost, notion: str, delta_remaining: float) -> Spend:
     raise NotionRefused("Refused before computing anything: this release is (ε, δ)-DP with δ > 0, which gives no "
                         "ρ-zCDP guarantee, so a ρ-zCDP budget cannot count it. Choose a mechanism with an ε-DP or "
                         "ρ-zCDP guarantee, or load the data again with an (ε, δ) budget.")
+
+
+def entry_cost(costs: PrivacyCost | Sequence[PrivacyCost], notion: str, charged: Spend) -> PrivacyCost:
+    """The ONE cost a ledger entry records for the costs of one click charged ``charged`` under ``notion``.
+
+    The same notion, per-draw numbers and neighbours: the per-draw form with the counts added
+    (:func:`~dpcore.privacy.accounting.compose_entry`). Costs with no ρ-zCDP part: basic composition (no δ is
+    needed). Costs mixing ρ-zCDP with others: the cost charged — ρ-zCDP with ρ = ``charged.rho`` under a ρ budget
+    (ε-DP parts as ε²/2), or the (ε, δ) charged under an (ε, δ) budget (its δ derived from the budget when the
+    click was charged, never a fixed constant).
+
+    >>> entry_cost([PrivacyCost.pure(1.0), PrivacyCost.zcdp(0.5)], "zcdp", Spend(rho=1.0)).rho
+    1.0
+    """
+    from .accounting import compose_basic, compose_entry
+
+    cs = [costs] if isinstance(costs, PrivacyCost) else list(costs)
+    if not cs:
+        raise DPValueError("a click must have at least one cost.")
+    c0 = cs[0]
+    same = all((c.notion, c.epsilon, c.delta, c.rho, c.neighbours) == (c0.notion, c0.epsilon, c0.delta, c0.rho,
+                                                                       c0.neighbours) for c in cs)
+    if len(cs) == 1 or same:
+        return compose_entry(cs)
+    if not any(c.notion == "zcdp" for c in cs):
+        return compose_basic(cs)
+    neighbours = {c.neighbours for c in cs}
+    nb = neighbours.pop() if len(neighbours) == 1 else "mixed: " + ", ".join(sorted({c.neighbours for c in cs}))
+    if _notion(notion) == "zcdp":
+        return PrivacyCost.zcdp(charged.rho, neighbours=nb)
+    return PrivacyCost.approx(charged.epsilon, charged.delta, neighbours=nb)
+
+
+def click_cost(costs: Sequence[PrivacyCost]) -> PrivacyCost:
+    """The ONE cost a click declares for several costs, before its budget is known (no δ is assumed).
+
+    Without ρ-zCDP parts, or all alike: as :func:`entry_cost`. ρ-zCDP parts with ε-DP ones: their zCDP
+    composition (ε-DP as ρ = ε²/2, Bun & Steinke 2016, Prop. 1.4; ρ's add), a valid ρ-zCDP guarantee of the
+    whole click. ρ-zCDP parts with (ε, δ)-DP ones (δ > 0) have no common guarantee without a δ: refused (declare
+    them as separate requests of one click, whose costs the budget converts together).
+
+    >>> click_cost([PrivacyCost.pure(1.0), PrivacyCost.zcdp(0.5)]).rho
+    1.0
+    """
+    cs = list(costs)
+    if not cs or not all(isinstance(c, PrivacyCost) for c in cs):
+        raise DPValueError("cost must be a PrivacyCost or a non-empty sequence of them.")
+    if not any(c.notion == "zcdp" for c in cs) or all(c.notion == "zcdp" for c in cs) and len(
+            {(c.rho, c.neighbours) for c in cs}) == 1:
+        return entry_cost(cs, "approx", Spend())
+    if any(c.notion == "approx" and c.delta > 0 for c in cs):
+        raise DPValueError("one request mixes ρ-zCDP and (ε, δ)-DP costs, which have no common guarantee without "
+                           "choosing a δ: declare them as separate requests of the click (ReleaseSession."
+                           "check_budget converts them together into the budget's notion).")
+    rho = sum(c.count * (cast(float, c.rho) if c.notion == "zcdp" else 0.5 * cast(float, c.epsilon) ** 2)
+              for c in cs)
+    nb = {c.neighbours for c in cs}
+    return PrivacyCost.zcdp(float(rho), neighbours=nb.pop() if len(nb) == 1 else "mixed: " + ", ".join(
+        sorted({c.neighbours for c in cs})))
+
+
+def costs_more(actual: PrivacyCost, declared: PrivacyCost) -> bool:
+    """Whether ``actual`` is more than ``declared``: compared in the (ε, δ) notion, which counts every cost (each
+    component; a ρ-zCDP cost converted at the same small δ for both — the conversion is increasing in ρ, so the
+    verdict does not depend on that δ).
+
+    >>> costs_more(PrivacyCost.pure(1.0, count=3), PrivacyCost.pure(1.0, count=2))
+    True
+    """
+    d = spend(declared, "approx", delta_remaining=1e-9)
+    a = spend(actual, "approx", delta_remaining=1e-9)
+    return a.epsilon > d.epsilon * (1 + _TOL) or a.delta > d.delta * (1 + _TOL) + 1e-300
 
 
 def fits(notion: str, *, spent: Spend, new: Spend, epsilon: float = 0.0, delta: float = 0.0,

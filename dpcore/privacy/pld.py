@@ -55,7 +55,11 @@ def tight_epsilon(costs: Sequence[PrivacyCost], delta: float) -> float:
             raise DPValueError(f"a cost must be a PrivacyCost; got {type(c).__name__}.")
     if not costs:
         return 0.0
-    key = tuple(sorted((c.notion, c.epsilon or 0.0, c.delta, c.rho or 0.0, c.count) for c in costs))
+    counts: dict[tuple, int] = {}
+    for c in costs:   # the same per-draw cost listed several times: one PLD self-composed (its counts added)
+        k = (c.notion, c.epsilon or 0.0, c.delta, c.rho or 0.0)
+        counts[k] = counts.get(k, 0) + c.count
+    key = tuple(sorted((*k, n) for k, n in counts.items()))
     return _tight(key, float(delta))
 
 

@@ -67,16 +67,15 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DPValueError
-from .accounting import PrivacyCost, compose_entry
+from .accounting import PrivacyCost
 from .budget import (
-    ZCDP_DELTA,
     Budget,
     DatasetAccount,
     LedgerFile,
     ledger_to_json,
     released_value,
-    spend,
 )
+from .notions import click_cost, costs_more
 from ._accounts import MemoryBook, StoreBook, declares, same_release
 from .ledger import LedgerEntry, PrivacyLedger
 
@@ -469,7 +468,7 @@ class ReleaseRequest:
     cost : PrivacyCost, sequence of PrivacyCost, or None
         The cost declared before computing (from the public calibration); required for a release on
         a user's data counted as DP (the budget is checked against it). A sequence (e.g. one per
-        method of one click) is recorded as one entry (:func:`~dpcore.privacy.compose_entry`).
+        method of one click) is recorded as one entry (:func:`~dpcore.privacy.notions.click_cost`: no δ assumed).
     """
 
     key: tuple
@@ -493,7 +492,7 @@ class ReleaseRequest:
             costs = list(given)
             if not costs or not all(isinstance(c, PrivacyCost) for c in costs):
                 raise DPValueError("cost must be a PrivacyCost or a non-empty sequence of them.")
-            object.__setattr__(self, "cost", compose_entry(costs, ZCDP_DELTA))
+            object.__setattr__(self, "cost", click_cost(costs))
 
     @property
     def charge(self) -> Charge:
@@ -677,8 +676,7 @@ class ReleaseSession:
         self.ledger.entries.append(entry)
         if self._budgeted(request):
             self._book.finish(token, cast(str, request.dataset), entry)
-            declared, actual = spend(cast(PrivacyCost, request.cost)), spend(cost)
-            if actual[0] > declared[0] * (1 + 1e-9) or actual[1] > declared[1] * (1 + 1e-9) + 1e-300:
+            if costs_more(cost, cast(PrivacyCost, request.cost)):
                 raise RuntimeError(f"the release cost {cost.describe()} is more than it declared "
                                    f"({cast(PrivacyCost, request.cost).describe()}): recorded, not shown. "
                                    "Please report it.")
@@ -755,3 +753,4 @@ class ReleaseSession:
         while len(self._cache) > self.max_cached:
             self._cache.popitem(last=False)
         return Outcome("released", result, charge)
+

@@ -12,7 +12,9 @@ own version* (never the current ones), so an old database is upgraded exactly as
 
 Versions: 1 — workspaces, budget accounts and ledger entries; 2 — data kept on the server at the user's
 request, with an expiry; 3 — the keyed row sketch of each account (near-copy matching); 4 — a workspace's
-revision, raised by every change to its accounts or ledger (a tab re-reads them only when it moved).
+revision, raised by every change to its accounts or ledger (a tab re-reads them only when it moved); 5 — the
+budget's notion (``notion``, ``rho``; existing accounts: ``"approx"``, NULL), the ρ spent (``spent_rho``, 0) and
+each entry's charge in ρ and how it was converted (``spend_rho``, ``spend_how``).
 """
 from __future__ import annotations
 
@@ -45,7 +47,10 @@ def _workspaces(md: sa.MetaData, *, revision: bool = False) -> sa.Table:
                     sa.Column("created", sa.Float, nullable=False), *extra)
 
 
-def _accounts(md: sa.MetaData) -> sa.Table:
+def _accounts(md: sa.MetaData, *, notion: bool = False) -> sa.Table:
+    extra = [sa.Column("notion", sa.String(10), nullable=False, server_default="approx"),
+             sa.Column("rho", sa.Float, nullable=True),
+             sa.Column("spent_rho", sa.Float, nullable=False, server_default="0")] if notion else []
     return sa.Table("accounts", md,
                     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
                     sa.Column("workspace_id", sa.Integer, sa.ForeignKey("workspaces.id", ondelete="CASCADE"),
@@ -60,11 +65,13 @@ def _accounts(md: sa.MetaData) -> sa.Table:
                     sa.Column("budget_open", sa.Boolean, nullable=False),
                     sa.Column("spent_epsilon", sa.Float, nullable=False),
                     sa.Column("spent_delta", sa.Float, nullable=False),
-                    sa.Column("created", sa.Float, nullable=False),
+                    sa.Column("created", sa.Float, nullable=False), *extra,
                     sa.UniqueConstraint("workspace_id", "key", name="uq_accounts_workspace_key"))
 
 
-def _entries(md: sa.MetaData) -> sa.Table:
+def _entries(md: sa.MetaData, *, notion: bool = False) -> sa.Table:
+    extra = [sa.Column("spend_rho", sa.Float, nullable=False, server_default="0"),
+             sa.Column("spend_how", sa.Text, nullable=False, server_default="")] if notion else []
     return sa.Table("entries", md,
                     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
                     sa.Column("workspace_id", sa.Integer, sa.ForeignKey("workspaces.id", ondelete="CASCADE"),
@@ -79,7 +86,8 @@ def _entries(md: sa.MetaData) -> sa.Table:
                     sa.Column("spend_epsilon", sa.Float, nullable=False),
                     sa.Column("spend_delta", sa.Float, nullable=False),
                     sa.Column("value", sa.Text, nullable=True),              # JSON of the released value
-                    sa.Column("state", sa.String(10), nullable=False))       # "spent" | "released"
+                    sa.Column("state", sa.String(10), nullable=False),       # "spent" | "released"
+                    *extra)
 
 
 def _kept(md: sa.MetaData) -> sa.Table:
@@ -107,7 +115,8 @@ def _version_table(md: sa.MetaData) -> sa.Table:
 
 # The current tables (what the queries use); each migration below builds its own copies.
 METADATA = sa.MetaData()
-workspaces, accounts, entries = _workspaces(METADATA, revision=True), _accounts(METADATA), _entries(METADATA)
+workspaces, accounts = _workspaces(METADATA, revision=True), _accounts(METADATA, notion=True)
+entries = _entries(METADATA, notion=True)
 kept_data, sketches = _kept(METADATA), _sketches(METADATA)
 
 
@@ -127,12 +136,23 @@ def _add_revision(conn: Connection) -> None:
     conn.execute(sa.text("ALTER TABLE workspaces ADD COLUMN revision BIGINT NOT NULL DEFAULT 0"))
 
 
+def _add_notion(conn: Connection) -> None:
+    """Version 5: existing budgets are (ε, δ) by basic composition, unchanged; nothing was spent in ρ."""
+    for stmt in ("ALTER TABLE accounts ADD COLUMN notion VARCHAR(10) NOT NULL DEFAULT 'approx'",
+                 "ALTER TABLE accounts ADD COLUMN rho FLOAT",
+                 "ALTER TABLE accounts ADD COLUMN spent_rho FLOAT NOT NULL DEFAULT 0",
+                 "ALTER TABLE entries ADD COLUMN spend_rho FLOAT NOT NULL DEFAULT 0",
+                 "ALTER TABLE entries ADD COLUMN spend_how TEXT NOT NULL DEFAULT ''"):
+        conn.execute(sa.text(stmt))
+
+
 #: Migration i+1 brings a database at version i to version i+1 (append only; never edit a released one).
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create(_workspaces, _accounts, _entries),   # 1
     _create(_kept),                             # 2
     _create(_sketches),                         # 3
     _add_revision,                              # 4
+    _add_notion,                                # 5
 )
 LATEST_VERSION = len(MIGRATIONS)
 

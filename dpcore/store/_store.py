@@ -39,16 +39,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import DPValueError
-from ..privacy.accounting import PrivacyCost, compose_entry
+from ..privacy.accounting import PrivacyCost
 from ..privacy.budget import (
-    ZCDP_DELTA,
     Budget,
+    BudgetExceeded,
     DatasetAccount,
     check_fits,
     checked_budget,
     default_budget,
-    spend,
 )
+from ..privacy.notions import NotionRefused, Spend, costs_more, entry_cost, spend
 from ..privacy.ledger import LedgerEntry
 from . import _schema as S
 from ._identity import MATCH_FRACTION, DataIdentity, identify, matched_fraction, sketch_bytes, sketch_from_bytes
@@ -227,8 +227,20 @@ class Store:
         return identify(getattr(frame, "frame", frame), self._secret)
 
 
+def _budget_of(row: Any) -> Budget:
+    """An account row's budget (a ρ-zCDP budget from its ρ: its ε is derived, the same on every read)."""
+    if row.notion == "zcdp":
+        return Budget.from_rho(row.rho, row.delta, n=int(row.n), allow_large_delta=bool(row.allow_large_delta))
+    return Budget(row.epsilon, row.delta, n=int(row.n), allow_large_delta=bool(row.allow_large_delta),
+                  notion=row.notion)
+
+
+def _spent_of(row: Any) -> Spend:
+    return Spend(row.spent_epsilon, row.spent_delta, row.spent_rho)
+
+
 def _account_from(row: Any, entries: list[LedgerEntry]) -> DatasetAccount:
-    budget = Budget(row.epsilon, row.delta, n=int(row.n), allow_large_delta=bool(row.allow_large_delta))
+    budget = _budget_of(row)
     return DatasetAccount(row.key, row.name, int(row.n), budget, entries, bool(row.budget_open),
                           tuple(json.loads(row.columns)))
 
@@ -239,7 +251,8 @@ def _entry_from(row: Any, key: str | None, costs: dict[str, PrivacyCost]) -> Led
     if cost is None:
         cost = costs[row.cost] = _cost_from(row.cost)
     value = None if row.value is None else json.loads(row.value)
-    return LedgerEntry(row.label, cost, None, bool(row.counted), row.reason, row.time, value, key)
+    charged = Spend(row.spend_epsilon, row.spend_delta, row.spend_rho, row.spend_how) if row.counted else None
+    return LedgerEntry(row.label, cost, None, bool(row.counted), row.reason, row.time, value, key, charged)
 
 
 # The statements of a click, built once (SQLAlchemy then reuses their compiled form; building a statement costs
@@ -250,15 +263,16 @@ _ACCOUNT_LOCKED = _ACCOUNT.with_for_update()
 _INSERT_ENTRY = sa.insert(S.entries).returning(S.entries.c.id)
 _SPEND = (sa.update(S.accounts).where(S.accounts.c.id == sa.bindparam("b_id"))
           .values(spent_epsilon=S.accounts.c.spent_epsilon + sa.bindparam("b_eps", type_=sa.Float),
-                  spent_delta=S.accounts.c.spent_delta + sa.bindparam("b_delta", type_=sa.Float), budget_open=False))
+                  spent_delta=S.accounts.c.spent_delta + sa.bindparam("b_delta", type_=sa.Float),
+                  spent_rho=S.accounts.c.spent_rho + sa.bindparam("b_rho", type_=sa.Float), budget_open=False))
 _BUMP = (sa.update(S.workspaces).where(S.workspaces.c.id == sa.bindparam("b_ws"))
          .values(revision=S.workspaces.c.revision + 1))
 _REVISION = sa.select(S.workspaces.c.revision).where(S.workspaces.c.id == sa.bindparam("b_ws"))
 _SET_VALUE = (sa.update(S.entries)
               .where(S.entries.c.id == sa.bindparam("b_id"), S.entries.c.workspace_id == sa.bindparam("b_ws"))
               .values(value=sa.bindparam("b_value"), state="released")
-              .returning(S.entries.c.spend_epsilon, S.entries.c.spend_delta, S.entries.c.counted,
-                         S.entries.c.account_id))
+              .returning(S.entries.c.spend_epsilon, S.entries.c.spend_delta, S.entries.c.spend_rho,
+                         S.entries.c.counted, S.entries.c.account_id, S.entries.c.cost))
 
 
 @dataclass(frozen=True)
@@ -344,7 +358,7 @@ class Workspace:
             raise DPValueError("a dataset's identity must be a non-empty string of at most 64 characters.")
         n = int(n)
         b = budget if budget is not None else default_budget(n)
-        b = checked_budget(name, n, b, b, (0.0, 0.0), True)
+        b = checked_budget(name, n, b, b, Spend(), True)
         try:
             with S.write(self._engine) as conn, conn.begin():
                 conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
@@ -352,7 +366,7 @@ class Workspace:
                     workspace_id=self.id, key=key, name=str(name or "dataset")[:_NAME_MAX], n=n,
                     columns=json.dumps(list(columns), ensure_ascii=False), epsilon=b.epsilon, delta=b.delta,
                     allow_large_delta=b.allow_large_delta, budget_open=True, spent_epsilon=0.0, spent_delta=0.0,
-                    created=_now()).returning(S.accounts.c.id)).scalar_one()
+                    notion=b.notion, rho=b.rho, spent_rho=0.0, created=_now()).returning(S.accounts.c.id)).scalar_one()
                 if ident is not None:
                     conn.execute(sa.insert(S.sketches).values(account_id=aid, rows=ident.n,
                                                               sketch=sketch_bytes(ident.sketch)))
@@ -402,40 +416,40 @@ class Workspace:
         with S.write(self._engine) as conn, conn.begin():
             conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             r = self._row(conn, key, lock=True)
-            old = Budget(r.epsilon, r.delta, n=int(r.n), allow_large_delta=bool(r.allow_large_delta))
-            b = checked_budget(r.name, int(r.n), old, budget, (r.spent_epsilon, r.spent_delta), bool(r.budget_open))
+            b = checked_budget(r.name, int(r.n), _budget_of(r), budget, _spent_of(r), bool(r.budget_open))
             conn.execute(sa.update(S.accounts).where(S.accounts.c.id == r.id).values(
-                epsilon=b.epsilon, delta=b.delta, allow_large_delta=b.allow_large_delta))
+                epsilon=b.epsilon, delta=b.delta, allow_large_delta=b.allow_large_delta, notion=b.notion, rho=b.rho))
         return cast(DatasetAccount, self.account(key))
 
     # -- spending ------------------------------------------------------------------------------------
-    def check(self, key: str, cost: PrivacyCost | Iterable[PrivacyCost]) -> None:
-        """Raise BudgetExceeded if ``cost`` does not fit now (advisory: :meth:`check_and_spend` decides)."""
+    def check(self, key: str, cost: PrivacyCost | Iterable[PrivacyCost]) -> Spend:
+        """The charge ``cost`` would take now, in the budget's units; raise BudgetExceeded if it does not fit
+        (advisory: :meth:`check_and_spend` decides)."""
         with self._engine.connect() as conn:
             r = self._row(conn, key)
-        check_fits(r.name, int(r.n), Budget(r.epsilon, r.delta, n=int(r.n),
-                                            allow_large_delta=bool(r.allow_large_delta)),
-                   (r.spent_epsilon, r.spent_delta), cost)
+        return check_fits(r.name, int(r.n), _budget_of(r), _spent_of(r), cost)
 
     def check_and_spend(self, key: str, cost: PrivacyCost | Sequence[PrivacyCost], *, label: str,
                         time: str | None = None) -> int:
         """Check ``cost`` against the account's budget and record the spending, in ONE transaction.
 
-        Raises :class:`~dpcore.privacy.BudgetExceeded` (nothing recorded) if it does not fit; returns the
-        entry's id, to pass to :meth:`record` (the released value) or :meth:`cancel` (nothing was shown)."""
-        c = cost if isinstance(cost, PrivacyCost) else compose_entry(list(cost), ZCDP_DELTA)
-        eps, delta = spend(c)
+        The cost is converted into the budget's notion here, once (:func:`~dpcore.privacy.budget.check_fits`,
+        against the spending read under the lock), and that charge is stored with the entry and added to the
+        account. Raises :class:`~dpcore.privacy.BudgetExceeded` (nothing recorded) if it does not fit; returns
+        the entry's id, to pass to :meth:`record` (the released value) or :meth:`cancel` (nothing was shown)."""
+        costs = [cost] if isinstance(cost, PrivacyCost) else list(cost)
         with S.write(self._engine) as conn, conn.begin():
             conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
             r = self._row(conn, key, lock=True)
-            check_fits(r.name, int(r.n), Budget(r.epsilon, r.delta, n=int(r.n),
-                                                allow_large_delta=bool(r.allow_large_delta)),
-                       (r.spent_epsilon, r.spent_delta), c)
+            b = _budget_of(r)
+            new = check_fits(r.name, int(r.n), b, _spent_of(r), costs)
+            c = entry_cost(costs, b.notion, new)
             eid = conn.execute(_INSERT_ENTRY, {
                 "workspace_id": self.id, "account_id": r.id, "time": time or _iso(), "label": str(label),
-                "counted": True, "reason": "", "cost": _cost_json(c), "spend_epsilon": eps, "spend_delta": delta,
-                "value": None, "state": "spent"}).scalar_one()
-            conn.execute(_SPEND, {"b_id": r.id, "b_eps": eps, "b_delta": delta})
+                "counted": True, "reason": "", "cost": _cost_json(c), "spend_epsilon": new.epsilon,
+                "spend_delta": new.delta, "spend_rho": new.rho, "spend_how": new.how, "value": None,
+                "state": "spent"}).scalar_one()
+            conn.execute(_SPEND, {"b_id": r.id, "b_eps": new.epsilon, "b_delta": new.delta, "b_rho": new.rho})
         return int(eid)
 
     def record(self, entry_id: int, value: Any, cost: PrivacyCost | None = None) -> None:
@@ -450,17 +464,25 @@ class Workspace:
             e = conn.execute(_SET_VALUE, {"b_id": entry_id, "b_ws": self.id, "b_value": text}).first()
         if e is None:
             raise DPValueError(f"ledger entry {entry_id} is not in this workspace.")
-        if cost is None or not e.counted or e.account_id is None:
+        if cost is None or not e.counted or e.account_id is None or not costs_more(cost, _cost_from(e.cost)):
             return
-        eps, delta = spend(cost)
-        d_eps, d_delta = max(eps - e.spend_epsilon, 0.0), max(delta - e.spend_delta, 0.0)
-        if d_eps > 0 or d_delta > 0:     # the release cost more than it declared: charge the difference
-            with S.write(self._engine) as conn, conn.begin():
+        with S.write(self._engine) as conn, conn.begin():
+            r = conn.execute(sa.select(S.accounts).where(S.accounts.c.id == e.account_id).with_for_update()).first()
+            b = _budget_of(r)
+            try:   # at the δ that remained when this entry was charged (its own δ given back)
+                actual = spend(cost, b.notion, delta_remaining=max(b.delta - (r.spent_delta - e.spend_delta), 0.0))
+            except NotionRefused:
+                actual = Spend(e.spend_epsilon, e.spend_delta, e.spend_rho)
+            d_eps, d_delta = max(actual.epsilon - e.spend_epsilon, 0.0), max(actual.delta - e.spend_delta, 0.0)
+            d_rho = max(actual.rho - e.spend_rho, 0.0)
+            if d_eps > 0 or d_delta > 0 or d_rho > 0:     # the release cost more than it declared: charge the rest
                 conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
                 conn.execute(sa.update(S.entries).where(S.entries.c.id == entry_id).values(
-                    cost=_cost_json(cost), spend_epsilon=e.spend_epsilon + d_eps, spend_delta=e.spend_delta + d_delta))
+                    cost=_cost_json(cost), spend_epsilon=e.spend_epsilon + d_eps, spend_delta=e.spend_delta + d_delta,
+                    spend_rho=e.spend_rho + d_rho))
                 conn.execute(sa.update(S.accounts).where(S.accounts.c.id == e.account_id).values(
-                    spent_epsilon=S.accounts.c.spent_epsilon + d_eps, spent_delta=S.accounts.c.spent_delta + d_delta))
+                    spent_epsilon=S.accounts.c.spent_epsilon + d_eps, spent_delta=S.accounts.c.spent_delta + d_delta,
+                    spent_rho=S.accounts.c.spent_rho + d_rho))
 
     def cancel(self, entry_id: int) -> None:
         """Remove a spending whose computation raised before anything was shown (its budget comes back)."""
@@ -475,7 +497,8 @@ class Workspace:
                 conn.execute(sa.select(S.accounts.c.id).where(S.accounts.c.id == e.account_id).with_for_update())
                 conn.execute(sa.update(S.accounts).where(S.accounts.c.id == e.account_id).values(
                     spent_epsilon=S.accounts.c.spent_epsilon - e.spend_epsilon,
-                    spent_delta=S.accounts.c.spent_delta - e.spend_delta))
+                    spent_delta=S.accounts.c.spent_delta - e.spend_delta,
+                    spent_rho=S.accounts.c.spent_rho - e.spend_rho))
             conn.execute(sa.delete(S.entries).where(S.entries.c.id == entry_id))
 
     def add_entry(self, key: str | None, entry: LedgerEntry) -> None:
@@ -483,19 +506,27 @@ class Workspace:
         entry may only be added to an account (an import: its spending is added, never checked away)."""
         with S.write(self._engine) as conn, conn.begin():
             conn.execute(_BUMP, {"b_ws": self.id})   # the tabs of this workspace re-read it
-            aid = None if key is None else self._row(conn, key, lock=True).id
-            if entry.counted_as_dp and aid is None:
+            r = None if key is None else self._row(conn, key, lock=True)
+            aid = None if r is None else r.id
+            if entry.counted_as_dp and r is None:
                 raise DPValueError("a release counted as DP must be charged to a dataset's budget.")
-            eps, delta = spend(entry.cost) if entry.counted_as_dp else (0.0, 0.0)
+            new = Spend()
+            if entry.counted_as_dp and r is not None:   # converted into this account's notion now, once (never checked away)
+                b = _budget_of(r)
+                try:
+                    new = spend(entry.cost, b.notion, delta_remaining=max(b.delta - r.spent_delta, 0.0))
+                except NotionRefused as exc:
+                    raise BudgetExceeded(f"{exc} (Budget of “{r.name}”: {b.describe()}.)") from None
             conn.execute(sa.insert(S.entries).values(
                 workspace_id=self.id, account_id=aid, time=entry.time or _iso(), label=str(entry.label),
                 counted=bool(entry.counted_as_dp), reason=str(entry.reason), cost=_cost_json(entry.cost),
-                spend_epsilon=eps, spend_delta=delta,
+                spend_epsilon=new.epsilon, spend_delta=new.delta, spend_rho=new.rho, spend_how=new.how,
                 value=None if entry.value is None else json.dumps(entry.value, ensure_ascii=False, allow_nan=False),
                 state="released"))
-            if eps or delta:
+            if new.epsilon or new.delta or new.rho:
                 conn.execute(sa.update(S.accounts).where(S.accounts.c.id == aid).values(
-                    spent_epsilon=S.accounts.c.spent_epsilon + eps, spent_delta=S.accounts.c.spent_delta + delta,
+                    spent_epsilon=S.accounts.c.spent_epsilon + new.epsilon,
+                    spent_delta=S.accounts.c.spent_delta + new.delta, spent_rho=S.accounts.c.spent_rho + new.rho,
                     budget_open=False))
 
     def demo_entries(self) -> list[LedgerEntry]:

@@ -10,7 +10,6 @@ import pytest
 from dpcore.errors import DPValueError
 from dpcore.privacy import (
     USER,
-    ZCDP_DELTA,
     Budget,
     BudgetExceeded,
     PrivacyCost,
@@ -137,24 +136,28 @@ def test_delta_at_least_one_over_n_is_refused_unless_overridden():
     assert default_budget(20).delta < 1 / 20 and default_budget(10**7).delta < 1e-7
 
 
-def test_costs_compose_by_basic_composition_with_zcdp_converted():
-    """The rule stated in dpcore.privacy.budget: ε's and δ's add; ρ converted at ZCDP_DELTA per release."""
-    assert spend(PrivacyCost.pure(1.0, count=10)) == (10.0, 0.0)
-    assert spend(PrivacyCost.ldp(0.5, count=4)) == (2.0, 0.0)
-    assert spend(PrivacyCost.approx(1.0, 1e-7, count=3)) == (3.0, pytest.approx(3e-7))
-    eps_z = zcdp_to_approx(0.5, ZCDP_DELTA)
-    assert spend(PrivacyCost.zcdp(0.25, count=2)) == (pytest.approx(eps_z), ZCDP_DELTA)
+def test_costs_compose_by_basic_composition_with_zcdp_converted_at_the_budgets_delta():
+    """The rule stated in dpcore.privacy.budget (issue 33 changes it deliberately: no fixed ZCDP_DELTA): ε's and
+    δ's add; a ρ-zCDP release under an (ε, δ) budget is converted at half of the δ that remains when it is
+    charged, and that charge is stored with the entry."""
+    assert spend(PrivacyCost.pure(1.0, count=10), "approx", delta_remaining=1e-5).epsilon == 10.0
+    assert spend(PrivacyCost.ldp(0.5, count=4), "approx", delta_remaining=0.0).epsilon == 2.0
+    a = spend(PrivacyCost.approx(1.0, 1e-7, count=3), "approx", delta_remaining=1e-5)
+    assert (a.epsilon, a.delta) == (3.0, pytest.approx(3e-7))
+    z = spend(PrivacyCost.zcdp(0.25, count=2), "approx", delta_remaining=1e-5)
+    assert (z.epsilon, z.delta) == (pytest.approx(zcdp_to_approx(0.5, 5e-6)), 5e-6)
     s = ReleaseSession()
     s.open_dataset(FP, n=10_000, budget=Budget(20.0, 1e-5, n=10_000))
     for i, c in enumerate([PrivacyCost.pure(1.0, count=2), PrivacyCost.zcdp(0.5), PrivacyCost.approx(1, 1e-6)]):
         _run(s, _req(1.0, key=(i,), cost=c))
     acct = s.account(FP)
-    t = acct.totals()
-    assert acct.spent() == (pytest.approx(t.basic_epsilon), pytest.approx(t.basic_delta))
-    assert acct.spent()[0] == pytest.approx(2 + zcdp_to_approx(0.5, ZCDP_DELTA) + 1)
-    # a pure budget (δ = 0) refuses zCDP: ρ-zCDP is not ε-DP for any finite ε
+    assert acct.spent()[0] == pytest.approx(2 + zcdp_to_approx(0.5, 5e-6) + 1)
+    assert acct.spent()[1] == pytest.approx(5e-6 + 1e-6)
+    assert [e.spend.epsilon for e in acct.entries] == [2.0, pytest.approx(zcdp_to_approx(0.5, 5e-6)), 1.0]
+    assert "half of the δ that remained" in acct.entries[1].spend.how
+    # a budget with δ = 0 refuses zCDP with the real reason (no δ to convert at) and the fix
     s.open_dataset(FP2, n=10_000, budget=Budget(20.0, 0.0, n=10_000))
-    with pytest.raises(BudgetExceeded, match="this budget has no δ"):
+    with pytest.raises(BudgetExceeded, match="needs a δ > 0 .* none of the budget's δ remains.*ρ-zCDP budget"):
         _run(s, _req(1.0, fp=FP2, cost=PrivacyCost.zcdp(0.01)))
     assert spend_text([PrivacyCost.pure(1.0), PrivacyCost.pure(1.0)]) == "ε = 2, δ = 0"
 
@@ -178,7 +181,12 @@ def test_a_sequence_of_costs_is_one_entry():
     req = _req(1.0, cost=[PrivacyCost.pure(1.0, count=2), PrivacyCost.pure(1.0)])
     assert req.cost == PrivacyCost.pure(1.0, count=3)
     mixed = _req(1.0, cost=[PrivacyCost.pure(1.0), PrivacyCost.approx(1.0, 1e-6)])
-    assert spend(mixed.cost) == (2.0, 1e-6)
+    m = spend(mixed.cost, "approx", delta_remaining=1e-5)        # issue 33: spend takes the budget's notion
+    assert (m.epsilon, m.delta) == (2.0, 1e-6)
+    # ρ-zCDP with ε-DP: their zCDP composition (no δ assumed); with (ε, δ)-DP: refused, declare them apart
+    assert _req(1.0, cost=[PrivacyCost.pure(1.0), PrivacyCost.zcdp(0.5)]).cost == PrivacyCost.zcdp(1.0)
+    with pytest.raises(DPValueError, match="separate requests"):
+        _req(1.0, cost=[PrivacyCost.approx(1.0, 1e-6), PrivacyCost.zcdp(0.5)])
 
 
 def test_the_ledger_file_round_trip_continues_the_count_after_a_restart():
@@ -192,8 +200,9 @@ def test_the_ledger_file_round_trip_continues_the_count_after_a_restart():
     text = s.to_json()
     doc = json.loads(text)
     (d,) = doc["datasets"]
-    assert d["budget"] == {"epsilon": 3.0, "delta": 1e-5, "allow delta ≥ 1/n": False}
-    assert d["spent (basic composition)"] == {"epsilon": 2.0, "delta": 0.0}
+    # issue 33: the file says the budget's notion and the spending in its units (ρ too)
+    assert d["budget"] == {"epsilon": 3.0, "delta": 1e-5, "notion": "approx", "allow delta ≥ 1/n": False}
+    assert d["spent (budget's units)"] == {"epsilon": 2.0, "delta": 0.0, "rho": 0.0}
     r = d["releases"][0]
     assert r["time"].endswith("+00:00") and r["cost"]["epsilon"] == 1.0 and isinstance(r["released value"], float)
 
