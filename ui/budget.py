@@ -8,6 +8,7 @@ draws it twice a run).
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pandas as pd
@@ -16,12 +17,12 @@ import streamlit as st
 from dpcore import data as dpdata
 from dpcore import privacy as P
 from dpcore.privacy import tradeoff
+from dpcore.privacy.notions import MAX_CAPACITY
 from ui.widgets import show_error
 from ui.workspace import budget_of, get_dataset, get_ledger, open_budget, release_session
 
 LEDGER_DRAWN_KEY = "_dp_ledger_drawn"  # what this run's ledger placeholder shows (redraw_ledger)
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
-LEDGER_DELTA = P.ZCDP_DELTA      # δ at which the ledger converts zCDP totals to (ε, δ) (= the budgets')
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
 
 
@@ -34,14 +35,18 @@ def redraw_budget_line() -> None:
     acct = release_session().account(fingerprint)
     if acct is None:
         return
-    r_eps, r_delta = acct.remaining()
-    line = (f"Budget of “{dpdata.escape_markdown(acct.name)}”: ε = {_fmt(r_eps)} of {_fmt(acct.budget.epsilon)} "
-            f"and δ = {_fmt(r_delta)} of {_fmt(acct.budget.delta)} remain.")
+    s = acct.summary()
+    line = (f"Budget of “{dpdata.escape_markdown(acct.name)}” ({s.notion_label}): {s.remaining_text} of "
+            f"{s.total_text} remain.")
     with slot.container():
-        if costs and not acct.fits(costs):
-            st.warning(line + " A click of this cost does not fit: it would be refused.", icon=":material/block:")
+        try:
+            new = acct.check(costs) if costs else None
+        except P.BudgetExceeded as exc:
+            st.warning(line + " A click of this cost does not fit: it would be refused. " + str(exc),
+                       icon=":material/block:")
         else:
-            st.caption(line)
+            st.caption(line + ("" if new is None else f" This click takes {new.text(s.notion)}"
+                               + (f" ({new.how})" if new.how else "") + "."))
 
 
 def clear_ledger() -> None:
@@ -85,18 +90,16 @@ def redraw_ledger() -> None:
 
 
 def budget_lines(acct: P.DatasetAccount, *, current: bool = False) -> None:
-    """One dataset's budget: total, spent, remaining (basic composition) and its zCDP total."""
-    s_eps, s_delta = acct.spent()
-    r_eps, r_delta = acct.remaining()
-    t = acct.totals()
+    """One dataset's budget in its notion: remaining, total, spent, and the tight PLD total (for information)."""
+    s = acct.summary()
+    n_not = len(acct.entries) - s.n_releases
     name = dpdata.escape_markdown(acct.name)
-    st.markdown(f"**{name}**{' (loaded)' if current else ''}: remaining ε = **{_fmt(r_eps)}**, δ = **{_fmt(r_delta)}** "
-                f"of {acct.budget.describe()}")
-    z = ("zCDP: not available (an (ε, δ) release has no zCDP bound)" if t.zcdp_rho is None else
-         f"zCDP: ρ = {_fmt(t.zcdp_rho)} ⇒ ε = {_fmt(t.zcdp_epsilon)} at δ = {LEDGER_DELTA:g}")
-    st.caption(f"Spent (basic composition): ε = {_fmt(s_eps)}, δ = {_fmt(s_delta)} in {t.n_releases} "
-               f"release{'s' if t.n_releases != 1 else ''}" + (f" (+{t.n_not_dp} not DP, in no budget)" if t.n_not_dp
-                                                              else "") + f". {z}.")
+    bold = re.sub(r"= ([^,]+)", r"= **\1**", s.remaining_text)
+    st.markdown(f"**{name}**{' (loaded)' if current else ''}: remaining {bold} "
+                f"of {acct.budget.describe()} — {s.notion_label}")
+    tight = f" Tight total (PLD): {s.tight_text}." if s.tight_text else ""
+    st.caption(f"Spent: {s.spent_text} in {s.n_releases} release{'s' if s.n_releases != 1 else ''}"
+               + (f" (+{n_not} not DP, in no budget)" if n_not else "") + f".{tight}")
 
 
 def ledger_panel() -> None:
@@ -111,7 +114,7 @@ def ledger_panel() -> None:
         st.markdown("**Privacy budgets** (per dataset)")
         for acct in accounts:
             budget_lines(acct, current=acct is current)
-    t = ledger.totals(delta=LEDGER_DELTA)
+    t = ledger.totals()
     st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''} counted as DP"
                 + (f", {t.n_not_dp} not DP" if t.n_not_dp else ""))
     if not ledger.entries:
@@ -119,11 +122,12 @@ def ledger_panel() -> None:
                    "or draw) is recorded here with its cost; reruns of the same release are not.")
         return
     if t.n_releases:
-        st.markdown(f"Listed, basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**")
+        st.markdown(f"Listed, basic composition: ε = **{_fmt(t.basic_epsilon)}**, δ = **{_fmt(t.basic_delta)}**"
+                    + (f" + ρ = **{_fmt(t.basic_rho)}** (zCDP releases)" if t.basic_rho else ""))
         if t.zcdp_rho is None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
-            st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}** ⇒ ε = **{_fmt(t.zcdp_epsilon)}** at δ = {LEDGER_DELTA:g}")
+            st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}**")
             if t.zcdp_rho > 0:
                 st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
@@ -154,12 +158,40 @@ def _fmt(x: float | None) -> str:
 
 
 def _set_budget(acct, keys: tuple[str, str, str]) -> None:
-    """Form callback: set the dataset's total (ε, δ); an error is kept for the next run to show."""
+    """Form callback: set the dataset's total — (ε, δ) in the chosen notion, or a ρ typed directly for a ρ-zCDP
+    budget; an error is kept for the next run to show."""
     ss = st.session_state
     try:
-        acct.set_budget(P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]])))
+        notion, rho = ss.get(keys[0] + "_notion", acct.budget.notion), float(ss.get(keys[0] + "_rho") or 0.0)
+        budget = (P.Budget.from_rho(rho, ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]))
+                  if notion == "zcdp" and rho > 0 else
+                  P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]), notion=notion))
+        acct.set_budget(budget)
     except ValueError as exc:
         ss["data_budget_error"] = str(exc)
+
+
+#: The kinds of release the notion chooser counts (one click each, at the pages' defaults).
+NOTION_KINDS = (("Laplace / KNG draw, ε = 1", P.PrivacyCost.pure(1.0)), ("Laplace, ε = 0.3", P.PrivacyCost.pure(0.3)),
+                ("Gaussian, ρ = 0.01", P.PrivacyCost.zcdp(0.01)), ("Gaussian, ρ = 0.005", P.PrivacyCost.zcdp(0.005)),
+                ("GP density, ε = 1, δ = 1e-7", P.PrivacyCost.approx(1.0, 1e-7)))
+
+
+def _notion_help(epsilon: float, delta: float) -> None:
+    """How many releases of each kind every notion holds for the totals entered, and the notion that holds most."""
+    try:
+        rows = {label: P.suggest_notion([cost], epsilon=float(epsilon), delta=float(delta))[1]
+                for label, cost in NOTION_KINDS}
+        best, _ = P.suggest_notion([c for _, c in NOTION_KINDS], epsilon=float(epsilon), delta=float(delta))
+    except ValueError as exc:
+        show_error(exc)
+        return
+    st.dataframe(pd.DataFrame({"release (one click)": list(rows)} | {P.NOTION_LABELS[n]: [r[n] for r in rows.values()]
+                                                                       for n in P.BUDGET_NOTIONS}),
+                 hide_index=True, width="stretch")
+    st.caption(f"How many of each, one after the other, the totals ε = {epsilon:g}, δ = {delta:g} hold in each notion "
+               f"(capped at {MAX_CAPACITY:,}). Holding most of all these kinds together: "
+               f"**{P.NOTION_LABELS[best]}**. A ρ-zCDP budget is the largest ρ that guarantees the (ε, δ) entered.")
 
 
 def budget_editor(ds: dpdata.Dataset) -> None:
@@ -171,8 +203,9 @@ def budget_editor(ds: dpdata.Dataset) -> None:
     st.subheader("Privacy budget of this dataset")
     budget_lines(acct, current=True)
     st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
-               f"refused if it does not fit. Costs add up by basic composition (ε's and δ's add; a zCDP release "
-               f"counts as its (ε, δ) at δ = {P.ZCDP_DELTA:g}). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
+               f"refused if it does not fit. Each cost is converted into the budget's notion when it is charged "
+               f"(under (ε, δ) a zCDP release takes its (ε, δ) at half of the δ that remains; under ρ-zCDP an ε-DP "
+               f"draw takes ε²/2). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
                f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
                "same file again gives nothing back.")
     tag = acct.fingerprint[:12]
@@ -186,10 +219,18 @@ def budget_editor(ds: dpdata.Dataset) -> None:
         c2.number_input("total δ", min_value=0.0, max_value=0.999, key=keys[1], format="%g",
                         help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
         c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
+        n1, n2 = st.columns([3, 2], vertical_alignment="bottom")
+        n1.radio("How the budget counts", P.BUDGET_NOTIONS, key=keys[0] + "_notion", horizontal=True,
+                 index=P.BUDGET_NOTIONS.index(acct.budget.notion), format_func=P.NOTION_LABELS.get)
+        n2.number_input("or total ρ directly (ρ-zCDP; 0 = from ε, δ)", min_value=0.0, max_value=1e6, value=0.0,
+                        key=keys[0] + "_rho", format="%g")
         st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
                               args=(acct, keys))
     if "data_budget_error" in ss:
         show_error(ValueError(ss.pop("data_budget_error")))
+    if acct.budget_open:
+        with st.expander("Which notion holds more of what you plan? (before the first release)"):
+            _notion_help(ss[keys[0]], ss[keys[1]])
     if not acct.budget_open:
         st.caption("A release was made on this data since it was loaded: the total can only be lowered now. To "
                    "raise it, unload the dataset and load it again (what it spent stays counted).")

@@ -104,10 +104,10 @@ def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     app.run()
     side = _texts(app.sidebar)
     assert "2 releases" in side
-    t = ledger.totals(1e-6)
-    assert f"ε = **{t.basic_epsilon:.4g}**" in side
-    assert f"ρ = **{t.zcdp_rho:.4g}**" in side and f"ε = **{t.zcdp_epsilon:.4g}**" in side
-    assert t.zcdp_rho == pytest.approx(0.5**2 / 2 + 0.125)
+    t = ledger.totals()      # issue 33: no fixed conversion δ — zCDP releases are said as their ρ
+    assert f"ε = **{t.basic_epsilon:.4g}**" in side and f"ρ = **{t.basic_rho:.4g}** (zCDP releases)" in side
+    assert f"ρ = **{t.zcdp_rho:.4g}**" in side and t.zcdp_epsilon is None
+    assert (t.basic_epsilon, t.basic_rho) == (0.5, 0.125) and t.zcdp_rho == pytest.approx(0.5**2 / 2 + 0.125)
     (table,) = [d for d in app.sidebar.dataframe]
     assert list(table.value["release"]) == ["toy mean, ε=0.5", "toy Gaussian"]
     assert list(table.value["cost"]) == ["ε=0.5", "ρ=0.125"]

@@ -234,7 +234,8 @@ def test_every_release_button_carries_the_total_cost_and_defaults_cost_at_most_e
     at.switch_page(f"pages/{page}.py").run()
     _ok(at)
     label = at.button(key=button).label
-    assert " — " in label and "ε = " in label and "δ = " in label, label
+    # issue 33: a click's cost is said in its own terms (a zCDP release as its ρ, never at a fixed δ)
+    assert " — " in label and ("ε = " in label and "δ = " in label or "ρ = " in label), label
     if eps_key is not None:
         eps = float(at.session_state[eps_key])
         assert eps == 1.0
@@ -243,7 +244,7 @@ def test_every_release_button_carries_the_total_cost_and_defaults_cost_at_most_e
     if page in ("kng", "density"):
         assert label.endswith("— ε = 1, δ = 0"), label
     if page == "query_release":
-        assert label == "Release — ρ = 0.1 ⇒ ε = 2.142, δ = 1e-06"   # fits the default budget (ε = 3)
+        assert label == "Release — ρ = 0.1"   # its conversion is the budget's, shown beside the button
     # the budget is visible beside the button
     assert any("Budget of “people.csv”" in _plain(c.value) for c in list(at.caption) + list(at.warning))
 
@@ -300,3 +301,19 @@ def test_every_release_cost_says_what_it_means_and_the_ledger_its_total():
     _ok(at)
     side = "\n".join(c.value for c in at.sidebar.caption)
     assert "All listed releases together: an adversary who wrongly accuses at most 5 %" in side
+
+
+def test_the_data_page_sets_the_budgets_notion():
+    """Issue 33: the Data page chooses how the budget counts; a ρ-zCDP budget is the largest ρ guaranteeing the
+    (ε, δ) entered, and the budget line says its notion and the remaining ρ."""
+    at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
+    at.switch_page("pages/data.py").run()
+    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
+    tag = _session(at).account(fp).fingerprint[:12]
+    at.radio(key=f"data_budget_eps_{tag}_notion").set_value("zcdp")
+    at.button(key=f"FormSubmitter:data_budget_form_{tag}-Set budget").click()
+    _ok(at.run())
+    acct = _session(at).account(fp)
+    assert acct.budget.notion == "zcdp" and acct.budget.rho == pytest.approx(0.2242, abs=1e-4)
+    text = _plain("\n".join(str(m.value) for m in at.markdown))
+    assert "remaining ρ = **0.2242" in text and "ρ-zCDP (privacy filter)" in text
