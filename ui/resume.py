@@ -17,7 +17,8 @@ from dpcore import data as dpdata
 from dpcore import privacy as P
 from ui.keeping import kept_list, restored_data_note, summary
 from ui.widgets import show_error
-from ui.workspace import GONE_KEY, get_dataset, open_budget, release_session, set_dataset, store, workspace
+from ui.workspace import (GONE_KEY, check_workspace, get_dataset, open_budget, release_session, set_dataset, store,
+                          workspace)
 
 SESSION_PARAM = "session"        # the URL query parameter holding this browser tab's session token
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
@@ -58,6 +59,7 @@ def session_guard() -> None:
     the kept tables and the saved files, and stops until the user continues.
     """
     ss = st.session_state
+    check_workspace()
     if TOKEN_KEY not in ss:
         old = st.query_params.get(SESSION_PARAM)
         ss[TOKEN_KEY] = f"{BOOT_ID}-{secrets.token_hex(6)}"

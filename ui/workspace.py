@@ -129,9 +129,10 @@ def ensure_workspace() -> dpstore.Workspace | None:
     return ws
 
 
-def start_workspace(*, delete_current: bool = False) -> None:
+def start_workspace(*, delete_current: bool = False, make: bool = True) -> None:
     """A new empty workspace for this browser (the dataset unloaded); with ``delete_current`` the current one is
-    deleted with everything in it first, and the new one is made only when data is loaded again."""
+    deleted with everything in it first. The new one is made now (``make``, and not deleting) or when data is
+    loaded again."""
     ss = st.session_state
     current = workspace()
     if delete_current and current is not None:
@@ -140,8 +141,17 @@ def start_workspace(*, delete_current: bool = False) -> None:
     ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
     ss[DATASET_KEY], ss[WORKSPACE_TOKEN_KEY], ss[COOKIE_KEY] = None, None, ""
     ss.pop(MATCH_KEY, None)
-    if not delete_current:
+    if make and not delete_current:
         ensure_workspace()
+
+
+def check_workspace() -> None:
+    """If another tab deleted this session's workspace, drop it (budgets would otherwise be read from nothing); the
+    next data load makes a new one. One small query a run (app.py, through the session guard)."""
+    ws = workspace()
+    if ws is not None and not ws.exists():
+        start_workspace(delete_current=False, make=False)
+        st.session_state[GONE_KEY] = True
 
 
 def workspace_cookie() -> None:
