@@ -13,16 +13,15 @@
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
 ``ui.simulate``     "Run the simulation": a declared figure's few replicates on synthetic data, its chart
 ``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
-``ui.server``       the server's garbage-collection housekeeping (app.py)
+``ui.server``       the server's database (the store) and garbage-collection housekeeping (app.py)
 ``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
 ``ui.nav``          page discovery from each page's ``# nav:`` header line
 ``ui.compat``       the one patch of Streamlit internals
 ==================  ====================================================================================
 
-Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat, server and
-workspace import no other ui module; budget, keeping, resume, cache and share use workspace (and widgets, charts,
-links; resume also keeping);
-release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat and server
+import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
+widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """

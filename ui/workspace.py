@@ -5,15 +5,18 @@ Budgets, spending and the ledger live in a :mod:`dpcore.store` workspace (shared
 across server restarts), named by a capability token kept in the browser's cookie :data:`WORKSPACE_COOKIE`
 (SameSite=Strict, path=/, :data:`COOKIE_DAYS` days) — never in the URL, so copying the page address gives nothing
 away. The workspace is made lazily, at the first user data load or budget. The store is opened once per server
-process (:func:`store`: a database connection pool; it holds nothing of a session in memory).
+process (:func:`store`, from :func:`ui.server.database`: a connection pool; it holds nothing of a session in memory).
+The cookie is written by the one script of the app (:func:`workspace_cookie`): fixed text with the token
+JSON-quoted (URL-safe base64), never user text.
 
 **Test hook.** AppTest has no cookies: a test sets ``st.session_state[WORKSPACE_TOKEN_KEY]`` to a token before the
 session's first run, so that two AppTest sessions share one workspace. The key is this session's own record of its
 token (server-side state: a browser cannot write it), not a second way in.
 
 Owns ``st.session_state``'s release session, dataset and workspace-token slots. Must never: keep a session's data or
-releases anywhere but that session's ``st.session_state`` and its workspace (no module-level state; the one
-``st.cache_resource`` is the store, keyed by the data folder and database address), put the workspace token into a
+releases anywhere but that session's ``st.session_state`` and its workspace (no module-level state, no
+``st.cache_*``; the one
+process-wide resource is the store, ui.server.database, keyed by the data folder and database address), put the workspace token into a
 URL, a download, an export or a log, or give a seed to a release on a user's data unless the user switched
 "reproducible demo" on (dpcore.privacy.randomness_for decides). The release rules themselves are
 :mod:`dpcore.privacy.session`.
@@ -32,6 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from dpcore import data as dpdata
 from dpcore import privacy as P
 from dpcore import store as dpstore
+from ui import server
 
 # Session-state keys (namespaced so that widget keys chosen by pages cannot collide).
 SESSION_KEY = "dp_releases"      # the ReleaseSession (cache + ledger)
@@ -57,18 +61,10 @@ def data_dir() -> Path:
     return Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False, on_release=lambda s: s.close())
-def _open_store(folder: str, url: str) -> dpstore.Store:
-    """One store per server process and database (the arguments: a folder and a database address, public)."""
-    opened = dpstore.open_store(url or None, data_dir=folder)
-    opened.purge_expired()
-    return opened
-
-
 def store() -> dpstore.Store | None:
     """The server's store, or None if the database cannot be opened (budgets then live in the tab only)."""
     try:
-        return _open_store(str(data_dir()), os.environ.get("DPX_DATABASE_URL", ""))
+        return server.database(str(data_dir()), os.environ.get("DPX_DATABASE_URL", ""))
     except (ValueError, OSError, SQLAlchemyError):
         return None
 
