@@ -36,7 +36,7 @@ def restart_notice(why: str) -> str:
             "**This is a new session of this page** (it was reloaded, or opened in another tab).")
     if workspace() is not None:
         return (f"{head} Your workspace is intact: budgets, their spending and the ledger are kept in it on this "
-                f"server, so nothing needs uploading. {summary()} The data is not loaded in this session: "
+                f"server, so nothing needs uploading. {summary()} The data is not loaded in this session. "
                 f"{restored_data_note()}")
     if store() is None:
         return (f"{head} The server's database cannot be opened: budgets and the ledger live in this tab only. To "

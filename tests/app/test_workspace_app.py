@@ -77,7 +77,7 @@ def test_a_duplicated_tab_of_a_live_workspace_is_told_nothing_false():
     (notice,) = [_plain(e.value) for e in dup.info]
     assert notice.startswith("**This is a new session of this page** (it was reloaded, or opened in another tab).")
     assert "workspace is intact" in notice and "budgets of 1 dataset and 1 release" in notice
-    assert "The data is not loaded in this session" in notice
+    assert "The data is not loaded in this session." in notice
     for false in ("gone", "lost", "previous session", "server restarted", "nothing is kept"):
         assert false not in notice.lower(), false
     _ok(dup.button(key="dp_restart_ack").click().run())
