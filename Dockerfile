@@ -35,6 +35,13 @@ COPY --chown=root:root pages ./pages
 COPY --chown=root:root ui ./ui
 COPY --chown=root:root dpcore ./dpcore
 
+# The database of budgets, spending, ledgers and workspaces (SQLite, WAL) and its server secret: a volume owned by
+# the app's user, so that a new container finds them. Several servers: DPX_DATABASE_URL=postgresql+psycopg://… and
+# the same DPX_SERVER_SECRET on each.
+ENV DPX_DATA_DIR=/data
+RUN mkdir -m 0700 /data && chown appuser /data
+VOLUME ["/data"]
+
 USER appuser
 EXPOSE 8501
 

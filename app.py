@@ -10,7 +10,6 @@ import sys
 import streamlit as st
 
 from dpcore import data as dpdata
-from dpcore import privacy as P
 import ui
 
 st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock:", layout="wide",
@@ -22,6 +21,7 @@ ui.session_guard()  # a restarted server or a reloaded page is said before anyth
 ui.note_page(page.url_path)  # pages keep their settings across navigation (ui.persist)
 
 with st.sidebar:
+    ui.workspace_cookie()  # the browser's workspace cookie, when this session's workspace changed
     ui.randomness_sidebar()
     st.divider()
     ui.ledger_slot(st.empty())  # redrawn by every release, so also when a page st.stop()s after it
@@ -33,23 +33,26 @@ with st.sidebar:
     st.download_button("Download ledger (JSON)", data=lambda: _session.to_json().encode("utf-8"),
                        file_name="privacy_ledger.json", mime="application/json", key="dp_ledger_json",
                        on_click="ignore", icon=":material/download:", width="stretch",
-                       help="Budgets, spending, every release with its time, cost and released value. Upload it "
-                            "after a restart to continue counting.")
-    st.download_button("Download ledger (CSV)",
-                       data=lambda: dpdata.to_safe_csv(P.PrivacyLedger(_session.all_entries()).to_frame()),
+                       help="Your record: budgets, spending, every release with its time, cost and released value "
+                            "(no hash of the data). The workspace keeps all of it on this server; upload the file "
+                            "to continue counting on another server.")
+    st.download_button("Download ledger (CSV)", data=lambda: dpdata.to_safe_csv(_session.ledger_frame()),
                        file_name="privacy_ledger.csv", mime="text/csv", key="dp_ledger_csv",
                        on_click="ignore", icon=":material/download:", width="stretch",
-                       help="Every release of this session: time, cost, released value.")
+                       help="Every release of this workspace: time, dataset name, cost, released value.")
     with st.expander("Continue a saved ledger"):
         ui.ledger_upload()
     with st.expander("Save or resume the session"):
         ui.session_file_panel()
-    st.caption("Refreshing the browser page or a server restart ends this session: the data, the releases and "
-               "the budgets are lost — download the ledger (JSON) to continue counting.")
+    st.caption("Budgets, spending and the ledger are kept in this browser's workspace on the server (Data page: "
+               "“Your workspace”): a reload, another tab or a server restart finds them. The page address holds "
+               "no key to it: copying it gives nothing away.")
     st.divider()
     ui.educational_banner(compact=True)
 
 page.run()
 ui.redraw_ledger()
+with st.sidebar:
+    ui.workspace_cookie()  # a workspace the page made in this run (the first data load)
 ui.server.freeze_module_heap(len(sys.modules))  # the imported modules: out of every collection's walk
 ui.server.collector().maybe_collect()  # instead of Streamlit's collection after every run (config: postScriptGC)

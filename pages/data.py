@@ -1,5 +1,5 @@
-"""Data: a built-in example, an upload (CSV/xlsx) or a simulation; public bounds and imputation values.
-The dataset lives in this session only (``ui.set_dataset``); no cache. User text is escaped, never HTML."""
+"""Data: a built-in example, an upload (CSV/xlsx) or a simulation; public bounds and imputation values. The dataset
+lives in this session (on the server only if "keep my data" is ticked); its budget in the workspace. Text escaped."""
 # nav: title="Data" icon=":material/table_chart:" order=10
 import hashlib
 
@@ -26,7 +26,7 @@ IMPUTE_PENDING = "data_impute_pending"  # (column, released private mean) to put
 
 def _new_dataset(ds: dpdata.Dataset | None) -> None:
     ui.set_dataset(ds)
-    ui.open_budget(ds)  # a user's data: its budget (spending kept if the same data was loaded before)
+    ui.open_budget(ds)  # a user's data: its budget in the workspace (the same people loaded before: its spending)
     ss[LOAD_ID] = ss.get(LOAD_ID, 0) + 1
     ss.pop("data_columns", None)
 
@@ -195,6 +195,7 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
     st.caption(f"Preview: the first {min(ds.n_rows, 200)} of {ds.n_rows:,} rows.")
     if P.data_kind(ds) == P.USER:
         ui.budget_editor(ds)
+        ui.keep_data_option(ds)
     else:
         st.caption("Public demo data: no budget. Releases on it use the sidebar's seed and are recorded as not "
                    "counted as DP; simulations are free.")
@@ -224,10 +225,9 @@ def _show_dataset(ds: dpdata.Dataset) -> None:
 st.title("Data")
 ui.share_link("data")   # the simulation settings only: never a bound, a column, the budget or the data
 st.markdown("Start with a real example, upload a file or simulate data; then declare each column's **public "
-            "bounds**. The data stays in this browser session: other users never see it; it is not written to disk.")
-st.warning("Refreshing or closing this browser tab ends the session (so does a server restart): the dataset is "
-           "unloaded and its budget forgotten. Download the ledger (JSON, sidebar) to continue counting "
-           "against the same budget after loading the data again.", icon=":material/refresh:")
+            "bounds**. The data stays in this browser tab (other users never see it) unless you keep it on the "
+            "server; its budget, spending and ledger are kept in your workspace, across reloads and restarts.")
+ui.workspace_panel()
 st.markdown("**Real examples** (shipped with scikit-learn; public bounds from domain knowledge):")
 for c, (name, info) in zip(st.columns(len(dpdata.BUILTIN_DATASETS)), dpdata.BUILTIN_DATASETS.items()):
     if c.button(info.label, key=f"data_builtin_{name}", icon=":material/dataset:", width="stretch"):

@@ -20,13 +20,25 @@ def pytest_collection_finish(session):
 
 
 def pytest_configure(config):
-    """Scan the installed packages for Streamlit components once per test process, not once per AppTest.
+    """Every test process keeps the app's database in a temporary folder (``DPX_DATA_DIR``): no test writes into the
+    repository's ``.dpx-data`` or a user's data folder, and servers the tests start inherit it; a ``DPX_DATABASE_URL``
+    of the environment is ignored (the app tests never touch a real deployment's database).
+
+    Then: scan the installed packages for Streamlit components once per test process, not once per AppTest.
 
     Every new ``AppTest`` runs streamlit.components.v2's ``scan_component_manifests`` (the metadata of every
     installed distribution parsed again: ≈ 0.65 s of CPU), and the suite creates an AppTest per test and more.
     The installed packages do not change while the tests run, so the scan's result is kept for the process.
     """
     import functools
+    import os
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="dpx-test-data-")
+    os.environ["DPX_DATA_DIR"] = folder
+    os.environ.pop("DPX_DATABASE_URL", None)
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
     from streamlit.components.v2 import manifest_scanner
 

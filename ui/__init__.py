@@ -1,7 +1,9 @@
 """The app layer shared by the pages: one module per concern, re-exported here so that a page does ``import ui``.
 
 ==================  ====================================================================================
-``ui.workspace``    the session's release session, dataset and budget account; the sidebar's randomness
+``ui.workspace``    the session's release session, dataset, budget account and database workspace (its cookie);
+                    the sidebar's randomness
+``ui.keeping``      the workspace as the user sees it: new / delete, "keep my data on this server", kept tables
 ``ui.resume``       the session token, the restart notice, the ledger and session files (download, upload)
 ``ui.budget``       budget lines, the ledger panel, the budget beside a release button, the budget form
 ``ui.release``      request, release button (cost and its meaning), run, progress, outcome, non-private box
@@ -11,15 +13,15 @@
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
 ``ui.simulate``     "Run the simulation": a declared figure's few replicates on synthetic data, its chart
 ``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
-``ui.server``       the server's garbage-collection housekeeping (app.py)
+``ui.server``       the server's database (the store) and garbage-collection housekeeping (app.py)
 ``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
 ``ui.nav``          page discovery from each page's ``# nav:`` header line
 ``ui.compat``       the one patch of Streamlit internals
 ==================  ====================================================================================
 
-Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat, server and
-workspace import no other ui module; budget, resume, cache and share use workspace (and widgets, charts, links);
-release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat and server
+import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
+widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -27,6 +29,7 @@ from ui import compat
 from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_slot, redraw_budget_line,
                        redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
+from ui.keeping import keep_data_option, workspace_panel
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
@@ -38,7 +41,7 @@ from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, erro
 from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
                           bounded_columns, budget_of, current_seed, data_identity, demo_seed, get_dataset, get_ledger,
                           init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
-                          set_dataset)
+                          set_dataset, workspace_cookie)
 from ui import cache, links, nav, server  # noqa: E402,F401  (public modules: ui.cache.lab_result(...))
 
 compat.leave_legacy_pages_mode()
@@ -48,9 +51,11 @@ __all__ = [
     "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "budget_editor",
     "budget_lines", "budget_of", "cache", "chart_spec", "clear_ledger", "cost_meaning", "current_seed",
     "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
-    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "kept", "ledger_panel", "ledger_slot",
+    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
+    "ledger_slot",
     "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
     "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",
     "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button", "stream",
+    "workspace_cookie", "workspace_panel",
 ]

@@ -9,6 +9,7 @@ draws it twice a run).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pandas as pd
@@ -19,11 +20,18 @@ from dpcore import privacy as P
 from dpcore.privacy import tradeoff
 from dpcore.privacy.notions import MAX_CAPACITY
 from ui.widgets import show_error
-from ui.workspace import budget_of, get_dataset, get_ledger, open_budget, release_session
+from ui.workspace import budget_of, data_match, get_dataset, get_ledger, open_budget, release_session
 
 LEDGER_DRAWN_KEY = "_dp_ledger_drawn"  # what this run's ledger placeholder shows (redraw_ledger)
 LEDGER_SLOT_KEY = "_dp_ledger_slot"  # this run's sidebar placeholder (set by app.py every run)
 BUDGET_SLOT_KEY = "_dp_budget_slot"  # this run's placeholder for the remaining budget beside a release button
+HIDDEN_KEY = "_dp_ledger_hidden"  # the workspace's entries listed when "Clear ledger list" was pressed (a display)
+FORM_TAGS_KEY = "_dp_budget_form_tags"  # identity -> a small number naming its budget form's widgets
+SAME_BUDGET_RULE = (
+    "Which data shares a budget: a load whose rows coincide, on at least 90 % of the rows (of the larger table), "
+    "with a dataset already in this workspace — same columns or a superset, any row or column order, any file "
+    "format — is the same people, and spends from that dataset's budget. Anything else is another dataset with "
+    "its own budget.")
 
 
 def redraw_budget_line() -> None:
@@ -49,10 +57,29 @@ def redraw_budget_line() -> None:
                                + (f" ({new.how})" if new.how else "") + "."))
 
 
+def _entry_key(e: P.LedgerEntry) -> tuple:
+    return e.time, e.label, e.dataset or "", P.short_cost(e.cost), e.counted_as_dp
+
+
 def clear_ledger() -> None:
     """Empty the ledger's list (a display). Budgets keep their spending: nothing is given back, and
     cached releases stay (showing them again reveals nothing new)."""
     get_ledger().clear()
+    st.session_state[HIDDEN_KEY] = Counter(_entry_key(e) for e in release_session().all_entries())
+
+
+def listed() -> P.PrivacyLedger:
+    """The ledger the sidebar lists: every release of the workspace (other tabs' too, after a rerun) but those
+    listed when this tab last pressed "Clear ledger list"."""
+    hidden = Counter(st.session_state.get(HIDDEN_KEY) or {})
+    out = []
+    for e in release_session().all_entries():
+        k = _entry_key(e)
+        if hidden[k] > 0:
+            hidden[k] -= 1
+        else:
+            out.append(e)
+    return P.PrivacyLedger(out)
 
 
 def ledger_slot(slot: Any) -> None:
@@ -68,7 +95,7 @@ def _ledger_state() -> tuple:
     dataset is loaded."""
     session = release_session()
     current = budget_of(get_dataset())
-    return (id(session.ledger), len(session.ledger.entries), None if current is None else current.fingerprint,
+    return (len(listed().entries), len(session.demo_entries), None if current is None else current.fingerprint,
             tuple((a.fingerprint, a.name, a.n, a.budget, len(a.entries), a.budget_open)
                   for a in session.accounts.values()))
 
@@ -107,13 +134,14 @@ def ledger_panel() -> None:
     releases counted as DP, the releases (time, cost; full names in an expander) and apart the ones
     that are not DP as run. No widgets (app.py draws it before and after the page)."""
     session = release_session()
-    ledger = session.ledger
+    ledger = listed()
     current = budget_of(get_dataset())
-    accounts = sorted(session.accounts.values(), key=lambda a: a is not current)
+    key = None if current is None else current.fingerprint
+    accounts = sorted(session.accounts.values(), key=lambda a: a.fingerprint != key)
     if accounts:
         st.markdown("**Privacy budgets** (per dataset)")
         for acct in accounts:
-            budget_lines(acct, current=acct is current)
+            budget_lines(acct, current=acct.fingerprint == key)
     t = ledger.totals()
     st.markdown(f"**Privacy ledger** — {t.n_releases} release{'s' if t.n_releases != 1 else ''} counted as DP"
                 + (f", {t.n_not_dp} not DP" if t.n_not_dp else ""))
@@ -158,15 +186,15 @@ def _fmt(x: float | None) -> str:
 
 
 def _set_budget(acct, keys: tuple[str, str, str]) -> None:
-    """Form callback: set the dataset's total — (ε, δ) in the chosen notion, or a ρ typed directly for a ρ-zCDP
-    budget; an error is kept for the next run to show."""
+    """Form callback: set the dataset's total in its workspace — (ε, δ) in the chosen notion, or a ρ typed directly
+    for a ρ-zCDP budget; an error is kept for the next run to show."""
     ss = st.session_state
     try:
         notion, rho = ss.get(keys[0] + "_notion", acct.budget.notion), float(ss.get(keys[0] + "_rho") or 0.0)
         budget = (P.Budget.from_rho(rho, ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]))
                   if notion == "zcdp" and rho > 0 else
                   P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]), notion=notion))
-        acct.set_budget(budget)
+        release_session().set_budget(acct.fingerprint, budget)
     except ValueError as exc:
         ss["data_budget_error"] = str(exc)
 
@@ -194,13 +222,24 @@ def _notion_help(epsilon: float, delta: float) -> None:
                f"**{P.NOTION_LABELS[best]}**. A ρ-zCDP budget is the largest ρ that guarantees the (ε, δ) entered.")
 
 
+def _form_tag(identity: str) -> str:
+    """A small number naming a dataset's budget widgets in this session (widget keys end up in the page's CSS
+    classes: nothing derived from the data goes into them)."""
+    tags = st.session_state.setdefault(FORM_TAGS_KEY, {})
+    return str(tags.setdefault(identity, len(tags) + 1))
+
+
 def budget_editor(ds: dpdata.Dataset) -> None:
-    """The privacy budget of a user's dataset where it is set (the Data page): total (ε, δ), spent, remaining, and a
-    form to set the total — editable before the dataset's first release, afterwards only lowered (unload and load
-    again to raise it; spending is kept). Widget keys ``data_budget_*_<fingerprint[:12]>``."""
+    """The privacy budget of a user's dataset where it is set (the Data page): which budget it spends from and why,
+    total (ε, δ), spent, remaining, and a form to set the total — editable before the dataset's first release,
+    afterwards only lowered (unload and load again to raise it; spending is kept). Widget keys
+    ``data_budget_*_<n>``, n a number per dataset in this session."""
     ss = st.session_state
     acct = budget_of(ds) or open_budget(ds)
     st.subheader("Privacy budget of this dataset")
+    if (match := data_match(ds)) is not None:
+        st.markdown(dpdata.literal("This data: " + match.describe(ds.name or "")))
+    st.caption(SAME_BUDGET_RULE)
     budget_lines(acct, current=True)
     st.caption(f"Every release on this data is checked against what remains before anything is computed, and "
                f"refused if it does not fit. Each cost is converted into the budget's notion when it is charged "
@@ -208,7 +247,7 @@ def budget_editor(ds: dpdata.Dataset) -> None:
                f"draw takes ε²/2). Default: ε = {P.DEFAULT_BUDGET_EPSILON:g}, "
                f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
                "same file again gives nothing back.")
-    tag = acct.fingerprint[:12]
+    tag = _form_tag(acct.fingerprint)
     keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
     if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
         ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta

@@ -1,9 +1,11 @@
-"""Continuing a session across a reload or a server restart: the session token in the URL and the notice that the
-old session is gone (session_guard), the ledger file and the session file (download and upload).
+"""Continuing a session across a reload or a server restart: the session token in the URL and the notice that says what
+a new session of the page finds (session_guard: the workspace's budgets, spending and ledger, kept data), the ledger
+and the session files (download, upload).
 
 Owns the token, the restart notice and which uploaded file was already read. Must never: give budget back (an
-older file's spending never lowers what is counted here: dpcore.privacy.ReleaseSession.restore), keep an
-uploaded file anywhere but this session, or put the raw data into a session file unless the user ticks it.
+older file's spending never lowers what is counted here: dpcore.privacy.ReleaseSession.restore), tell a tab something
+false about another tab of the same workspace (a duplicated tab's budgets are alive and shared), keep an uploaded
+file anywhere but this session, or put the raw data into a session file unless the user ticks it.
 """
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from ui.keeping import kept_list, restored_data_note, summary
 from ui.widgets import show_error
-from ui.workspace import get_dataset, open_budget, release_session, set_dataset
+from ui.workspace import (GONE_KEY, check_workspace, get_dataset, open_budget, release_session, set_dataset, store,
+                          workspace)
 
 SESSION_PARAM = "session"        # the URL query parameter holding this browser tab's session token
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
@@ -25,16 +29,37 @@ SESSION_UPLOAD_SEEN = "_dp_session_upload_seen"
 BOOT_ID = secrets.token_hex(4)
 
 
-def session_guard() -> None:
-    """Say it when this browser tab's session is not the one its page came from — before anything else.
+def restart_notice(why: str) -> str:
+    """The notice a new session of an open page gets (``why``: "restart" or "reload"), true whatever other tab of
+    the same workspace is still open: it speaks of this session and of the workspace, never of "the old session"."""
+    head = ("**The server restarted.**" if why == "restart" else
+            "**This is a new session of this page** (it was reloaded, or opened in another tab).")
+    if workspace() is not None:
+        return (f"{head} Your workspace is intact: budgets, their spending and the ledger are kept in it on this "
+                f"server, so nothing needs uploading. {summary()} The data is not loaded in this session. "
+                f"{restored_data_note()}")
+    if store() is None:
+        return (f"{head} The server's database cannot be opened: budgets and the ledger live in this tab only. To "
+                "continue counting, upload the session file or the ledger (JSON) you downloaded.")
+    gone = ("The workspace this browser had was deleted (here or in another tab): its budgets, ledger and kept data "
+            "are gone." if st.session_state.get(GONE_KEY) else
+            "No workspace was found for this browser: none was made yet (one is made when you first load your own "
+            "data), its cookie expired, or this browser does not keep cookies.")
+    return (f"{head} {gone} A session file or a ledger (JSON) you downloaded can be uploaded: its spending is added "
+            "when the same data is loaded, and never gives budget back.")
 
-    The URL keeps a token (``?session=…``) naming this session and the server process (:data:`BOOT_ID`).
-    A fresh, empty ``session_state`` that arrives with a token means the old session is gone: the
-    server restarted (another process id) or the page was reloaded / opened in a new tab (same
-    process). The page then says that the data, releases and budgets of the old session are gone,
-    offers to upload a saved ledger, and stops until the user continues.
+
+def session_guard() -> None:
+    """Say what a new session of an open page finds — before anything else.
+
+    The URL keeps a token (``?session=…``) naming this session and the server process (:data:`BOOT_ID`). A fresh,
+    empty ``session_state`` that arrives with a token is a new session of a page that was open: the server restarted
+    (another process id) or the page was reloaded or duplicated (same process). The page then says what this session
+    has: the browser's workspace (budgets, spending, ledger: kept) and the data (only if kept on the server), offers
+    the kept tables and the saved files, and stops until the user continues.
     """
     ss = st.session_state
+    check_workspace()
     if TOKEN_KEY not in ss:
         old = st.query_params.get(SESSION_PARAM)
         ss[TOKEN_KEY] = f"{BOOT_ID}-{secrets.token_hex(6)}"
@@ -44,18 +69,19 @@ def session_guard() -> None:
         st.query_params[SESSION_PARAM] = ss[TOKEN_KEY]
     why = ss.get(RESTART_KEY)
     if not why:
+        if ss.pop(GONE_KEY, None):
+            st.info("The workspace this browser had was deleted (here or in another tab): a new one is made when you "
+                    "load your data.", icon=":material/info:")
         return
-    head = ("**The server restarted.**" if why == "restart" else
-            "**This is a new session** (the page was reloaded or opened again).")
-    st.error(f"{head} The data you had loaded, your releases and the privacy budgets of the previous session are "
-             "gone: the server keeps nothing on disk, and anything the page still showed belonged to the old "
-             "session. To keep counting against the same budgets, upload the session file or the ledger (JSON) you "
-             "downloaded, then load the same data again on the Data page (a session file saved with the data "
-             "loads it for you).", icon=":material/restart_alt:")
-    ledger_upload(key="dp_ledger_upload_restart")
-    session_upload(key="dp_session_upload_restart")
-    st.button("Continue with a new session", key="dp_restart_ack", type="primary",
-              on_click=lambda: ss.pop(RESTART_KEY, None), icon=":material/arrow_forward:")
+    st.info(restart_notice(why), icon=":material/restart_alt:")
+    kept_list("dp_restart_kept")
+    if (ds := get_dataset()) is not None:
+        st.success(f"“{dpdata.escape_markdown(ds.name or 'dataset')}” is loaded again.", icon=":material/check:")
+    with st.expander("Upload a saved ledger or session file (e.g. from another server)", expanded=workspace() is None):
+        ledger_upload(key="dp_ledger_upload_restart")
+        session_upload(key="dp_session_upload_restart")
+    st.button("Continue", key="dp_restart_ack", type="primary",
+              on_click=lambda: (ss.pop(RESTART_KEY, None), ss.pop(GONE_KEY, None)), icon=":material/arrow_forward:")
     st.stop()
 
 
@@ -63,8 +89,9 @@ def ledger_upload(key: str = "dp_ledger_upload") -> None:
     """Upload a saved ledger (JSON) to continue counting its datasets' spending against their budgets."""
     up = st.file_uploader("Saved ledger (JSON) to continue counting", type=["json"], key=key,
                           max_upload_size=max(1, P.MAX_LEDGER_BYTES // 2**20),
-                          help="The file from “Download ledger (JSON)”: the budgets and spending of your datasets. "
-                               "Load the same data again afterwards; its budget continues where it was.")
+                          help="The file from “Download ledger (JSON)”: your record of budgets and spending (e.g. "
+                               "from another server). Its spending is added when data with the same name, row count "
+                               "and columns is loaded; it never gives budget back.")
     if up is None:
         return
     seen = st.session_state.get(LEDGER_UPLOAD_SEEN, {})
@@ -80,7 +107,8 @@ def ledger_upload(key: str = "dp_ledger_upload") -> None:
         show_error(ValueError(error))
     else:
         st.success("Ledger read: " + (", ".join(f"“{dpdata.escape_markdown(n)}”" for n in names) or "no dataset")
-                   + " — its spending and budget continue when the same data is loaded.", icon=":material/check:")
+                   + " — its spending is added when data with the same name, row count and columns is loaded (it "
+                   "never gives budget back).", icon=":material/check:")
 
 
 def session_file_panel() -> None:
@@ -90,8 +118,8 @@ def session_file_panel() -> None:
     ss = st.session_state
     include = st.checkbox("Include my data in the file", key="dp_session_include_data",
                           help="Off (default): the file holds the ledger, the budgets and the pages' settings, and "
-                               "names the data by its fingerprint — load the same file again on the Data page to "
-                               "continue its budget. On: the file also holds every record of the loaded dataset.")
+                               "names the data by its name and row count (no hash of it) — your own record, e.g. to "
+                               "move to another server. On: the file also holds every record of the loaded dataset.")
     if include:
         st.caption("The file will contain the raw data: anyone who has it sees every record.")
     settings = {k: ss[k] for k in list(ss.keys()) if str(k).startswith("_keep::")}
@@ -107,7 +135,7 @@ def session_file_panel() -> None:
 
 def session_upload(key: str = "dp_session_upload") -> None:
     """Upload a saved session: its ledger continues (never giving budget back), its settings come back and,
-    if the file holds the data, the data is loaded again (its budget re-attached by its fingerprint)."""
+    if the file holds the data, the data is loaded again (its budget found again by its rows)."""
     from dpcore.privacy import sessionfile
 
     up = st.file_uploader("Resume a saved session (JSON)", type=["json"], key=key,

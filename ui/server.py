@@ -1,8 +1,11 @@
-"""The server process's housekeeping, run by app.py after each script run: the imported modules' objects frozen
-out of the garbage collector's walks, and one throttled full collection for the whole server.
+"""The server process's resources: the database (:func:`database`, the store of budgets and workspaces), and the
+housekeeping run by app.py after each script run: the imported modules' objects frozen out of the garbage
+collector's walks, and one throttled full collection for the whole server.
 
-Owns two process-wide resources (``st.cache_resource``) whose arguments are public numbers (a count of modules,
-a number of seconds). Must never: hold anything of a session (the collector keeps a time and a lock only).
+Owns three process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
+address, a count of modules, a number of seconds). Must never: hold anything of a session in memory (the store is
+a connection pool; what a session keeps there is reached only through its workspace's token; the collector keeps a
+time and a lock only).
 """
 from __future__ import annotations
 
@@ -11,6 +14,17 @@ import threading
 import time
 
 import streamlit as st
+
+from dpcore import store as dpstore
+
+
+@st.cache_resource(max_entries=4, show_spinner=False, on_release=lambda s: s.close())
+def database(folder: str, url: str) -> dpstore.Store:
+    """The store of this server process for one database (SQLite in ``folder``, or ``url``), opened (created or
+    upgraded) once; expired kept tables are deleted on opening (and again when a workspace is opened)."""
+    opened = dpstore.open_store(url or None, data_dir=folder)
+    opened.purge_expired()
+    return opened
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

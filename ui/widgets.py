@@ -43,17 +43,18 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
     Returns a Python float.
     """
     ss = st.session_state
-    persist(**{key: None, f"{key}_typed": None})   # kept while not drawn (a view or source switch: issue 20)
+    # kept while not drawn (a view or source switch: issue 20); real defaults, so that persist's type check replaces
+    # a remembered value of another type (a session file's ``_keep::h_eps_typed = "boom"``)
+    typed_key = f"{key}_typed"
+    persist(**{key: _nearest_choice(default), typed_key: float(default)})
+    if ss[key] not in EPSILON_CHOICES:          # a number, but not one the slider offers
+        ss[key] = _nearest_choice(ss[key])
+    if not 1e-6 <= float(ss[typed_key]) <= 1e9:    # outside the typed field's range
+        ss[typed_key] = float(default)
     tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
-    if key not in ss:
-        ss[key] = _nearest_choice(default)
     if not typed:
         eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", help=tip)
     else:
-        typed_key = f"{key}_typed"
-        if typed_key not in ss:
-            ss[typed_key] = float(default)
-
         def slid():
             ss[typed_key] = float(ss[key])
 

@@ -544,6 +544,22 @@ class ReleaseSession:
         self._cache: OrderedDict = OrderedDict()
         self._draw = 0
 
+    def attach(self, workspace: Workspace) -> None:
+        """Move this session's budgets into ``workspace`` (made lazily, e.g. at the first data load): its
+        accounts, their spending and the demo data's releases are added to the workspace (an import: spending is
+        only ever added), and from now on every account is the workspace's. The release cache, the ledger's list
+        and the draw number stay. Raises DPValueError if the session already has a workspace."""
+        if self.workspace is not None:
+            raise DPValueError("this session already has a workspace; start a new session for another one.")
+        old, book = self._book, StoreBook(workspace)
+        for a in old.all():
+            book.open(a.fingerprint, a.n, a.name, a.budget, a.columns)
+            for e in a.entries:
+                book.add(a.fingerprint, e)
+        for e in old.demo_entries():
+            book.add(None, e)
+        self.workspace, self._book = workspace, book
+
     @property
     def accounts(self) -> dict[str, DatasetAccount]:
         """Spending per user dataset (never cleared): identity -> account (a fresh read from the store)."""

@@ -95,12 +95,23 @@ def test_home_lists_exactly_the_topics_that_have_pages(app):
                 "Private Query Release", ""), absent
 
 
+def _record(app, *entries: tuple):
+    """Add releases (``(label, cost, kwargs)``) to the session's book as a ledger file's entries would be (issue 31:
+    the sidebar lists the workspace's releases, so entries appended to the tab's list alone no longer show)."""
+    from dpcore import privacy as P
+
+    tmp = P.PrivacyLedger()
+    for label, cost, kw in entries:
+        tmp.add(label, cost, **kw)
+    app.session_state["dp_releases"].restore(P.LedgerFile((), tuple(tmp.entries), ""))
+    return tmp
+
+
 def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     app.run()
     assert "0 releases" in _texts(app.sidebar)
-    ledger = app.session_state["dp_ledger"]
-    ledger.add("toy mean, ε=0.5", PrivacyCost.pure(0.5), key=("a",))
-    ledger.add("toy Gaussian", PrivacyCost.zcdp(0.125), key=("b",))
+    ledger = _record(app, ("toy mean, ε=0.5", PrivacyCost.pure(0.5), {"key": ("a",)}),
+                     ("toy Gaussian", PrivacyCost.zcdp(0.125), {"key": ("b",)}))
     app.run()
     side = _texts(app.sidebar)
     assert "2 releases" in side
@@ -111,7 +122,7 @@ def test_sidebar_ledger_shows_releases_totals_and_clears(app):
     (table,) = [d for d in app.sidebar.dataframe]
     assert list(table.value["release"]) == ["toy mean, ε=0.5", "toy Gaussian"]
     assert list(table.value["cost"]) == ["ε=0.5", "ρ=0.125"]
-    ledger.add("approx", PrivacyCost.approx(1.0, 1e-5), key=("c",))
+    _record(app, ("approx", PrivacyCost.approx(1.0, 1e-5), {"key": ("c",)}))
     app.run()
     assert "zCDP: not available" in _texts(app.sidebar)
     app.button(key="dp_clear_ledger").click().run()
@@ -149,11 +160,10 @@ def test_ledger_is_redrawn_when_the_page_stops_early(app, monkeypatch):
 
 def test_ledger_labels_are_words_and_costs_are_per_draw_times_count(app):
     app.run()
-    ledger = app.session_state["dp_ledger"]
-    ledger.add("KNG quantile of age — people.csv; ε = 0.5, τ = 0.9, norm ℓ2; 100 draws",
-               PrivacyCost.pure(0.5, count=100), key=("q",))
-    ledger.add("mean of age — people.csv; ε = 1; 1 draw", PrivacyCost.pure(1.0), key=("m",), counted_as_dp=False,
-               reason="not DP: bounds taken from the data (age)")
+    _record(app, ("KNG quantile of age — people.csv; ε = 0.5, τ = 0.9, norm ℓ2; 100 draws",
+                  PrivacyCost.pure(0.5, count=100), {"key": ("q",)}),
+            ("mean of age — people.csv; ε = 1; 1 draw", PrivacyCost.pure(1.0),
+             {"key": ("m",), "counted_as_dp": False, "reason": "not DP: bounds taken from the data (age)"}))
     app.run()
     tables = [d.value for d in app.sidebar.dataframe]
     assert list(tables[0]["cost"]) == ["100 × ε=0.5"]
@@ -172,7 +182,8 @@ def test_sidebar_randomness_has_a_demo_seed_and_an_explicit_reproducible_demo(ap
     assert toggle.value is False and "not private" in toggle.label
     at.button(key="dp_new_draw").click().run()
     assert not at.exception
-    assert "refresh" in _texts(at.sidebar).lower()  # a page refresh ends the session: said in the sidebar
+    side = _texts(at.sidebar).lower()    # issue 31 (was: "a page refresh ends the session"): what the workspace keeps
+    assert "a reload, another tab or a server restart finds them" in side and "gives nothing away" in side
 
 
 # Data page tests: tests/app/test_data_page.py
@@ -209,9 +220,10 @@ def test_app_code_never_renders_raw_html_or_caches_user_data():
     for path in sources:
         code = Path(path).read_text(encoding="utf-8")
         assert "unsafe_allow_html" not in code, path
-        assert "st.html(" not in code, path
+        # issue 31: the one script of the app writes the workspace cookie (fixed text, the token JSON-quoted)
+        assert code.count("st.html(") == (path.name == "workspace.py"), path
     # the shell and the pages that touch uploaded data never cache (caches are shared by sessions)
     for path in [APP, ROOT / "pages" / "data.py", ROOT / "pages" / "home.py",
-                 *(p for p in (ROOT / "ui").glob("*.py") if p.name not in ("cache.py", "server.py"))]:
+                 *(p for p in (ROOT / "ui").glob("*.py") if p.name not in ("cache.py", "server.py"))]:   # server: the store
         code = path.read_text(encoding="utf-8")
         assert "st.cache_data" not in code and "st.cache_resource" not in code, path

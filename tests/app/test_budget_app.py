@@ -43,6 +43,12 @@ def _session(at):
     return at.session_state[ui.SESSION_KEY]
 
 
+def _acct(at: AppTest, ds=None):
+    """The budget account of the loaded dataset (or ``ds``), read from the session's workspace (a snapshot)."""
+    session = _session(at)
+    return session.account(session.identity(at.session_state["dp_dataset"] if ds is None else ds))
+
+
 def _upload(at: AppTest, content: bytes = CSV, name: str = "people.csv") -> AppTest:
     at.switch_page("pages/data.py").run()
     at.file_uploader(key="data_upload").set_value((name, content, "text/csv"))
@@ -93,7 +99,7 @@ def counted_release(monkeypatch):
 
 def _set_budget(at: AppTest, eps: float, delta: float = 1e-5) -> AppTest:
     at.switch_page("pages/data.py").run()
-    tag = _session(at).account(at.session_state["dp_dataset"].fingerprint(include_bounds=False)).fingerprint[:12]
+    (tag,) = [w.key.rsplit("_", 1)[1] for w in at.number_input if str(w.key).startswith("data_budget_eps_")]
     at.number_input(key=f"data_budget_eps_{tag}").set_value(eps)
     at.number_input(key=f"data_budget_delta_{tag}").set_value(delta)
     at.button(key=f"FormSubmitter:data_budget_form_{tag}-Set budget").click()
@@ -110,8 +116,7 @@ def test_clear_ledger_gives_no_budget_back(counted_release):
     _ok(at.button(key="dp_new_draw").click().run())
     _ok(at.button(key="kng_go").click().run())
     assert len(counted_release) == 2
-    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
-    acct = _session(at).account(fp)
+    acct = _acct(at)
     assert acct.spent() == (2.0, 0.0) and acct.remaining() == (1.0, 1e-5)
     side = "\n".join(str(m.value) for m in at.sidebar.markdown)
     assert "remaining ε = **1**, δ = **1e-05** of ε = 3, δ = 1e-05" in _plain(side)
@@ -124,8 +129,7 @@ def test_a_release_beyond_the_budget_is_refused_with_nothing_computed_and_reload
     the KNG release is never called; after unload + reload the spending (ε = 1) is still there."""
     at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     _set_budget(at, 1.5)
-    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
-    assert _session(at).account(fp).budget.epsilon == 1.5
+    assert _acct(at).budget.epsilon == 1.5
     _declare_bounds(at)
     _kng_release(at)
     assert len(counted_release) == 1
@@ -136,7 +140,7 @@ def test_a_release_beyond_the_budget_is_refused_with_nothing_computed_and_reload
     at.file_uploader(key="data_upload").set_value(None)
     _ok(at.run())
     _upload(at)
-    acct = _session(at).account(fp)
+    acct = _acct(at)
     assert acct.spent() == (1.0, 0.0) and acct.remaining()[0] == pytest.approx(0.5)
     _declare_bounds(at)
     _ok(at.button(key="dp_new_draw").click().run())
@@ -144,44 +148,65 @@ def test_a_release_beyond_the_budget_is_refused_with_nothing_computed_and_reload
     assert len(counted_release) == 1   # never called
     (err,) = [_plain(e.value) for e in at.error]
     assert "costs ε = 1, δ = 0 but only ε = 0.5" in err and "ε = 1.5, δ = 1e-05" in err
-    assert acct.spent() == (1.0, 0.0)
+    assert _acct(at).spent() == (1.0, 0.0)
     assert any("does not fit" in w.value for w in at.warning)   # said before the click too
 
 
-def test_restart_is_said_before_anything_else_and_a_saved_ledger_continues_the_count(monkeypatch):
-    """Finding 4. Before: after a server restart the reconnecting page got an empty session and the first
-    click silently dropped the data and the ledger ("2 releases" → nothing, no word). After: a fresh session
-    arriving with the old session's token sees a notice first (the page does not run); uploading the saved
-    ledger and loading the same data continues the count (spent ε = 2 of 3 → 1 left)."""
-    import ui
-
+def _charged_twice() -> AppTest:
+    """A session with people.csv uploaded, bounds declared and two KNG releases (ε = 2 of 3 spent)."""
     old = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     _declare_bounds(old)
     _kng_release(old)
     _ok(old.button(key="dp_new_draw").click().run())
     _ok(old.button(key="kng_go").click().run())
-    saved = _session(old).to_json().encode()
+    return old
+
+
+def test_restart_is_said_before_anything_else_and_the_workspace_keeps_the_count(monkeypatch):
+    """Finding 4 (issue 17), changed by issue 31: budgets live in the browser's workspace, not in the tab. Before:
+    after a restart the notice said the budgets were gone and asked for the saved ledger. After: a fresh session of
+    a new server process arriving with the old page's token and the same workspace (the cookie; here the test hook)
+    sees the notice first (the page does not run); it says the workspace kept the budgets, and loading the same data
+    again with no upload finds ε = 2 of 3 spent."""
+    import ui
+
+    old = _charged_twice()
     token = old.query_params["session"]
     assert token.startswith(ui.resume.BOOT_ID + "-")
+    ws_token = old.session_state[ui.workspace.WORKSPACE_TOKEN_KEY]
+    assert ws_token not in token                        # the workspace's key is never in the URL
 
     monkeypatch.setattr(ui.resume, "BOOT_ID", "0000beef")     # a new server process
     new = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     new.query_params["session"] = token                  # the reconnecting browser's URL
+    new.session_state[ui.workspace.WORKSPACE_TOKEN_KEY] = ws_token   # its cookie
     _ok(new.run())
-    (notice,) = [e.value for e in new.error]
-    assert "server restarted" in notice.lower() and "gone" in notice and "budgets" in notice
+    (notice,) = [_plain(e.value) for e in new.info]
+    assert "server restarted" in notice.lower() and "workspace is intact" in notice and "gone" not in notice
+    assert "budgets of 1 dataset and 2 releases" in notice and "load the same file again" in notice
     assert not [t for t in new.title]                    # nothing else ran: no page, no sidebar ledger
     assert new.query_params["session"].startswith("0000beef-")
-    new.file_uploader(key="dp_ledger_upload_restart").set_value(("privacy_ledger.json", saved, "application/json"))
-    _ok(new.run())
-    assert any("people.csv" in _plain(s.value) for s in new.success), [e.value for e in new.error]
     _ok(new.button(key="dp_restart_ack").click().run())
-    assert not new.error and new.title
+    assert not new.info and new.title
+    side = _plain("\n".join(str(m.value) for m in new.sidebar.markdown))
+    assert "remaining ε = **1**" in side and "2 releases counted as DP" in side   # no upload, no data yet
     _upload(new)
-    fp = new.session_state["dp_dataset"].fingerprint(include_bounds=False)
-    acct = _session(new).account(fp)
+    acct = _acct(new)
     assert acct.spent() == (2.0, 0.0) and acct.remaining() == (1.0, 1e-5)
-    # a bad file gets a clear error, not a traceback
+
+
+def test_without_a_workspace_a_saved_ledger_continues_the_count():
+    """Another browser (no cookie): the saved ledger (JSON) uploaded, then the same data loaded: ε = 2 of 3 spent;
+    a bad file gets a clear error, not a traceback."""
+    saved = _session(_charged_twice()).to_json().encode()
+    new = _ok(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
+    new.file_uploader(key="dp_ledger_upload").set_value(("privacy_ledger.json", saved, "application/json"))
+    _ok(new.run())
+    assert any("people.csv" in _plain(s.value) and "never gives budget back" in _plain(s.value)
+               for s in new.success), [e.value for e in new.error]
+    _upload(new)
+    acct = _acct(new)
+    assert acct.spent() == (2.0, 0.0) and acct.remaining() == (1.0, 1e-5)
     new.file_uploader(key="dp_ledger_upload").set_value(("x.json", b"{not json", "application/json"))
     _ok(new.run())
     assert any("not a valid ledger file" in _plain(e.value) for e in new.error)
@@ -193,9 +218,10 @@ def test_a_reloaded_page_is_a_new_session_and_says_so():
     again = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     again.query_params["session"] = first.query_params["session"]   # same server, same URL, fresh session
     _ok(again.run())
-    assert any("new session" in e.value for e in again.error)
+    (notice,) = [_plain(e.value) for e in again.info]
+    assert "new session of this page" in notice and "No workspace was found" in notice
     fresh = _ok(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())    # a first visit: nothing to say
-    assert not fresh.error and fresh.query_params["session"]
+    assert not fresh.error and not fresh.info and fresh.query_params["session"]
 
 
 # -- cost first --------------------------------------------------------------------------------
@@ -262,7 +288,7 @@ def test_kng_two_mechanisms_cost_two_epsilon_on_the_button_and_are_checked_toget
     _ok(at.run())
     at.switch_page("pages/kng.py").run()
     assert at.button(key="kng_go").label == "Release — ε = 2, δ = 0"
-    _session(at).account(ds.fingerprint(include_bounds=False)).set_budget(Budget(1.5, 1e-5, n=400))
+    _session(at).set_budget(_session(at).identity(ds), Budget(1.5, 1e-5, n=400))   # (store accounts are copies)
     _ok(at.button(key="kng_go").click().run())
     assert not counted_release and any("costs ε = 2, δ = 0 but only ε = 1.5" in _plain(e.value) for e in at.error)
 
@@ -308,12 +334,12 @@ def test_the_data_page_sets_the_budgets_notion():
     (ε, δ) entered, and the budget line says its notion and the remaining ρ."""
     at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     at.switch_page("pages/data.py").run()
-    fp = at.session_state["dp_dataset"].fingerprint(include_bounds=False)
-    tag = _session(at).account(fp).fingerprint[:12]
-    at.radio(key=f"data_budget_eps_{tag}_notion").set_value("zcdp")
+    (radio,) = [r for r in at.radio if str(r.key).endswith("_notion")]
+    tag = str(radio.key)[len("data_budget_eps_"):-len("_notion")]     # a per-session number, nothing of the data
+    radio.set_value("zcdp")
     at.button(key=f"FormSubmitter:data_budget_form_{tag}-Set budget").click()
     _ok(at.run())
-    acct = _session(at).account(fp)
+    acct = _acct(at)
     assert acct.budget.notion == "zcdp" and acct.budget.rho == pytest.approx(0.2242, abs=1e-4)
     text = _plain("\n".join(str(m.value) for m in at.markdown))
     assert "remaining ρ = **0.2242" in text and "ρ-zCDP (privacy filter)" in text

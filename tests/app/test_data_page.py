@@ -64,7 +64,9 @@ XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def test_builtin_example_loads_in_one_click_with_declared_bounds(app):
     at = _data_page(app)
     assert "No dataset loaded yet" in _texts(at)
-    assert any("Refreshing or closing this browser tab ends the session" in w.value for w in at.warning)
+    # issue 31 (was: "Refreshing or closing this browser tab ends the session"): budgets live in a workspace, said here
+    assert any("live in a **workspace** on this server" in m.value and "gives nothing away" in m.value
+               for m in at.markdown)
     at.button(key="data_builtin_diabetes").click().run()
     assert not at.exception and not at.error
     ds = at.session_state["dp_dataset"]
@@ -297,7 +299,8 @@ def test_missing_cells_midpoint_or_a_charged_private_mean_and_their_effect(app):
     assert filled != 2500.0 and 0.0 <= filled <= 5000.0
     assert _inputs(at, "impute missing with")[0].value == filled
     import ui
-    acct = at.session_state[ui.SESSION_KEY].account(ui.data_identity(ds))
+    session = at.session_state[ui.SESSION_KEY]
+    acct = session.account(session.identity(ds))
     assert acct.spent()[0] == pytest.approx(1.0)                              # booked in the dataset's budget
     at.run()                                                                   # a rerun: cached, not charged again
     assert ledger(at).totals().n_releases == 1

@@ -1,15 +1,19 @@
 """Browser tier: a saved session file restores the ledger and the budget in a new session (issue 22), and a real
-server restart under an open page is said and a saved ledger continues the count (issue 17, finding 4).
+server restart under an open page is said and loses nothing: the browser's workspace keeps budgets, spending and the
+ledger with no upload, and the data kept on the server comes back (issue 31; issue 17's finding 4 asked for the saved
+ledger instead).
 
 Both start from one session (:class:`Charged`; issue 21: each test built it for itself, 24 s and 26 s, now each
-stage is a test of its own): on the tier's server, upload a CSV, declare bounds, release once on the KNG page (ε = 1
-of the default budget 3), download the ledger (JSON) and the session WITH the data (sidebar: "Save or resume the
-session"). Then, in this order (this module is the tier's last, so only the session-file test meets the restarted
-server):
+stage is a test of its own): on the tier's server, in a new workspace (the browser's cookie cleared first), upload a
+CSV, declare bounds, release once on the KNG page (ε = 1 of the default budget 3), download the ledger (JSON) and
+the session WITH the data (sidebar: "Save or resume the session"), tick "Keep my data on this server". Then, in this
+order (this module is the tier's last, so only the tests after the restart meet the restarted server, on the same
+port and data folder):
 
 * the restart: the tier's server stops and a new one starts on the same port under that open page. The page
-  reconnects; the next interaction must show the restart notice (not the old data, not a silent reset), and uploading
-  the saved ledger and loading the same CSV again must continue the count (remaining ε = 2 of 3);
+  reconnects; the next interaction must show the restart notice (not the old data, not a silent reset) saying the
+  workspace is intact; with no upload the sidebar shows ε = 2 of 3 remaining and the ledger's release, and loading
+  the same CSV again finds it; the kept table is offered and loads back with its budget;
 * the session file: the app opened with the old tab's URL but a session token of another server process — what the
   tab holds after a restart (``ui.session_guard`` tells a restart from a reload by the token's process id) — gets a
   fresh session with the restart notice; the session file uploaded there loads the data again, its budget continues
@@ -62,8 +66,9 @@ class Charged:
         self.ledger = self.session_file = self.url = None
 
     def upload(self, pg) -> None:
-        """A new session on the Data page: the CSV uploaded, its public bounds declared [0, 100]."""
-        pg.goto(f"{self.server}/data")
+        """A new session on the Data page, in a new workspace: the CSV uploaded, its public bounds declared [0, 100]."""
+        pg.context.clear_cookies(name="dpx_ws")   # no workspace cookie: the upload makes a new workspace (other tests' budgets
+        pg.goto(f"{self.server}/data")             # on the same CSV are in the tier's other workspace)
         wait_idle(pg)
         pg.wait_for_url(re.compile(r"[?&]session="))   # the session token in the URL
         pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
@@ -99,7 +104,8 @@ class Charged:
         self.release(pg)
 
     def save(self, pg) -> None:
-        """The ledger (JSON) and the session file with the data, downloaded from the charged session (once)."""
+        """The ledger (JSON) and the session file with the data, downloaded from the charged session (once); then
+        "Keep my data on this server" ticked on the Data page."""
         if self.session_file is not None:
             return
         if not (self.session.is_current(pg) and self.stage == "charged"):
@@ -110,6 +116,11 @@ class Charged:
         d.value.save_as(ledger)
         self.session_file = save_session_with_data(pg, self.folder / "dp_session.json")
         self.ledger, self.url = ledger, pg.url
+        pg.get_by_role("link", name="Data").first.click()
+        wait_idle(pg)
+        pg.get_by_text("Keep my data on this server (7 days)", exact=True).first.click()
+        wait_idle(pg)
+        assert "Kept on this server until" in _main(pg), _main(pg)
 
     def _restart(self, pg) -> None:
         """The tier's server restarts under the charged session's open page (its files saved first); returns once the
@@ -164,27 +175,51 @@ def test_the_ledger_and_the_session_file_with_the_data_are_downloaded(page, char
 
 def test_a_server_restart_under_the_open_page_is_said(page, charged):
     """The tier's server restarts under the charged session's open page (the session's Chromium and the tier's
-    server): the reconnected page says the old session is gone, and shows nothing of it."""
+    server): the reconnected page says the server restarted and the workspace is intact (was, before issue 31: the
+    budgets are gone), and shows nothing of the old session's page."""
     charged.restarted.build(page)
     charged.restarted.keep(page)
     text = _main(page)
-    assert "gone" in text and "budgets" in text
+    assert "workspace is intact" in text and "budgets of 1 dataset and 1 release" in text, text
+    assert "gone" not in text
     assert "Sensitivity" not in text          # no release ran in the new session
     assert not page.locator('[data-testid="stException"]').count()
 
 
-def test_after_a_restart_the_saved_ledger_continues_the_count(page, charged):
-    """On the restart notice: the saved ledger uploaded, then the same CSV loaded again: remaining ε = 2 of 3."""
+def test_after_a_restart_the_workspace_keeps_budget_spending_and_ledger_with_no_upload(page, charged):
+    """After the restart, with no file uploaded: the sidebar shows ε = 2 of 3 remaining and the release in the
+    ledger; the same CSV loaded again spends from that budget (remaining ε = 2 of 3)."""
     charged.restarted.enter(page)
-    page.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]').first.set_input_files(
-        str(charged.ledger))
+    page.get_by_role("button", name="Continue", exact=True).click()
     wait_idle(page)
-    assert "Ledger read" in _main(page)
-    page.get_by_role("button", name="Continue with a new session").click()
-    wait_idle(page)
+    side = _side(page)
+    assert "remaining ε = 2" in side and "1 release counted as DP" in side, side
     _upload_csv(page, charged.csv)
     text = _main(page)
     assert "remaining ε = 2" in text and "of ε = 3" in text, text
+    assert "this looks like “people.csv”: 100 % of its rows" in text, text
+    assert not page.locator('[data-testid="stException"]').count()
+
+
+def test_after_a_restart_the_kept_data_comes_back(page, charged):
+    """The page of the restarted server opened again (a new session of the same workspace): the notice names the
+    kept table with its expiry; its Load button brings the data back with its bounds and its budget (ε = 2 of 3)."""
+    charged.restarted.enter(page)
+    page.goto(charged.url)                 # the old page's address: a new session of this page
+    wait_idle(page)
+    notice = page.get_by_text(re.compile("You kept “people.csv” \\(until "))
+    notice.first.wait_for()
+    page.get_by_role("button", name="Load").first.click()
+    wait_idle(page)
+    assert "“people.csv” is loaded again" in _main(page), _main(page)
+    page.get_by_role("button", name="Continue", exact=True).click()
+    wait_idle(page)
+    page.get_by_role("link", name="Data").first.click()
+    wait_idle(page)
+    text = _main(page)
+    assert "Current dataset: people.csv" in text and "remaining ε = 2" in text and "Kept on this server" in text, text
+    assert [page.get_by_placeholder(p).first.input_value() for p in ("public lower bound", "public upper bound")] \
+        == ["0", "100"]
     assert not page.locator('[data-testid="stException"]').count()
 
 
@@ -198,14 +233,16 @@ def test_a_session_file_restores_ledger_budget_data_and_settings_after_a_restart
     pg.goto(stale)                                 # the old tab's URL after a restart: a fresh, empty session
     wait_idle(pg)
     pg.get_by_text(re.compile("The server restarted")).first.wait_for()
-    assert "remaining ε" not in _side(pg)          # nothing of the old session
+    assert "remaining ε" not in _side(pg)          # the notice comes first: no page, no sidebar yet
+    pg.get_by_text("Upload a saved ledger or session file").first.click()   # (collapsed: the workspace has it all)
+    wait_idle(pg)
     uploads = pg.locator('[data-testid="stMain"] [data-testid="stFileUploaderDropzoneInput"]')
     assert uploads.count() == 2                    # the ledger and the session file
     uploads.nth(1).set_input_files(str(charged.session_file))
     wait_idle(pg)
     main = _main(pg)
     assert "Session resumed" in main and "is loaded again" in main, main
-    pg.get_by_role("button", name="Continue with a new session").click()
+    pg.get_by_role("button", name="Continue", exact=True).click()
     wait_idle(pg)
     pg.get_by_text("Releases in full").first.click()
     wait_idle(pg)
