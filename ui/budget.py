@@ -185,12 +185,12 @@ def _fmt(x: float | None) -> str:
     return "0" if x == 0 else f"{x:.4g}"
 
 
-def _set_budget(acct, keys: tuple[str, str, str]) -> None:
+def _set_budget(acct, keys: tuple[str, ...]) -> None:
     """Form callback: set the dataset's total in its workspace — (ε, δ) in the chosen notion, or a ρ typed directly
     for a ρ-zCDP budget; an error is kept for the next run to show."""
     ss = st.session_state
     try:
-        notion, rho = ss.get(keys[0] + "_notion", acct.budget.notion), float(ss.get(keys[0] + "_rho") or 0.0)
+        notion, rho = ss.get(keys[3], acct.budget.notion), float(ss.get(keys[4]) or 0.0)
         budget = (P.Budget.from_rho(rho, ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]))
                   if notion == "zcdp" and rho > 0 else
                   P.Budget(ss[keys[0]], ss[keys[1]], n=acct.n, allow_large_delta=bool(ss[keys[2]]), notion=notion))
@@ -248,7 +248,8 @@ def budget_editor(ds: dpdata.Dataset) -> None:
                f"δ = min(1e-5, 1/(10n)). Spending stays with the data: clearing the ledger's list or loading the "
                "same file again gives nothing back.")
     tag = _form_tag(acct.fingerprint)
-    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}")
+    keys = (f"data_budget_eps_{tag}", f"data_budget_delta_{tag}", f"data_budget_override_{tag}",
+            f"data_budget_notion_{tag}", f"data_budget_rho_{tag}")
     if not acct.budget_open or ss.get("_data_budget_shown") != (tag, acct.budget):
         ss[keys[0]], ss[keys[1]], ss[keys[2]] = acct.budget.epsilon, acct.budget.delta, acct.budget.allow_large_delta
         ss["_data_budget_shown"] = (tag, acct.budget)
@@ -259,10 +260,10 @@ def budget_editor(ds: dpdata.Dataset) -> None:
                         help=f"Keep δ below 1/n = {1 / acct.n:.3g}.")
         c3.checkbox("Override: allow δ ≥ 1/n (a release may then publish a record)", key=keys[2])
         n1, n2 = st.columns([3, 2], vertical_alignment="bottom")
-        n1.radio("How the budget counts", P.BUDGET_NOTIONS, key=keys[0] + "_notion", horizontal=True,
+        n1.radio("How the budget counts", P.BUDGET_NOTIONS, key=keys[3], horizontal=True,
                  index=P.BUDGET_NOTIONS.index(acct.budget.notion), format_func=P.NOTION_LABELS.get)
         n2.number_input("or total ρ directly (ρ-zCDP; 0 = from ε, δ)", min_value=0.0, max_value=1e6, value=0.0,
-                        key=keys[0] + "_rho", format="%g")
+                        key=keys[4], format="%g")
         st.form_submit_button("Set budget" if acct.budget_open else "Lower budget", on_click=_set_budget,
                               args=(acct, keys))
     if "data_budget_error" in ss:

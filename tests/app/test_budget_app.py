@@ -334,8 +334,8 @@ def test_the_data_page_sets_the_budgets_notion():
     (ε, δ) entered, and the budget line says its notion and the remaining ρ."""
     at = _upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run())
     at.switch_page("pages/data.py").run()
-    (radio,) = [r for r in at.radio if str(r.key).endswith("_notion")]
-    tag = str(radio.key)[len("data_budget_eps_"):-len("_notion")]     # a per-session number, nothing of the data
+    (radio,) = [r for r in at.radio if str(r.key).startswith("data_budget_notion_")]
+    tag = str(radio.key).rsplit("_", 1)[1]     # a per-session number, nothing of the data
     radio.set_value("zcdp")
     at.button(key=f"FormSubmitter:data_budget_form_{tag}-Set budget").click()
     _ok(at.run())
