@@ -149,6 +149,8 @@ TOPIC = Topic(
         "kng/quantile-kng": 1.19e-05,
         "kng/mean-kng-l2": 1.27e-05,
         "kng/mean-kng-linf": 1.64e-05,
+        "kng/mean-kng-l1": 2.7e-05,
+        "kng/mean-kng-l1-float": 1.2e-05,
         "kng/mean-exponential": 2.27e-05,
         "kng/median-exponential": 5.91e-06,
         "kng/quantile-exponential": 7.51e-06,
