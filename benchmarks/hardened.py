@@ -119,7 +119,7 @@ def kng_mean_and_query_release(reps: int) -> None:
         exact_ratio = _grid_rmse(cal.params["grid"], 2 * a / (1 - a) ** 2) / (2 ** 0.5 * b_float)
         err = {s: kng.release_for(c)(x, c, rng=g).value - x.mean(axis=0) for s, c in cfg.items()}
         one = {s: kng.make("mean", mechanism="kng", epsilon=eps, radius=1.0, norm="l1", noise=s) for s in cfg}
-        sec = {s: _timed(lambda c=c: kng.release_for(c)(x, c, rng=g)) for s, c in one.items()}
+        sec = {s: _timed(lambda c=c, x=x: kng.release_for(c)(x, c, rng=g)) for s, c in one.items()}
         print(f"   kng/mean-kng   n = {n:<6} d = {d:<3} ε = {eps:<4g} exact ratio {exact_ratio:.4f}   measured "
               f"{np.sqrt(np.mean(err['grid'] ** 2) / np.mean(err['float'] ** 2)):.4f}   {_ms(sec)}")
     for spec, n, rho in ((query_release.Marginals(5, 2), 500, 0.5), (query_release.Thresholds(1024), 10_000, 0.05),
@@ -133,7 +133,8 @@ def kng_mean_and_query_release(reps: int) -> None:
         truth = mean_point(data, spec.build())
         m = max(2, reps // k)
         meas = {s: np.mean((sample_outputs(data, c, m, g) - truth) ** 2) for s, c in cfg.items()}
-        sec = {s: _timed(lambda c=c: query_release.release.gaussian.release(data, c, rng=g)) for s, c in cfg.items()}
+        sec = {s: _timed(lambda c=c, data=data: query_release.release.gaussian.release(data, c, rng=g))
+               for s, c in cfg.items()}
         print(f"   query_release/gaussian  k = {k:<5} n = {n:<6} ρ = {rho:<4g} ratio (σ_g bound) {exact_ratio:.4f}   "
               f"measured {np.sqrt(meas['grid'] / meas['float']):.4f}   {_ms(sec)}")
 
