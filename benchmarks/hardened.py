@@ -5,6 +5,9 @@ ones, and the sparse histogram at p = 2^30 before/after (prints; never a pass/fa
    discrete_gaussian (CKS20 Algorithm 3) against numpy's Generator.laplace / normal at the same scale.
 2. RMS error of noise/laplace and noise/gaussian-zcdp, sampler="grid" (the default) against sampler="float", at several
    ε (ρ) and dimensions d: the ratio is the price of hardening (target: within a few percent).
+2b. The same for KNG's mean (kng/mean-kng, norm ℓ1 and d = 1: noise="grid", the default, against noise="float") and
+   the Gaussian query release (query_release/gaussian, sampler="grid" against "float"): RMS error ratio (exact from
+   the laws, and measured) and the time of one release.
 3. The thresholded sparse histogram at p = 2^30, q = 1 000 occupied cells, τ = b·log(p/q_bound): the float Laplace
    cells (the default before the exact samplers) against the exact two-sided geometric cells (the default now);
    target within 2×.
@@ -81,6 +84,61 @@ def error_ratio(reps: int) -> None:
                   f"{_grid_rmse(h.params['grid'], var) / sigma:.4f}")
 
 
+def _timed(fn, repeat: int = 3) -> tuple[float, float]:
+    """(first call with the inversion tables' cache cleared, best of ``repeat`` further calls) in seconds."""
+    from dpcore import _inversion
+
+    _inversion.tables.cache_clear()
+    t = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t
+    return first, best_of(fn, repeat)
+
+
+def _ms(sec: dict) -> str:
+    (gf, gb), fb = sec["grid"], sec["float"][1]
+    return f"one release: grid {gf * 1e3:.1f} ms first (tables built), {gb * 1e3:.2f} ms after; float {fb * 1e3:.2f} ms"
+
+
+def kng_mean_and_query_release(reps: int) -> None:
+    from dpcore import kng, query_release
+    from dpcore.query_release.release._common import sample_outputs
+    from dpcore.query_release._workloads import mean_point
+
+    print(f"\n2b. KNG mean (ℓ1 / d = 1) and the Gaussian query release: RMS error grid / float (exact from the laws; "
+          f"measured on {reps:,} draws) and the time of one release")
+    g = np.random.default_rng(5)
+    for n, d, eps in ((100, 1, 0.1), (1000, 1, 1.0), (1000, 5, 1.0), (10_000, 20, 10.0)):
+        x = g.uniform(-1, 1, (n, d))
+        cfg = {s: kng.make("mean", mechanism="kng", epsilon=eps, radius=1.0, norm="l1", size=max(1, reps // d),
+                           noise=s) for s in ("grid", "float")}
+        cal = kng.calibration.calibrate_location(cfg["grid"], (n, d))
+        t = cal.params["grid_sensitivity"] / eps
+        a = np.exp(-1.0 / t)
+        b_float = 2.0 / (n * eps)                                   # Δ₁/ε, Δ₁ = 2r/n
+        exact_ratio = _grid_rmse(cal.params["grid"], 2 * a / (1 - a) ** 2) / (2 ** 0.5 * b_float)
+        err = {s: kng.release_for(c)(x, c, rng=g).value - x.mean(axis=0) for s, c in cfg.items()}
+        one = {s: kng.make("mean", mechanism="kng", epsilon=eps, radius=1.0, norm="l1", noise=s) for s in cfg}
+        sec = {s: _timed(lambda c=c, x=x: kng.release_for(c)(x, c, rng=g)) for s, c in one.items()}
+        print(f"   kng/mean-kng   n = {n:<6} d = {d:<3} ε = {eps:<4g} exact ratio {exact_ratio:.4f}   measured "
+              f"{np.sqrt(np.mean(err['grid'] ** 2) / np.mean(err['float'] ** 2)):.4f}   {_ms(sec)}")
+    for spec, n, rho in ((query_release.Marginals(5, 2), 500, 0.5), (query_release.Thresholds(1024), 10_000, 0.05),
+                         (query_release.Marginals(10, 3), 1000, 1.0)):
+        data = g.integers(0, spec.build().size, n)
+        cfg = {s: query_release.GaussianConfig(spec, rho, sampler=s) for s in ("grid", "float")}
+        cal = {s: query_release.calibrate_gaussian(c, (n,)) for s, c in cfg.items()}
+        s2 = float(cal["grid"].params["grid_variance"])             # Var of the discrete Gaussian ≤ σ_g² (≈ for σ_g ≫ 1)
+        exact_ratio = _grid_rmse(cal["grid"].params["grid"], s2) / cal["float"].constant
+        k = spec.build().k
+        truth = mean_point(data, spec.build())
+        m = max(2, reps // k)
+        meas = {s: np.mean((sample_outputs(data, c, m, g) - truth) ** 2) for s, c in cfg.items()}
+        sec = {s: _timed(lambda c=c, data=data: query_release.release.gaussian.release(data, c, rng=g))
+               for s, c in cfg.items()}
+        print(f"   query_release/gaussian  k = {k:<5} n = {n:<6} ρ = {rho:<4g} ratio (σ_g bound) {exact_ratio:.4f}   "
+              f"measured {np.sqrt(meas['grid'] / meas['float']):.4f}   {_ms(sec)}")
+
+
 def sparse_histogram() -> None:
     p, q = 2**30, 1000
     t = histograms.sparse_table(p, q, 10 * q, rng=3)
@@ -99,4 +157,5 @@ if __name__ == "__main__":
     quick = "--quick" in sys.argv
     sampler_speed(200_000 if quick else 1_000_000)
     error_ratio(20_000 if quick else 200_000)
+    kng_mean_and_query_release(20_000 if quick else 200_000)
     sparse_histogram()

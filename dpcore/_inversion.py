@@ -14,6 +14,7 @@ rounding (floor of the lower, ceiling of the upper), then a^k = (a)^k by outward
 """
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -62,10 +63,12 @@ def exp_neg_bounds(x: Fraction, prec: int) -> tuple[int, int]:
     return lo >> shift, -((-hi) >> shift)
 
 
+@functools.lru_cache(maxsize=16)
 def tables(x: Fraction) -> tuple[np.ndarray, np.ndarray, int] | None:
     """(lo, hi, K): int64 arrays of the 62-bit bounds of a^1 … a^K, a = e^{−x}, a^K ≤ 2^−TAIL_BITS (or K ≥ MIN_TABLE
     and a^K ≤ 2^−4); None if that needs more than :data:`MAX_TABLE` entries (then the caller uses CKS20's
-    algorithm)."""
+    algorithm). A pure function of x, cached (read-only arrays): the discrete Gaussian's rejection rounds and repeated
+    releases at one scale build the table once (about 0.2 s for t ≈ 4 000, where the table has ≈ 11 000 entries)."""
     if x * MAX_TABLE < 4 * Fraction(7, 10):             # ln 2 > 0.69: a^K > 2^−4 at K = MAX_TABLE
         return None
     prec = 128
@@ -80,7 +83,9 @@ def tables(x: Fraction) -> tuple[np.ndarray, np.ndarray, int] | None:
         hi_l.append(-((-hi) >> (prec - _BITS)))
         if hi <= stop or len(lo_l) >= MAX_TABLE or (len(lo_l) >= MIN_TABLE and hi <= 1 << (prec - 4)):
             break
-    return np.array(lo_l, dtype=np.int64), np.array(hi_l, dtype=np.int64), len(lo_l)
+    lo_a, hi_a = np.array(lo_l, dtype=np.int64), np.array(hi_l, dtype=np.int64)
+    lo_a.flags.writeable = hi_a.flags.writeable = False
+    return lo_a, hi_a, len(lo_l)
 
 
 def _count_below(table_desc: np.ndarray, u: np.ndarray) -> np.ndarray:

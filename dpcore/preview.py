@@ -23,7 +23,7 @@ bounds and the chosen parameters — **never of the data**: no function here tak
 Everything is deterministic for given arguments (seeded), so the picture is the same on neighbouring
 datasets (the public-surface contract); pages cache it by its public arguments.
 
->>> law = preview("kng/mean-kng", {"epsilon": 1.0, "norm": "linf", "bounds": (0.0, 1.0)}, n=100, d=1)
+>>> law = preview("kng/mean-kng", {"epsilon": 1.0, "norm": "linf", "bounds": (0.0, 1.0), "noise": "float"}, n=100, d=1)
 >>> law.exact, round(float(law.quantile(0.5)), 5)          # |θ − x̄| ~ Exp(2r/(nε)), r = 1/2
 (True, 0.00693)
 """

@@ -47,6 +47,9 @@ def test_unhardened_lists_every_float_and_mcmc_step_and_nothing_exact():
     names = {n for n, _, _ in rows}
     assert "noise/gaussian" in names and "kng/quantile_regression-kng" in names
     assert "noise/laplace" not in names and "noise/gaussian-zcdp" not in names       # hardened by default (grid)
+    assert "query_release/gaussian" not in names                                      # hardened by default (grid)
+    mean_kng = [what for n, what, _ in rows if n == "kng/mean-kng"]                 # grid for ℓ1 / d = 1: only the
+    assert len(mean_kng) == 1 and "ℓ2 or ℓ∞ with d ≥ 2" in mean_kng[0]              # K-norm ℓ2/ℓ∞ case is listed
     assert all(kind in ("float", "mcmc") for _, _, kind in rows)
     assert not any(n == "histograms/laplace" for n, _, _ in rows)      # every step of it is exact
     assert any("timing" in s for s in registry.EVERY_MECHANISM_UNHARDENED)

@@ -14,12 +14,14 @@ The sensitivities are derived in :mod:`dpcore.kng.calibration`.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from .._validation import DPValueError
+from ..exact import discrete_laplace, to_grid
 from ..mechanism import Calibration
 from ..noise import knorm_noise
 from ..norms import norm
@@ -83,6 +85,13 @@ class Mean(Problem):
 
     @staticmethod
     def _draw_kng(P, cal, size, g, progress=None):
+        if cal.params.get("noise") == "grid":
+            # hardened: γ·(r(x̄) + Z), Z iid exact discrete Laplace of scale Δ_g/ε grid units (derived in
+            # dpcore.kng.calibration.mean_noise); × a mutant's factor on c (1 for a real release)
+            gamma, dg = cal.params["grid"], cal.params["grid_sensitivity"]
+            t = Fraction(dg) / Fraction(cal.epsilon) * Fraction(cal.params["grid_constant"] / cal.constant)
+            k = to_grid(P.data["xbar"], gamma)[None, :] + discrete_laplace(t, (size, P.d), g)
+            return gamma * k.astype(float)
         # f ∝ exp(−c‖∇ℓ‖) = exp(−2nc‖θ − x̄‖_K): the K-norm mechanism, exact (Gamma radius × uniform ball)
         return P.data["xbar"] + knorm_noise(P.d, 2.0 * P.n * cal.constant, cal.params["norm"], size, g)
 

@@ -28,8 +28,10 @@ def _kng(name: str, config: Any, n: int, d: int, reps: int, rng: Any, label: str
     norm = config.norm if d > 1 else "linf"
     if problem == "mean":
         if mech == "kng":   # f ∝ exp(−2nc‖θ − x̄‖_K): the K-norm mechanism for x̄
+            grid = (f"; the hardened release (noise='grid') draws the discrete version of this law on the grid "
+                    f"γℤ^d, γ = {cal.params['grid']:.3g}, within γ/2 of it" if cal.params.get("noise") == "grid" else "")
             return knorm_radius(d, 1.0 / (2.0 * n * cal.constant), norm, method=mech, label=label, unit="θ − x̄",
-                                what="; KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1)")
+                                what="; KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1)" + grid)
         return gaussian_norm(1.0 / math.sqrt(2.0 * n * cal.constant), d, norm, method=mech, label=label, rng=rng,
                              unit="θ − x̄",
                              what="; before truncation to the public box (which can only make it smaller in each "

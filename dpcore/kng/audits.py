@@ -65,6 +65,18 @@ def _mean_events(name: str, r: float):
     return events
 
 
+def _grid_mean_events(a, b, eps, dlt):
+    """Likelihood-ratio events of the claimed grid law (norm ℓ1, d = 2): P(θ = γk) ∝ exp(−(ε/Δ_g)‖k − r(x̄)‖₁)."""
+    from .calibration import calibrate_location
+
+    cfg = _api.make("mean", mechanism="kng", epsilon=eps, radius=1.0, norm="l1")
+    cal = calibrate_location(cfg, a.shape)
+    gamma, rate = cal.params["grid"], eps / cal.params["grid_sensitivity"]
+    ra, rb = (np.floor(m.mean(axis=0) / gamma + 0.5) for m in (a, b))
+    return llr_events(lambda x: -rate * np.abs(x / gamma - ra).sum(axis=1),
+                      lambda x: -rate * np.abs(x / gamma - rb).sum(axis=1), np.linspace(-0.95, 0.95, 11) * eps)
+
+
 def _mean_pair(r: float = 1.0, n: int = 10):
     D = np.zeros((n, 2))
     D[0] = [r, 0.0]
@@ -73,11 +85,16 @@ def _mean_pair(r: float = 1.0, n: int = 10):
     return D, Dp
 
 
-def _mean_audit(name: str) -> Audit:
+def _mean_audit(name: str, noise: str = "auto") -> Audit:
+    grid = name == "l1" and noise != "float"
+    what = ("on a public grid, exact discrete Laplace (noise='grid')" if grid else
+            "the K-norm mechanism" + (", float (noise='float')" if name == "l1" else ""))
     return Audit(
-        id=f"kng/mean-kng-{name}", mechanism="kng/mean-kng", title=f"KNG mean ({name} norm): the K-norm mechanism",
+        id=f"kng/mean-kng-{name}" + ("-float" if noise == "float" else ""), mechanism="kng/mean-kng",
+        title=f"KNG mean ({name} norm): {what}",
         datasets=_mean_pair(), neighbours="record 0 moves from (r, 0) to (−r, 0), r = 1 (n = 10)",
-        sampler=_release_sampler("mean", mechanism="kng", radius=1.0, norm=name), events=_mean_events(name, 1.0),
+        sampler=_release_sampler("mean", mechanism="kng", radius=1.0, norm=name, noise=noise),
+        events=_grid_mean_events if grid else _mean_events(name, 1.0),
         epsilon=1.0, mutant=Mutant("half scale", "K-norm noise at half the calibrated scale (density constant × 2)",
                                    _scale(2.0)),
         n_samples=200_000, seed=31, output_label="θ (2-D)")
@@ -103,6 +120,8 @@ AUDITS_EXACT = (
           n_samples=200_000, seed=21, output_label="θ"),
     _mean_audit("l2"),
     _mean_audit("linf"),
+    _mean_audit("l1"),
+    _mean_audit("l1", "float"),
     Audit(id="kng/mean-exponential", mechanism="kng/mean-exponential",
           title="Exponential mechanism for the mean on Θ = [−1, 1] (exact truncated normal)",
           datasets=(np.array([1.0]), np.array([-1.0])),

@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .._validation import DPValueError
+from ..exact import GRID_STEPS, grid_sensitivity_l1, grid_spacing
 from ..mechanism import Calibration
 from ._location import Mean, Median
 from ._problem import K, Problem, ball_to_l2, box, cube_to_norm, sphere_to_norm
@@ -42,7 +43,7 @@ from .configs import LinearRegressionConfig, MeanConfig, MedianConfig, QuantileC
 from .release._engine import EXACT_NOTE, FALLBACK_NOTE, MCMC_NOTE
 
 __all__ = ["calibrate_location", "calibrate_linear_regression", "calibrate_quantile_regression", "calibrate_for",
-           "mechanism_calibration", "LOCATION_CONFIGS", "EXACT_NOTE", "MCMC_NOTE", "FALLBACK_NOTE"]
+           "mechanism_calibration", "mean_noise", "mean_grid_available", "LOCATION_CONFIGS", "EXACT_NOTE", "MCMC_NOTE", "FALLBACK_NOTE"]
 
 REFERENCE = "Reimherr & Awan (2019), KNG: The K-Norm Gradient Mechanism"
 CONSTANT_NAMES = MappingProxyType({
@@ -75,7 +76,63 @@ def _calibrate(problem: Problem, config: Any, data_shape: tuple) -> Calibration:
         note = FALLBACK_NOTE
     if config.mechanism == "objective_perturbation":
         note += " (exact constrained minimiser)"
-    return mechanism_calibration(config, d).replace(note=note)
+    cal = mechanism_calibration(config, d).replace(note=note)
+    if isinstance(config, MeanConfig):
+        return mean_noise(cal, config, int(data_shape[0]), d, draw is not None)
+    return cal
+
+
+def mean_grid_available(config: MeanConfig, d: int) -> bool:
+    """Whether KNG's mean has its hardened grid variant: the K-norm noise is coordinate-wise Laplace (norm ℓ1, or
+    d = 1 where every norm is |·|) and the exact sampler runs (not ``sampler="mcmc"``)."""
+    return config.mechanism == "kng" and config.sampler != "mcmc" and (config.norm == "l1" or d == 1)
+
+
+def mean_noise(cal: Calibration, config: MeanConfig, n: int, d: int, exact: bool = True) -> Calibration:
+    """The mean's calibration with the noise that runs: KNG on a public grid (``noise`` "auto"/"grid" where
+    :func:`mean_grid_available`), else the float K-norm (or truncated-normal / MCMC) law of ``cal``.
+
+    Hardened variant (Canonne, Kamath & Steinke 2020 samplers; the grid as in :func:`dpcore.noise.calibrate_laplace`).
+    KNG for the mean is the K-norm mechanism for x̄ (Remark 4.1): f ∝ exp(−(ε/Δ₁)‖θ − x̄‖_K) with Δ₁ = 2r/n, the
+    K-norm sensitivity of x̄ (replace-one, n fixed: x̄ − x̄′ = (x₁ − x₁′)/n and ‖x₁ − x₁′‖_K ≤ 2r for records clamped
+    to the public K-ball of radius r). For norm ℓ1 (any d) or d = 1 this density is the product of d Laplace(Δ₁/ε)
+    laws, so the release is the ε-DP Laplace mechanism on x̄ in ℓ1, and the grid construction applies:
+
+    * γ = 2^⌊log2(min(Δ₁, Δ₁/ε)/(64d))⌋ (public: r, n, ε, d; a power of two, so k·γ is an exact double);
+    * r(x̄) = ⌊x̄/γ + ½⌋ per coordinate: ‖r(x̄) − r(x̄′)‖₁ ≤ Δ_g = ⌈Δ₁/γ⌉ + d − 1 grid units
+      (:func:`dpcore.exact.grid_sensitivity_l1`: each moving coordinate adds < 1 unit of rounding);
+    * θ = γ·(r(x̄) + Z), Z iid exact discrete Laplace of scale t = Δ_g/ε grid units:
+      P(θ = γk | D)/P(θ = γk | D′) = exp((‖k − r(x̄′)‖₁ − ‖k − r(x̄)‖₁)/t) ≤ exp(Δ_g/t) = e^ε.
+
+    So each draw is ε-DP exactly (``size`` draws: ``size``·ε, as before), every output lies on γℤ^d whatever the data,
+    and the noise scale γΔ_g/ε ≤ (Δ₁/ε)(1 + 2/64) is at most 3.2 % above the float law's, plus a rounding error
+    ≤ γ/2 ≤ Δ₁/128. The constant c of the grid law P(θ = γk) ∝ exp(−c‖∇ℓ(θ)‖₁), ∇ℓ at the rounded mean
+    γr(x̄), is ε/(2nγΔ_g). What remains float: x̄ itself is computed in floating point from the clamped records
+    (:data:`dpcore.registry.EVERY_MECHANISM_UNHARDENED`); the K-norm noise for norm ℓ2 or ℓ∞ with d ≥ 2 (no exact
+    discrete K-norm sampler here: those laws are not products of one-dimensional ones); the exponential
+    mechanism's mean (a truncated normal).
+    """
+    grid = mean_grid_available(config, d) and exact
+    if config.noise == "grid" and not grid:
+        why = ("sampler='mcmc' draws by MCMC" if config.sampler == "mcmc" else
+               f"norm={config.norm!r} with d = {d} is not a product of Laplace laws (no exact discrete K-norm sampler)")
+        raise DPValueError(f"noise='grid' is unavailable here: {why}; use norm='l1' (or one column), or "
+                           "noise='auto' / 'float'.")
+    if not grid or config.noise == "float":
+        return cal.replace(params={"noise": "float"})
+    delta1 = 2.0 * Mean.ball(config, d)[1] / n
+    eps = config.epsilon
+    gamma = grid_spacing(delta1, delta1 / eps, GRID_STEPS * d)
+    dg = grid_sensitivity_l1(delta1, gamma, d)
+    c = eps / (2.0 * n * gamma * dg)
+    text = (f" Hardened (noise='grid'): the K-norm noise in {'ℓ1' if d > 1 else 'one dimension'} is coordinate-wise "
+            f"Laplace(Δ₁/ε), Δ₁ = 2r/n = {delta1:.6g}; x̄ is rounded to the public grid γℤ^d, γ = {gamma:g} (from Δ₁, "
+            f"ε and d = {d}), which moves the ℓ1 distance between neighbours to at most Δ_g = ⌈Δ₁/γ⌉ + d − 1 = {dg} "
+            f"grid units; exact discrete Laplace noise of scale Δ_g/ε grid units (Canonne, Kamath & Steinke 2020) has "
+            f"PMF ratio ≤ e^ε. Outputs lie on the grid whatever the data; the law's constant is c = ε/(2nγΔ_g).")
+    return cal.replace(constant=c, derivation=cal.derivation + text,
+                       constant_name="c in P(θ) ∝ exp(−c‖∇ℓ(θ)‖₁) on the grid γℤ^d (∇ℓ at the rounded mean)",
+                       params={"noise": "grid", "grid": gamma, "grid_sensitivity": dg, "grid_constant": c})
 
 
 def calibrate_location(config: Any, data_shape: tuple) -> Calibration:

@@ -26,12 +26,16 @@ import numpy as np
 from .._validation import (DPValueError, check_bounds, check_choice, check_epsilon, check_int, check_norm,
                            check_positive, check_probability_level)
 
-__all__ = ["MECHANISMS", "CONSTANTS", "SAMPLERS", "MAX_SIZE", "MAX_SWEEPS", "MAX_B", "check_B", "MeanConfig", "MedianConfig",
+__all__ = ["MECHANISMS", "CONSTANTS", "SAMPLERS", "MEAN_NOISES", "MAX_SIZE", "MAX_SWEEPS", "MAX_B", "check_B", "MeanConfig", "MedianConfig",
            "QuantileConfig", "LinearRegressionConfig", "QuantileRegressionConfig"]
 
 MECHANISMS = ("kng", "exponential", "objective_perturbation")
 CONSTANTS = ("calibrated", "paper")
 SAMPLERS = ("auto", "exact", "mcmc")
+#: How KNG's mean draws its noise: "grid" rounds x̄ to a public power-of-two grid and adds exact discrete Laplace
+#: noise in grid units (hardened; norm ℓ1 or d = 1, where the K-norm noise is coordinate-wise Laplace), "float"
+#: the K-norm noise by numpy's floating-point Gamma and uniform-ball draws, "auto" (default) "grid" where it exists.
+MEAN_NOISES = ("auto", "grid", "float")
 #: Largest number of draws per call (exact samplers / MCMC chains / objective-perturbation QPs).
 MAX_SIZE = 1_000_000
 #: Largest number of MCMC sweeps per chain.
@@ -140,11 +144,13 @@ def _tau_and_constants(cfg: Any) -> None:
 
 @dataclass(frozen=True)
 class MeanConfig(_KNGConfig):
-    """The mean of records with ‖x_i − center‖_K ≤ radius (or inside the box ``bounds``)."""
+    """The mean of records with ‖x_i − center‖_K ≤ radius (or inside the box ``bounds``); ``noise`` (KNG only):
+    "auto" (default: "grid" for norm ℓ1 or d = 1, else "float"), "grid" or "float" (:data:`MEAN_NOISES`)."""
 
     radius: Optional[float] = None
     center: Any = None
     bounds: Any = None
+    noise: str = "auto"
 
     problem: ClassVar[str] = "mean"
 
@@ -160,6 +166,10 @@ class MeanConfig(_KNGConfig):
             except DPValueError:
                 raise DPValueError("center must be finite.") from None
         _set(self, "bounds", _bounds(self.bounds, required=False))
+        check_choice(self.noise, "noise", MEAN_NOISES)
+        if self.mechanism != "kng" and self.noise == "grid":
+            raise DPValueError("noise='grid' applies to mechanism='kng' only (the exponential mechanism's mean is a "
+                               "truncated normal, drawn in floating point); use noise='auto' or 'float'.")
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def _intercept_gap_data() -> tuple[np.ndarray, np.ndarray]:
 
 
 EXAMPLES: Mapping[tuple[str, str], Any] = MappingProxyType({
-    ("mean", "kng"): lambda: (np.random.default_rng(1).uniform(-1, 1, (30, 2)), {"radius": 1.5, "norm": "l2"}),
+    ("mean", "kng"): lambda: (np.random.default_rng(1).uniform(-1, 1, (30, 2)), {"radius": 1.5, "norm": "l1"}),
     ("mean", "exponential"): lambda: (np.random.default_rng(2).uniform(-1, 1, 30), {"bounds": (-1.0, 1.0)}),
     ("median", "kng"): lambda: (_tight_median_data(), {"bounds": (0.0, 1.0)}),
     ("median", "exponential"): lambda: (_tight_median_data(), {"bounds": (0.0, 1.0)}),
@@ -100,6 +100,11 @@ _EXACT_FLOAT = (NoiseStep("θ from the target density: exact sampler in floating
 #: The random steps of each problem's release with its example (NoiseStep kinds: dpcore.exact.SAMPLER_KINDS).
 NOISE = MappingProxyType({
     "mean": _EXACT_FLOAT, "median": _EXACT_FLOAT, "quantile": _EXACT_FLOAT,
+    ("mean", "kng"): (
+        NoiseStep("θ for norm ℓ1 or d = 1 (noise='auto', the default, or 'grid'): x̄ on a public grid plus exact "
+                  "discrete Laplace", "grid-discrete"),
+        NoiseStep("θ for norm ℓ2 or ℓ∞ with d ≥ 2, or noise='float': K-norm noise (float Gamma and uniform-ball "
+                  "draws; no exact discrete K-norm sampler)", "float")),
     "linear_regression": (NoiseStep("θ: exact rejection sampler in floating point", "float"),
                           NoiseStep("θ when the rejection sampler gives up: MCMC (approximately private)", "mcmc")),
     "quantile_regression": (NoiseStep("θ: MCMC on the target density (approximately private)", "mcmc"),),
@@ -144,6 +149,8 @@ TOPIC = Topic(
         "kng/quantile-kng": 1.19e-05,
         "kng/mean-kng-l2": 1.27e-05,
         "kng/mean-kng-linf": 1.64e-05,
+        "kng/mean-kng-l1": 2.7e-05,
+        "kng/mean-kng-l1-float": 1.2e-05,
         "kng/mean-exponential": 2.27e-05,
         "kng/median-exponential": 5.91e-06,
         "kng/quantile-exponential": 7.51e-06,

@@ -132,7 +132,7 @@ def local_bounds(spec: WorkloadSpec, alpha: float, epsilon: float, *, draws: int
 
 def _config(method: str, spec: WorkloadSpec, rho: float, alpha: float) -> Any:
     if method == "gaussian":
-        return GaussianConfig(spec, rho)
+        return GaussianConfig(spec, rho, sampler="float")
     if method == "projection":
         return ProjectionConfig(spec, rho)
     if method == "coarse":

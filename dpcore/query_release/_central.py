@@ -19,13 +19,15 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Optional
 
 import numpy as np
 
 from .._rng import RNGLike, spawn
 from .._validation import check_choice
 from ..errors import DPValueError
+from ..exact import discrete_gaussian, to_grid
 from ..mechanism import Calibration
 from ..privacy import gaussian_sigma_zcdp, zcdp_to_approx
 from ..privacy.accounting import approx_to_zcdp_rho
@@ -148,13 +150,29 @@ def _sigmas(cal: Calibration, plan: Plan, n: int) -> list[float]:
             for (P, _, d2, _), r in zip(plan.levels, rhos)]
 
 
-def _noise_step(hist: np.ndarray, plan: Plan, sigmas: list, rng: RNGLike, reps: int) -> list[np.ndarray]:
-    """The only step that reads the data (through h): noisy level means, each (reps, k)."""
+def _grid(cal: Calibration, plan: Plan, n: int) -> Optional[tuple[float, Fraction]]:
+    """(γ, σ_g²) of a hardened grid calibration (``sampler="grid"``, :func:`dpcore.query_release.calibrate_gaussian`),
+    σ_g² scaled by (σ_rule/σ_ℓ2)² for an audit mutant's diameter rule (× 1 for a real release); None when float."""
+    if cal.params.get("sampler") != "grid":
+        return None
+    ratio = _sigmas(cal, plan, n)[0] / _sigmas(cal.replace(params={"diameter_rule": "l2"}), plan, n)[0]
+    return cal.params["grid"], cal.params["grid_variance"] * Fraction(ratio) ** 2
+
+
+def _noise_step(hist: np.ndarray, plan: Plan, sigmas: list, rng: RNGLike, reps: int,
+                grid: Optional[tuple[float, Fraction]] = None) -> list[np.ndarray]:
+    """The only step that reads the data (through h): noisy level means, each (reps, k); with ``grid`` = (γ, σ_g²)
+    (one level) the mean rounded to γℤ^k plus exact discrete Gaussian noise of variance σ_g² grid units²."""
     gens = spawn(rng, max(len(plan.levels), 1))
     out = []
     for (P, index, _, _), s, g in zip(plan.levels, sigmas, gens):
         level_mean = np.bincount(index, weights=hist, minlength=P.shape[0]) @ P
-        out.append(level_mean[None, :] + s * g.standard_normal((reps, P.shape[1])))
+        if grid is not None:
+            gamma, s2 = grid
+            z = to_grid(level_mean, gamma)[None, :] + discrete_gaussian(s2, (reps, P.shape[1]), g)
+            out.append(gamma * z.astype(float))
+        else:
+            out.append(level_mean[None, :] + s * g.standard_normal((reps, P.shape[1])))
     return out
 
 

@@ -139,7 +139,7 @@ def _run(method: str, data: np.ndarray, cfg: LabConfig, rng: np.random.Generator
     if method == "local-average":
         v = _local_average(data, spec, cfg.epsilon, rng)
         return v, v
-    table = {"gaussian": (releases.gaussian.release, configs.GaussianConfig(spec, cfg.rho)),
+    table = {"gaussian": (releases.gaussian.release, configs.GaussianConfig(spec, cfg.rho, sampler="float")),
              "projection": (releases.projection.release, configs.ProjectionConfig(spec, cfg.rho)),
              "coarse": (releases.coarse.release, configs.CoarseConfig(spec, cfg.rho, cfg.alpha)),
              "chaining": (releases.chaining.release, configs.ChainingConfig(spec, cfg.rho, cfg.alpha)),

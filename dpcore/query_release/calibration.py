@@ -9,10 +9,12 @@ plan of levels (:func:`dpcore.query_release._central.plan_for`) depends on the c
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..exact import GRID_STEPS, grid_sensitivity_l2, grid_spacing, rational_at_least
 from ..mechanism import Calibration
 from ..privacy import gaussian_sigma_zcdp
 from ._central import REF, Plan, plan_for, pmw_rounds
@@ -85,8 +87,45 @@ def _n(data_shape: tuple[int, ...]) -> int:
 
 
 def calibrate_gaussian(config: GaussianConfig, data_shape: tuple[int, ...]) -> Calibration:
-    """Gaussian baseline: σ = diam₂(X)/(n√(2ρ)), ρ-zCDP."""
-    return _calibrate("query_release/gaussian", config, plan_for(config), _n(data_shape), "Gaussian mechanism")
+    """Gaussian baseline: σ = diam₂(X)/(n√(2ρ)), ρ-zCDP; ``sampler="grid"`` (default) its hardened variant.
+
+    Hardened variant (discrete Gaussian of Canonne, Kamath & Steinke 2020; the grid as in
+    :func:`dpcore.noise.calibrate_gaussian_zcdp`). The k answers x̄ ∈ R^k move by at most Δ₂ = diam₂(X)/n in ℓ2
+    between neighbours (replace-one, n public). With σ = Δ₂/√(2ρ):
+
+    * γ = 2^⌊log2(min(Δ₂, σ)/(64(1 + ⌊√(k − 1)⌋)))⌋ (public: the workload, n, ρ; a power of two);
+    * r(x̄) = ⌊x̄/γ + ½⌋ per answer: r(x̄) − r(x̄′) = (x̄ − x̄′)/γ + e with every |e_j| < 1, so
+      ‖r(x̄) − r(x̄′)‖₂ < Δ_g = Δ₂/γ + √k (⌈Δ₂/γ⌉ when k = 1; :func:`dpcore.exact.grid_sensitivity_l2`, rounded up
+      to a rational);
+    * γ·(r(x̄) + Z), Z iid exact discrete Gaussian with integer variance parameter σ_g² = ⌈Δ_g²/(2ρ)⌉ grid units²:
+      for integer vectors D_α(N_ℤ(r, σ_g²) ‖ N_ℤ(r′, σ_g²)) = α‖r − r′‖₂²/(2σ_g²) ≤ αρ (CKS20 Thm 4, coordinates
+      independent), so the release is ρ-zCDP exactly; multiplying by γ is post-processing.
+
+    Since √k ≤ 1 + ⌊√(k − 1)⌋, both Δ₂/γ and σ/γ are ≥ 64√k ≥ 64: Δ_g ≤ (Δ₂/γ)(1 + 1/64), and the ceiling adds
+    < 1 to σ_g² ≥ 64², so the noise σ_data = γσ_g ≤ σ(1 + 1/64)(1 + 2⁻¹²): at most 1.6 % above the float σ, plus
+    a rounding error ≤ γ/2 ≤ σ/128 per answer.
+    What remains float: x̄ itself (a floating-point histogram average, :data:`dpcore.registry.EVERY_MECHANISM_UNHARDENED`).
+    """
+    n = _n(data_shape)
+    cal = _calibrate("query_release/gaussian", config, plan_for(config), n, "Gaussian mechanism")
+    if config.sampler == "float":
+        return cal.replace(derivation=cal.derivation + " Drawn by numpy's floating-point normal sampler (not hardened: "
+                                                       "Mironov 2012).", params={"sampler": "float"})
+    k = config.workload.build().k
+    delta2, sigma = cal.sensitivity, cal.constant
+    gamma = grid_spacing(delta2, sigma, GRID_STEPS * math.isqrt(k - 1) + GRID_STEPS)
+    dg = rational_at_least(grid_sensitivity_l2(delta2, gamma, k) * (1 + 2.0**-40), "grid sensitivity")
+    s2 = Fraction(math.ceil(dg * dg / (2 * Fraction(config.rho))))
+    sig = gamma * math.sqrt(s2)
+    return cal.replace(
+        constant=sig, constant_name="discrete Gaussian σ = γσ_g on the grid γℤ^k",
+        derivation=cal.derivation + (f" Hardened (sampler='grid'): x̄ is rounded to the public grid γℤ^k, γ = {gamma:g} "
+                                     f"(from Δ₂, σ and k = {k}); the rounded answers move by at most Δ_g = "
+                                     f"Δ₂/γ + √k = {float(dg):.6g} grid units in ℓ2; exact discrete Gaussian noise with "
+                                     f"σ_g² = ⌈Δ_g²/(2ρ)⌉ = {s2} grid units² (Canonne, Kamath & Steinke 2020, Thm 4) is "
+                                     "ρ-zCDP. Outputs lie on the grid whatever the data."),
+        params={"sampler": "grid", "grid": gamma, "grid_sensitivity": float(dg), "grid_variance": s2,
+                "sigmas": (sig,)})
 
 
 def calibrate_projection(config: ProjectionConfig, data_shape: tuple[int, ...]) -> Calibration:

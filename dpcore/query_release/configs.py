@@ -14,11 +14,14 @@ from .._validation import check_choice, check_epsilon, check_int, check_positive
 from ..errors import DPValueError
 from ._workloads import WorkloadSpec
 
-__all__ = ["BUDGET_SPLITS", "check_workload", "check_tol", "check_alpha", "GaussianConfig", "ProjectionConfig",
+__all__ = ["BUDGET_SPLITS", "SAMPLERS", "check_workload", "check_tol", "check_alpha", "GaussianConfig", "ProjectionConfig",
            "CoarseConfig", "ChainingConfig", "PMWConfig", "LocalProjectionConfig", "LocalCoarseConfig",
            "LocalChainingConfig"]
 
 BUDGET_SPLITS = ("uniform", "optimised (our addition)")
+#: How the Gaussian baseline draws: "grid" rounds x̄ to a public power-of-two grid and adds exact discrete Gaussian
+#: noise in grid units (hardened, the default), "float" numpy's normal.
+SAMPLERS = ("grid", "float")
 
 
 def check_workload(w: Any) -> None:
@@ -43,14 +46,17 @@ def check_alpha(alpha: float) -> float:
 
 @dataclass(frozen=True)
 class GaussianConfig:
-    """Gaussian baseline x̄ + N(0, σ²I), σ = diam₂(X)/(n√(2ρ))."""
+    """Gaussian baseline x̄ + N(0, σ²I), σ = diam₂(X)/(n√(2ρ)); ``sampler="grid"`` (default): x̄ on a public grid with
+    exact discrete Gaussian noise (:func:`dpcore.query_release.calibrate_gaussian`), "float": numpy's normal."""
 
     workload: WorkloadSpec
     rho: float
+    sampler: str = "grid"
 
     def __post_init__(self) -> None:
         check_workload(self.workload)
         check_rho(self.rho)
+        check_choice(self.sampler, "sampler", SAMPLERS)
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def run_unit(scenario: str, n: int, rng: RNGLike | Mapping[str, np.random.Genera
     for m in methods:
         g = gens[m]
         if m == "gaussian":
-            v = releases.gaussian.release(data, configs.GaussianConfig(spec, rho), rng=g).value
+            v = releases.gaussian.release(data, configs.GaussianConfig(spec, rho, sampler="float"), rng=g).value
         elif m == "projection":
             v = releases.projection.release(data, configs.ProjectionConfig(spec, rho), rng=g).value
         elif m == "coarse":

@@ -74,7 +74,7 @@ def test_exponential_mechanism_1d_exact_sampler_ks(problem, tau):
 def test_mean_kng_radius_is_gamma(norm):
     n, r, eps, d = 50, 2.0, 0.7, 3
     x = np.random.default_rng(7).uniform(-0.5, 0.5, (n, d))
-    res = kng.sample("mean", x, mechanism="kng", epsilon=eps, radius=r, norm=norm, size=20_000, rng=8)
+    res = kng.sample("mean", x, mechanism="kng", epsilon=eps, radius=r, norm=norm, size=20_000, rng=8, noise="float")
     z = res.value - x.mean(axis=0)
     rad = {"l1": np.abs(z).sum(1), "l2": np.linalg.norm(z, axis=1), "linf": np.abs(z).max(1)}[norm]
     rate = n * eps / (2 * r)  # Remark 4.1 on R^d: exp(−(nε/(2r))‖θ − x̄‖_K)

@@ -23,7 +23,8 @@ from dpcore.query_release._workloads import (
 def test_sigma_gives_exactly_rho():
     spec = Marginals(5, 2)
     data = np.array([0, 31, 4, 4, 9, 17, 2])
-    rel = query_release.release.gaussian.release(data, query_release.configs.GaussianConfig(spec, 0.3), rng=0)
+    rel = query_release.release.gaussian.release(data, query_release.configs.GaussianConfig(spec, 0.3, sampler="float"),
+                                                 rng=0)
     cal = rel.calibration
     n, diam = 7, math.sqrt(2 * math.comb(5, 2))
     assert cal.sensitivity == pytest.approx(diam / n)

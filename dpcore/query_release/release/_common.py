@@ -14,7 +14,7 @@ import numpy as np
 from ..._rng import RNGLike, as_generator, spawn
 from ...errors import DPValueError
 from ...mechanism import Diagnostics, Note, Release
-from .._central import _noise_step, _pmw_run, _postprocess, _sigmas, approx_guarantee, plan_for
+from .._central import _grid, _noise_step, _pmw_run, _postprocess, _sigmas, approx_guarantee, plan_for
 from .._local import MAX_LOCAL_WORK, _centres, _level_reports_sum, _NAMES, _plan, randomize
 from .._workloads import Workload, check_indices
 from ..calibration import (calibrate_chaining, calibrate_coarse, calibrate_gaussian, calibrate_local_chaining,
@@ -42,7 +42,7 @@ def gaussian_family(calibrate: Callable, data: Any, config: Any, rng: RNGLike, p
     hist, n = histogram(data, wl)          # the only read of the data
     plan = plan_for(config)
     cal = calibrate(config, (n,))
-    noisy = _noise_step(hist, plan, _sigmas(cal, plan, n), as_generator(rng), reps=1)
+    noisy = _noise_step(hist, plan, _sigmas(cal, plan, n), as_generator(rng), reps=1, grid=_grid(cal, plan, n))
     del hist
     value, gaps = _postprocess(noisy, plan, project, getattr(config, "tol", 1e-9))
     conv = approx_guarantee(config.rho)
@@ -75,7 +75,7 @@ def sample_outputs(data: Any, config: Any, reps: int, rng: RNGLike, *, override=
     plan = plan_for(config)
     cal = CENTRAL_CALIBRATE[type(config)](config, (n,))
     cal = override(cal) if override else cal
-    noisy = _noise_step(hist, plan, _sigmas(cal, plan, n), g, reps)
+    noisy = _noise_step(hist, plan, _sigmas(cal, plan, n), g, reps, grid=_grid(cal, plan, n))
     if stage == "noisy":
         return np.concatenate(noisy, axis=1)
     value, _ = _postprocess(noisy, plan, not isinstance(config, GaussianConfig), getattr(config, "tol", 1e-9))
