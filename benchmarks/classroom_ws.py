@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import sqlalchemy as sa  # noqa: E402
 import websockets  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from load import Session, StepError, cpu_seconds, free_port, session_cookies  # noqa: E402
@@ -83,9 +84,17 @@ class Tab(Session):
 
     async def rerun(self, step: str, page: str | None = None, fragment: str = "") -> float:
         """One script (or fragment) rerun with the current widget states; its latency in seconds."""
+        t0 = time.perf_counter()
+        await self.send_rerun(page, fragment)
+        await self._until_finished(step)
+        dt = time.perf_counter() - t0
+        self.latencies.append((step, dt))
+        return dt
+
+    async def send_rerun(self, page: str | None = None, fragment: str = "") -> None:
+        """Send the rerun request without waiting for its end (a click still in flight)."""
         if page is not None:
             self.page_hash, self.states, self.widgets = self.pages.get(page, ""), {}, {}
-        from streamlit.proto.BackMsg_pb2 import BackMsg
         msg = BackMsg()
         cs = msg.rerun_script
         cs.query_string = self.query
@@ -95,14 +104,9 @@ class Tab(Session):
                                                                  for v in self.states.values())
         for w in self.states.values():
             cs.widget_states.widgets.append(w)
-        t0 = time.perf_counter()
         self._fragment_run = bool(fragment)
         await self._send(msg)
         self.states = {k: v for k, v in self.states.items() if not v.HasField("trigger_value")}
-        await self._until_finished(step)
-        dt = time.perf_counter() - t0
-        self.latencies.append((step, dt))
-        return dt
 
     async def _until_finished(self, step: str):
         deadline = time.monotonic() + self.timeout
@@ -139,6 +143,8 @@ class Tab(Session):
                     self.metrics[el.metric.label] = el.metric.body
                 elif et == "heading":
                     self.texts.append(el.heading.body)
+                elif et == "code":
+                    self.texts.append(el.code.code_text)
                 before = set(self.widgets)
                 self._element(step, el)
                 self.run_widgets |= set(self.widgets) - before
