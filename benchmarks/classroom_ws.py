@@ -414,7 +414,8 @@ def pct(xs: list[float], q: float) -> float:
 def report(g: Game, stored: int, cpu: float, wall: float, where: str) -> bool:
     """Print the figures; True if the targets are met."""
     a95, d95 = pct(g.answer_s, 0.95), pct(g.dash_s, 0.95)
-    print(f"{where}: 1 teacher + {g.students} students, {g.rounds} rounds in {wall:.1f} s")
+    print(f"{where}: 1 teacher + {g.students} students, {g.rounds} rounds in {wall:.1f} s (host load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     print(f"answer round trip: p50 {pct(g.answer_s, 0.5):.2f} s, p95 {a95:.2f} s, max "
           f"{max(g.answer_s, default=float('nan')):.2f} s over {len(g.answer_s)}")
     print(f"dashboard refresh: p50 {pct(g.dash_s, 0.5):.2f} s, p95 {d95:.2f} s over {len(g.dash_s)}; it counted a "

@@ -4,6 +4,7 @@ port and data folder, where no confirmed answer is lost and the round goes on. E
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import sys
@@ -14,6 +15,7 @@ import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import classroom_ws as W  # noqa: E402
 
@@ -44,6 +46,25 @@ def test_ten_students_two_rounds_lose_nothing(server):
     assert W.stored_answers(env, g.code) == g.sent
     assert g.saw_truth == 10
     assert len(g.answer_s) == 20 and len(g.dash_s) >= 2
+
+
+def test_two_replicas_on_postgresql_serve_one_class(tmp_path):
+    """Several server processes on one database serve one class: 2 replicas behind HAProxy on a local PostgreSQL,
+    each tab a browser of its own (the proxy spreads them); nothing lost."""
+    import serve
+
+    if not serve.LocalPostgres.available() or serve.shutil.which("haproxy") is None:
+        if os.environ.get("REQUIRE_PROXY") == "1" or os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail("PostgreSQL 15 and haproxy are required (apt-get install postgresql haproxy)")
+        pytest.skip("PostgreSQL 15 or haproxy not installed")
+    g = W.Game(students=6, rounds=1, think=1.0, timeout=60, round_limit=60, rng=random.Random(2))
+    with serve.Topology(2, database="postgres", data_dir=tmp_path / "data") as topo:
+        tabs = asyncio.run(W.play(topo.url, g, proxy=True))
+        stored = W.stored_answers(topo.env, g.code)
+        replicas = {t.cookies.get(serve.AFFINITY_COOKIE) for t in tabs}
+    assert not g.errors, g.errors
+    assert replicas == {"app1", "app2"}
+    assert g.sent == stored == 6 and g.saw_truth == 6
 
 
 def _answers_by_nick(env: dict, code: str) -> dict[str, int]:
