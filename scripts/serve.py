@@ -83,6 +83,8 @@ class LocalPostgres:
         self.root.mkdir(parents=True, exist_ok=True)
         if self._as:
             shutil.chown(self.root, "postgres")
+            parent = self.root.parent                      # (a mkdtemp folder, 0700: let the postgres user pass)
+            parent.chmod(parent.stat().st_mode | 0o011)
         subprocess.run(self._as + [str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "dpx", "--auth=trust",
                                    "-E", "UTF8", "--no-sync"], check=True, capture_output=True)
         opts = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off -c max_connections=200"

@@ -155,9 +155,22 @@ class ClassInfo:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: The key of the PostgreSQL advisory lock that serialises :func:`create_tables` across server processes.
+DDL_LOCK_KEY = 0x44505843  # "DPXC"
+
+
 def create_tables(engine: sa.engine.Engine) -> None:
-    """Create the classroom's tables if they do not exist."""
-    metadata.create_all(engine)
+    """Create the classroom's tables if they do not exist, in one transaction.
+
+    Several server processes start on one database at once (scripts/serve.py's replicas): on PostgreSQL two
+    concurrent ``CREATE TABLE`` of one name race on the catalog (one fails with a UniqueViolation on ``pg_type``),
+    so a transaction-level advisory lock (:data:`DDL_LOCK_KEY`) makes them take turns, and the later one finds the
+    tables; on SQLite :func:`make_engine`'s ``BEGIN IMMEDIATE`` does the same.
+    """
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK_KEY})
+        metadata.create_all(conn)
 
 
 def database_url(environ: Mapping[str, str], default_dir: Path) -> str:

@@ -201,3 +201,27 @@ def test_restart_reopening_the_engine_loses_nothing(db_url):
     assert _rows(e2, S.answers) == 2
     assert all(len(json.loads(r)) == 1 for r in before)
     e2.dispose()
+
+
+def test_server_processes_starting_at_once_create_the_tables_once(db_url):
+    """Replicas start together on one database: their concurrent create_tables take turns (on PostgreSQL two
+    concurrent CREATE TABLE failed with a UniqueViolation on pg_type before the advisory lock)."""
+    engines = [S.make_engine(db_url) for _ in range(6)]
+    start, errors = threading.Barrier(len(engines)), []
+
+    def create(e):
+        start.wait()
+        try:
+            S.create_tables(e)
+        except Exception as exc:  # noqa: BLE001 - any failure is the test's finding
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=create, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert set(S.metadata.tables) <= set(sa.inspect(engines[0]).get_table_names())
+    for e in engines:
+        e.dispose()
