@@ -12,18 +12,13 @@ from dpcore.classroom.figures import dashboard_figure
 from dpcore.data import literal
 from dpcore.errors import DPValueError
 from dpcore.registry import audits
+import ui
 
 AUDITS = audits()
 CONTROLS = (("Open next round", "Round {} is open.", S.open_round), ("Close round", "Round {} closed.", S.close_round),
             ("Reveal the truth", "Round {}: truth shown.", S.reveal_round), ("End the class", "Ended.", S.end_class))
 
-
-@st.cache_resource(max_entries=4)
-def _engine(url: str):  # one connection pool per database URL, shared by the sessions (no class data cached)
-    return S.open_engine(url)
-
-
-E = _engine(S.env_url(Path(__file__).resolve().parents[1]))
+E = ui.classroom_engine(S.env_url(Path(__file__).resolve().parents[1]))   # one pool per database, no class data
 
 
 def act(done: str, fn, *args):

@@ -2,7 +2,7 @@
 housekeeping run by app.py after each script run: the imported modules' objects frozen out of the garbage
 collector's walks, and one throttled full collection for the whole server.
 
-Owns three process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
+Owns four process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
 address, a count of modules, a number of seconds). Must never: hold anything of a session in memory (the store is
 a connection pool; what a session keeps there is reached only through its workspace's token; the collector keeps a
 time and a lock only).
@@ -25,6 +25,15 @@ def database(folder: str, url: str) -> dpstore.Store:
     opened = dpstore.open_store(url or None, data_dir=folder)
     opened.purge_expired()
     return opened
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def classroom_engine(url: str):
+    """The classroom's connection pool for one database address (its tables created once, under a lock on
+    PostgreSQL): shared by the sessions; it holds no class data (every read goes to the database)."""
+    from dpcore.classroom import storage
+
+    return storage.open_engine(url)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -23,13 +23,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import fractions
+
 import dpcore
 from dpcore.data import Dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "pages"
 CACHE_DECORATORS = {"cache_data", "cache_resource", "lru_cache", "cache", "memo", "singleton"}
-SCALARS = {int, float, str, bool, type(None), bytes, complex}
+SCALARS = {int, float, str, bool, type(None), bytes, complex, fractions.Fraction}   # (a rational: a number, like float)
 
 
 def public_type(tp, seen=()) -> bool:
