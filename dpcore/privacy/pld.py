@@ -24,16 +24,20 @@ upper bound of the exact composition's.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
 from .._validation import DPValueError, check_delta
 from .accounting import PrivacyCost, zcdp_to_approx
 
-__all__ = ["tight_epsilon", "PLD_INTERVAL"]
+__all__ = ["tight_epsilon", "PLD_INTERVAL", "MAX_PLD_EPSILON"]
 
 #: Discretisation interval of the privacy-loss distributions (dp-accounting's pessimistic discretisation).
 PLD_INTERVAL = 1e-4
+#: Above this basic-composition total the PLD is not computed (its support grows as Σε / PLD_INTERVAL): the basic
+#: total is returned, valid and already past any meaningful guarantee.
+MAX_PLD_EPSILON = 64.0
 
 
 def tight_epsilon(costs: Sequence[PrivacyCost], delta: float) -> float:
@@ -72,6 +76,13 @@ def _tight(key: tuple, delta: float) -> float:
     others = [(n, e, d, k) for n, e, d, r, k in key if n != "zcdp"]
     if not others:
         return float(zcdp_to_approx(rho, delta))
+    eps_z = zcdp_to_approx(rho, delta / 2) if rho > 0 else 0.0
+    basic = sum(e * k for _n, e, _d, k in others) + eps_z
+    if basic > MAX_PLD_EPSILON:
+        # Beyond MAX_PLD_EPSILON the PLD's support (Σε/interval bins) would cost memory and time for a total that
+        # says nothing more; basic composition is valid there (its δ's must fit δ) — and e^ε overflows near 709.
+        used = sum(d * k for _n, _e, d, k in others) + (delta / 2 if rho > 0 else 0.0)
+        return float(basic) if used <= delta else math.inf
     total: Any = None
 
     def add(p: Any) -> None:
@@ -83,7 +94,6 @@ def _tight(key: tuple, delta: float) -> float:
                                            value_discretization_interval=PLD_INTERVAL)
         add(base.self_compose(int(k)) if k > 1 else base)
     if rho > 0:
-        eps_z = zcdp_to_approx(rho, delta / 2)
         add(pld.from_privacy_parameters(DifferentialPrivacyParameters(float(eps_z), delta / 2),
                                         value_discretization_interval=PLD_INTERVAL))
     return float(cast(Any, total).get_epsilon_for_delta(delta))

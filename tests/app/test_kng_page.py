@@ -55,9 +55,10 @@ def _on_user(view=RELEASE, ds=None, budget=100.0, **state) -> AppTest:
     ds = ds if ds is not None else _user_ds()
     state.setdefault("kng_mechs_r", ["kng", "exponential"])
     at = _run(dp_dataset=ds, kng_source="Dataset from the Data page", kng_view=view, **state)
-    acct = at.session_state[ui.SESSION_KEY].account(ds.fingerprint(include_bounds=False))
-    if acct is not None:
-        acct.set_budget(Budget(budget, 1e-5, n=ds.n_rows))
+    session = at.session_state[ui.SESSION_KEY]
+    acct = session.account(session.identity(ds))
+    if acct is not None:        # an account from the workspace is a snapshot: its total is set through the session
+        session.set_budget(acct.fingerprint, Budget(budget, 1e-5, n=ds.n_rows))
     return _ok(at.run())
 
 

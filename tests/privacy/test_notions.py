@@ -106,3 +106,17 @@ def test_kov_curve_and_pld_total_agree_on_pure_composition():
     alpha = np.linspace(0, 1, 20001)
     # (e_tight, delta)-DP bounds every test: the exact curve lies under δ + e^ε α
     assert np.all(max_power_composed(alpha, eps, k) <= delta + math.exp(e_tight) * alpha + 1e-6)
+
+
+def test_tight_total_of_a_huge_epsilon_is_the_basic_total_without_building_a_pld():
+    """ε = 10⁶ (the pages' "huge ε" check): dp-accounting overflows on e^ε and the PLD's support would be 10¹⁰ bins;
+    past MAX_PLD_EPSILON the valid basic total is returned at once."""
+    import time
+
+    from dpcore.privacy.pld import MAX_PLD_EPSILON
+
+    t = time.perf_counter()
+    assert tight_epsilon([PrivacyCost.pure(1e6)], 1e-6) == 1e6
+    assert tight_epsilon([PrivacyCost.pure(40.0, count=2)], 1e-6) == 80.0 > MAX_PLD_EPSILON
+    assert math.isinf(tight_epsilon([PrivacyCost.approx(1e3, 1e-3)], 1e-6))     # its own δ exceeds the target
+    assert time.perf_counter() - t < 5

@@ -3,6 +3,8 @@ concurrency (threads and processes), the keyed identity and near-copy rule, migr
 from __future__ import annotations
 
 import multiprocessing
+import sys
+import types
 import os
 import stat
 import threading
@@ -140,7 +142,10 @@ def _process_clicks(url: str, token: str, key: str, clicks: int, start, out) -> 
     store.close()
 
 
-def test_two_processes_never_spend_more_than_the_budget(store, store_url):
+def test_two_processes_never_spend_more_than_the_budget(store, store_url, monkeypatch):
+    # A spawned child re-runs the parent's __main__ by its path; in a test worker that ran an AppTest before, that is
+    # a page script (pages/kng.py), which cannot run outside Streamlit: give the children an empty __main__.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     ws, token, acct, _ = opened(store, budget=Budget(7.0, 0.0, n=200))
     ctx = multiprocessing.get_context("spawn")
     start, out = ctx.Barrier(2), ctx.Queue()
