@@ -50,7 +50,8 @@ def redraw_budget_line() -> None:
         try:
             new = acct.check(costs) if costs else None
         except P.BudgetExceeded as exc:
-            st.warning(line + " A click of this cost does not fit: it would be refused. " + str(exc),
+            st.warning(line + " A click of this cost does not fit: it would be refused. "
+                       + dpdata.escape_markdown(str(exc)),
                        icon=":material/block:")
         else:
             st.caption(line + ("" if new is None else f" This click takes {new.text(s.notion)}"
