@@ -16,8 +16,10 @@ st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock
                    initial_sidebar_state="expanded")
 ui.init_session()
 
-page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in ui.nav.discover()])
-ui.session_guard()  # a restarted server or a reloaded page is said before anything else happens
+entries = ui.nav.discover()
+page = st.navigation([st.Page(e.path, title=e.title, icon=e.icon, default=e.default) for e in entries])
+no_workspace = {e.path.rsplit("/", 1)[-1].removesuffix(".py") for e in entries if not e.workspace}
+ui.session_guard(block=page.url_path not in no_workspace)  # a restart or a reload is said before anything else
 ui.note_page(page.url_path)  # pages keep their settings across navigation (ui.persist)
 
 with st.sidebar:

@@ -1,7 +1,7 @@
 """Classroom "in or out?": the teacher's class, QR code, dashboard and controls; students join and answer. Thin page
 over dpcore.classroom (state in the database: DPX_DATABASE_URL, or SQLite in DPX_DATA_DIR, default .dpx-data/). The
 secret coin never reaches it: a student's screen is views.student_view's elements; nothing is cached per class."""
-# nav: title="Classroom: in or out?" icon=":material/school:" order=220
+# nav: title="Classroom: in or out?" icon=":material/school:" order=220 workspace="false"
 import time
 from pathlib import Path
 

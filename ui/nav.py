@@ -22,7 +22,7 @@ from pathlib import Path
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 HEADER = re.compile(r"^#\s*nav:\s*(.*)$")
 FIELD = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
-KNOWN = {"title", "icon", "order", "default", "paper", "topic"}
+KNOWN = {"title", "icon", "order", "default", "paper", "topic", "workspace"}
 HEADER_LINES = 20
 
 
@@ -37,6 +37,7 @@ class PageEntry:
     default: bool = False
     paper: str | None = None
     topic: str | None = None
+    workspace: bool = True   # False (``workspace="false"``): the page uses no budget, ledger or data of the user
 
 
 def parse_header(line: str) -> dict[str, str] | None:
@@ -67,7 +68,7 @@ def read_entry(path: Path, root: Path) -> PageEntry:
         raise ValueError(f"order={fields['order']!r} in {path.name} must be a number.") from None
     return PageEntry(path=path.relative_to(root).as_posix(), title=title, icon=fields.get("icon"), order=order,
                      default=fields.get("default", "").lower() == "true", paper=fields.get("paper"),
-                     topic=fields.get("topic"))
+                     topic=fields.get("topic"), workspace=fields.get("workspace", "true").lower() != "false")
 
 
 def discover(pages_dir: Path = PAGES_DIR) -> list[PageEntry]:

@@ -49,14 +49,16 @@ def restart_notice(why: str) -> str:
             "when the same data is loaded, and never gives budget back.")
 
 
-def session_guard() -> None:
+def session_guard(block: bool = True) -> None:
     """Say what a new session of an open page finds — before anything else.
 
     The URL keeps a token (``?session=…``) naming this session and the server process (:data:`BOOT_ID`). A fresh,
     empty ``session_state`` that arrives with a token is a new session of a page that was open: the server restarted
     (another process id) or the page was reloaded or duplicated (same process). The page then says what this session
     has: the browser's workspace (budgets, spending, ledger: kept) and the data (only if kept on the server), offers
-    the kept tables and the saved files, and stops until the user continues.
+    the kept tables and the saved files, and stops until the user continues. ``block=False`` (a page that uses no
+    workspace, e.g. the classroom: a student back after a restart plays on): the notice waits for the next page
+    that does.
     """
     ss = st.session_state
     check_workspace()
@@ -68,6 +70,8 @@ def session_guard() -> None:
     if st.query_params.get(SESSION_PARAM) != ss[TOKEN_KEY]:
         st.query_params[SESSION_PARAM] = ss[TOKEN_KEY]
     why = ss.get(RESTART_KEY)
+    if why and not block:
+        return
     if not why:
         if ss.pop(GONE_KEY, None):
             st.info("The workspace this browser had was deleted (here or in another tab): a new one is made when you "

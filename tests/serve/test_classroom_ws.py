@@ -3,7 +3,6 @@ tabs): a 10-student smoke of the load benchmark, and a server killed (SIGKILL) m
 port and data folder, where no confirmed answer is lost and the round goes on. Each test has its own DPX_DATA_DIR."""
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
@@ -11,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.serve.conftest import run_async
 import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +41,7 @@ def server(tmp_path):
 def test_ten_students_two_rounds_lose_nothing(server):
     base, _, env, _, _ = server
     g = W.Game(students=10, rounds=2, think=1.0, timeout=60, round_limit=60, rng=random.Random(1))
-    asyncio.run(W.play(base, g))
+    run_async(W.play(base, g))
     assert not g.errors, g.errors
     assert g.sent == g.confirmed == 20
     assert W.stored_answers(env, g.code) == g.sent
@@ -59,7 +60,7 @@ def test_two_replicas_on_postgresql_serve_one_class(tmp_path):
         pytest.skip("PostgreSQL 15 or haproxy not installed")
     g = W.Game(students=6, rounds=1, think=1.0, timeout=60, round_limit=60, rng=random.Random(2))
     with serve.Topology(2, database="postgres", data_dir=tmp_path / "data") as topo:
-        tabs = asyncio.run(W.play(topo.url, g, proxy=True))
+        tabs = run_async(W.play(topo.url, g, proxy=True))
         stored = W.stored_answers(topo.env, g.code)
         replicas = {t.cookies.get(serve.AFFINITY_COOKIE) for t in tabs}
     assert not g.errors, g.errors
@@ -116,7 +117,7 @@ def test_a_server_killed_mid_round_loses_no_answer_and_the_round_goes_on(server)
             await t.close()
         return teacher, kids, code, key
 
-    teacher, kids, code, key = asyncio.run(before_kill())
+    teacher, kids, code, key = run_async(before_kill())
     stored = _answers_by_nick(env, code)                         # the in-flight one may or may not have landed
     assert stored["kid 0"] == stored["kid 1"] == 1 and stored["kid 2"] in (0, 1) and stored["kid 3"] == 0, stored
     holder["proc"] = W.start_server(port, env, log)              # the same port, the same data folder
@@ -162,5 +163,5 @@ def test_a_server_killed_mid_round_loses_no_answer_and_the_round_goes_on(server)
             await t.close()
         return problems
 
-    assert asyncio.run(after_restart()) == []
+    assert run_async(after_restart()) == []
     assert _answers_by_nick(env, code) == {n: 1 for n in nicks}

@@ -7,7 +7,6 @@ other one). Needs Debian's ``haproxy``: skipped locally without it, required in 
 """
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import sys
@@ -15,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from tests.serve.conftest import run_async
 import requests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +54,7 @@ def test_a_browser_stays_on_its_replica_and_new_browsers_are_spread(topology):
 def test_uploads_and_releases_go_through_the_proxy(topology):
     import load
 
-    sessions = asyncio.run(load.run_sessions(topology.url, None, 4, 90.0))
+    sessions = run_async(load.run_sessions(topology.url, None, 4, 90.0))
     assert [p for s in sessions for p in s.problems] == [], topology.log_tail()
     assert all(len(s.latencies) == load.STEPS for s in sessions)
     assert {s.cookies["DPX_REPLICA"] for s in sessions} == {"app1", "app2"}
