@@ -10,6 +10,7 @@ import sys
 
 import pytest
 import sqlalchemy as sa
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ROOT, RUN_COUNTER_JS
 from tests.browser.test_accessibility import Checker
@@ -89,7 +90,7 @@ def test_a_round_with_a_teacher_and_three_students_in_their_own_browsers(browser
             check = Checker(pg, f"classroom_student_{i}")
             pg.goto(f"{base}/classroom?join={code}")                      # the QR code's link
             wait_idle(pg)
-            assert pg.get_by_label("Join code").input_value() == code
+            expect(pg.get_by_label("Join code")).to_have_value(code, timeout=30_000)   # the link's code, pre-filled
             if i == 0:
                 check("join form")
             pg.get_by_label("Nickname (no real name needed; the class sees it)").fill(nick)
