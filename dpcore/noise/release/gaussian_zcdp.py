@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..._rng import RNGLike
-from ...exact import discrete_gaussian, to_grid
+from ...exact import grid_gaussian
 from ...mechanism import Release
 from .._raw import gaussian_noise
 from ..calibration import calibrate_gaussian_zcdp
@@ -26,5 +26,5 @@ def release(data: Any, config: GaussianZCDPConfig, *, rng: RNGLike = None, overr
         return finish(cal, v + gaussian_noise(cal.constant, size=v.shape, rng=rng), config)
     gamma = cal.params["grid"]
     s2 = public.params["grid_variance"] * Fraction(cal.constant / public.constant) ** 2   # × 1 for a real release
-    out = gamma * (to_grid(v, gamma) + discrete_gaussian(s2, v.shape, rng)).astype(float)
+    out = grid_gaussian(v, gamma, s2, rng)
     return finish(cal, out, config)
