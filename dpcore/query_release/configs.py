@@ -7,8 +7,8 @@ Central, under ρ-zCDP: :class:`GaussianConfig`, :class:`ProjectionConfig`, :cla
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Callable
 
 from .._validation import check_choice, check_epsilon, check_int, check_positive, check_rho
 from ..errors import DPValueError
@@ -44,8 +44,26 @@ def check_alpha(alpha: float) -> float:
     return alpha
 
 
+def _checked_fields() -> dict[str, Callable[[Any], Any]]:
+    """The check of each config field, by name: every config below validates each of its fields with it."""
+    return {"workload": check_workload, "rho": check_rho, "epsilon": check_epsilon, "alpha": check_alpha,
+            "tol": check_tol,
+            "sampler": lambda v: check_choice(v, "sampler", SAMPLERS),
+            "budget": lambda v: check_choice(v, "budget", BUDGET_SPLITS),
+            "rounds": lambda v: check_int(v, "rounds (PMW rounds, 0 = automatic)", lo=0, hi=10_000)}
+
+
+class _Checked:
+    """Validates every dataclass field of a config by its name (:func:`_checked_fields`), in declaration order."""
+
+    def __post_init__(self) -> None:
+        checks = _checked_fields()
+        for f in fields(self):  # type: ignore[arg-type]
+            checks[f.name](getattr(self, f.name))
+
+
 @dataclass(frozen=True)
-class GaussianConfig:
+class GaussianConfig(_Checked):
     """Gaussian baseline x̄ + N(0, σ²I), σ = diam₂(X)/(n√(2ρ)); ``sampler="grid"`` (default): x̄ on a public grid with
     exact discrete Gaussian noise (:func:`dpcore.query_release.calibrate_gaussian`), "float": numpy's normal."""
 
@@ -53,28 +71,18 @@ class GaussianConfig:
     rho: float
     sampler: str = "grid"
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_rho(self.rho)
-        check_choice(self.sampler, "sampler", SAMPLERS)
-
 
 @dataclass(frozen=True)
-class ProjectionConfig:
+class ProjectionConfig(_Checked):
     """Projection mechanism: Gaussian noise, then the exact projection onto conv(X) to duality gap ``tol``."""
 
     workload: WorkloadSpec
     rho: float
     tol: float = 1e-9
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_rho(self.rho)
-        check_tol(self.tol)
-
 
 @dataclass(frozen=True)
-class CoarseConfig:
+class CoarseConfig(_Checked):
     """Coarse projection: round to a greedy (α/2)-net Y, Gaussian noise scaled to diam₂(Y), project onto conv(Y)."""
 
     workload: WorkloadSpec
@@ -82,15 +90,9 @@ class CoarseConfig:
     alpha: float
     tol: float = 1e-9
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_rho(self.rho)
-        check_alpha(self.alpha)
-        check_tol(self.tol)
-
 
 @dataclass(frozen=True)
-class ChainingConfig:
+class ChainingConfig(_Checked):
     """Chaining: telescoping levels at scales 2^{−i}, i = 0..T, T = ⌈log₂(2/α)⌉, projection on each.
 
     ``budget`` = "uniform" (the paper: ρ/(number of non-constant levels) each) or
@@ -103,44 +105,27 @@ class ChainingConfig:
     budget: str = "uniform"
     tol: float = 1e-9
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_rho(self.rho)
-        check_alpha(self.alpha)
-        check_choice(self.budget, "budget", BUDGET_SPLITS)
-        check_tol(self.tol)
-
 
 @dataclass(frozen=True)
-class PMWConfig:
+class PMWConfig(_Checked):
     """Private multiplicative weights (MWEM form) for worst-case error; ``rounds`` = 0 picks T* (public rule)."""
 
     workload: WorkloadSpec
     rho: float
     rounds: int = 0
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_rho(self.rho)
-        check_int(self.rounds, "rounds (PMW rounds, 0 = automatic)", lo=0, hi=10_000)
-
 
 @dataclass(frozen=True)
-class LocalProjectionConfig:
+class LocalProjectionConfig(_Checked):
     """Local projection: every party randomizes its point (ε-LDP); the server averages and projects onto conv X."""
 
     workload: WorkloadSpec
     epsilon: float
     tol: float = 1e-9
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        check_tol(self.tol)
-
 
 @dataclass(frozen=True)
-class LocalCoarseConfig:
+class LocalCoarseConfig(_Checked):
     """Local coarse projection: each party rounds to the public (α/2)-net Y, randomizes; the server projects onto conv Y."""
 
     workload: WorkloadSpec
@@ -148,24 +133,12 @@ class LocalCoarseConfig:
     alpha: float
     tol: float = 1e-9
 
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        check_alpha(self.alpha)
-        check_tol(self.tol)
-
 
 @dataclass(frozen=True)
-class LocalChainingConfig:
+class LocalChainingConfig(_Checked):
     """Local chaining: one report per non-constant level with ε/(number of such levels) each; per-level projection."""
 
     workload: WorkloadSpec
     epsilon: float
     alpha: float
     tol: float = 1e-9
-
-    def __post_init__(self) -> None:
-        check_workload(self.workload)
-        check_epsilon(self.epsilon)
-        check_alpha(self.alpha)
-        check_tol(self.tol)
