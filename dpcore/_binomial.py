@@ -1,0 +1,247 @@
+"""Exact Binomial(M, p) draws for p = e^{−γ}/(1 + e^{−η}) in O(1 + F) expected time (F the draw), M up to 2^40.
+
+This is the number of surviving empty cells of the thresholded histogram's sparse sampler (:mod:`dpcore.histograms`):
+an empty cell survives when its noise exceeds τ, independently, with probability p = P(Z ≥ m) = a^m/(1 + a),
+a = e^{−1/t}, for the discrete Laplace law of scale t and m = ⌊τ⌋ + 1 (γ = m/t, η = 1/t), or p = P(L > τ) = ½e^{−τ/b}
+for the Laplace law (γ = τ/b, η = 0). M is the number of empty cells (up to 2^40), so M Bernoulli trials are out of
+the question; numpy's ``binomial`` at a double-precision p is not exact.
+
+The method: the M trials are a Bernoulli(p) process, and the gaps (failures before each success) are iid
+Geometric(p) with P(G ≥ k) = (1 − p)^k; F is the number of successes whose position G₁ + … + G_j + j is ≤ M. So F
+is drawn from F + 1 gaps (the last one overflows), each by inversion of one uniform real U ∈ [0, 1):
+G ≥ k ⟺ U < w_k := (1 − p)^k. Gaps are drawn in batches per replicate (about the expected number of survivors
+left); those past the overflowing one are discarded (independent of everything used, they do not bias the law).
+A gap only matters up to the cells left, so G is drawn as min(G, cap) with cap the cells left at the batch start.
+
+Exactness, in the sense of :mod:`dpcore._inversion`: the bits of U come lazily from ``Generator.integers``; the
+first 62 bits u give U ∈ [u, u + 1)·2^−62. Integers lo_k ≤ w_k·2^62 ≤ hi_k are rigorous outward-rounded bounds:
+e^{−x} is bracketed by :func:`dpcore._inversion.exp_neg_bounds` (alternating Taylor series, rounded outward,
+squared with outward rounding), p's bounds divide the outer bounds of the numerator by the inner ones of the
+denominator, (1 − p) is bracketed by 1 − p_hi ≤ 1 − p ≤ 1 − p_lo, and powers are products of non-negative lower
+(upper) bounds rounded down (up): every step keeps lo ≤ truth ≤ hi. A floating-point guess k = ⌊log U/log(1 − p)⌋
+only chooses which bounds to read; the draw is k exactly when u + 1 ≤ lo_k (certainly U < w_k) and u ≥ hi_{k+1}
+(certainly U ≥ w_{k+1}; hi_{k+1} = ⌈hi_k·hi(1 − p)/2^62⌉), or, for k = cap, when u + 1 ≤ lo_cap. Any other draw (a wrong guess, or u within the bounds'
+width of a boundary: probability about 2^−54 per gap) is decided by :func:`_decide`: a binary search over k whose
+comparisons U < w_k draw 62 more bits of U and recompute the bounds at the new precision until decided (U ≠ w_k
+with probability 1, and the bounds' width shrinks with the precision, so every comparison terminates). Nothing
+is rounded in the law: F ~ Binomial(M, p) exactly, for the exact p of the rational γ, η.
+
+The vectorised bounds: k < 2^40 is split into 8-bit digits, w_k = Π_c (1 − p)^{d_c·2^{8c}}, and a table per digit
+position holds 62-bit outward bounds of (1 − p)^{v·2^{8c}}, v < 256 (built once per (γ, η) at 62 + 48 + 16 bits of
+precision and cached); the products are exact 62 × 62-bit integer products split in 31-bit halves (uint64), the
+lower bound floored and the upper bound ceiled.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from ._inversion import exp_neg_bounds
+from .errors import DPValueError
+
+__all__ = ["binomial", "p_bounds", "pow_bounds", "MAX_TRIALS"]
+
+_BITS = 62
+_ONE = 1 << _BITS
+_M31 = np.uint64((1 << 31) - 1)
+_S31 = np.uint64(31)
+_DIGIT = 8                      # bits per table digit
+_MAX_BATCH = 1 << 22            # gaps drawn per round (cumulative sums stay below 2^63: 2^22·(2^40 + 1))
+#: Largest number of trials M (the histogram's MAX_P).
+MAX_TRIALS = 1 << 40
+
+Law = tuple[Fraction, Fraction]
+
+
+def _exp_bounds(x: Fraction, prec: int) -> tuple[int, int]:
+    """lo ≤ e^{−x}·2^prec ≤ hi (exact when x = 0)."""
+    if x == 0:
+        return 1 << prec, 1 << prec
+    return exp_neg_bounds(x, prec)
+
+
+def p_bounds(gamma: Fraction, eta: Fraction, prec: int) -> tuple[int, int]:
+    """Integers lo ≤ p·2^prec ≤ hi for p = e^{−γ}/(1 + e^{−η}) (γ, η ≥ 0 rational): the numerator's lower (upper)
+    bound over the denominator's upper (lower) bound, floored (ceiled)."""
+    e_lo, e_hi = _exp_bounds(gamma, prec + 4)
+    f_lo, f_hi = _exp_bounds(eta, prec + 4)
+    one = 1 << (prec + 4)
+    lo = (e_lo << prec) // (one + f_hi)
+    hi = -((-(e_hi << prec)) // (one + f_lo))
+    return lo, hi
+
+
+def _one_minus_p(law: Law, prec: int) -> tuple[int, int]:
+    p_lo, p_hi = p_bounds(law[0], law[1], prec)
+    return max((1 << prec) - p_hi, 0), (1 << prec) - p_lo
+
+
+def pow_bounds(law: Law, k: int, prec: int) -> tuple[int, int]:
+    """Integers lo ≤ (1 − p)^k·2^prec ≤ hi (square-and-multiply with outward rounding, 2·bitlen(k) + 16 guard
+    bits so that hi − lo stays a few units)."""
+    guard = 2 * k.bit_length() + 16
+    q = prec + guard
+    a_lo, a_hi = _one_minus_p(law, q)
+    r_lo = r_hi = 1 << q
+    while k:
+        if k & 1:
+            r_lo = (r_lo * a_lo) >> q
+            r_hi = -((-r_hi * a_hi) >> q)
+        k >>= 1
+        if k:
+            a_lo = (a_lo * a_lo) >> q
+            a_hi = -((-a_hi * a_hi) >> q)
+    return r_lo >> guard, -((-r_hi) >> guard)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(law: Law, nbits: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """(lo, hi, p): uint64 arrays (C, 256) with lo[c, v] ≤ (1 − p)^{v·2^{8c}}·2^62 ≤ hi[c, v], C = ⌈nbits/8⌉, and p
+    in double precision (for the guesses only). A pure function of (γ, η, nbits), cached read-only."""
+    C = max(1, -(-nbits // _DIGIT))
+    q = _BITS + C * _DIGIT + 24
+    shift = q - _BITS
+    b_lo, b_hi = _one_minus_p(law, q)                        # bounds of (1 − p)^{2^{8c}}, c = 0
+    lo = np.empty((C, 1 << _DIGIT), dtype=np.uint64)
+    hi = np.empty((C, 1 << _DIGIT), dtype=np.uint64)
+    for c in range(C):
+        r_lo = r_hi = 1 << q
+        for v in range(1 << _DIGIT):
+            lo[c, v] = r_lo >> shift
+            hi[c, v] = -((-r_hi) >> shift)
+            r_lo = (r_lo * b_lo) >> q
+            r_hi = -((-r_hi * b_hi) >> q)
+        b_lo, b_hi = r_lo, r_hi                              # (1 − p)^{256·2^{8c}} = (1 − p)^{2^{8(c+1)}}
+    lo.flags.writeable = hi.flags.writeable = False
+    return lo, hi, math.exp(-float(law[0])) / (1.0 + math.exp(-float(law[1])))
+
+
+def _mul(a: np.ndarray, b: np.ndarray, up: bool) -> np.ndarray:
+    """⌊a·b/2^62⌋ (or ⌈·⌉ if ``up``) exactly, for uint64 arrays with entries ≤ 2^62 (31-bit halves: every partial
+    product and sum fits in 64 bits)."""
+    a1, a0 = a >> _S31, a & _M31
+    b1, b0 = b >> _S31, b & _M31
+    low = a0 * b0                                            # < 2^62
+    t = a1 * b0 + a0 * b1 + (low >> _S31)                    # ≤ 2^63 + 2^31
+    out = a1 * b1 + (t >> _S31)
+    if up:
+        out += (((t & _M31) | (low & _M31)) != 0).astype(np.uint64)
+    return out
+
+
+def _w_bounds(k: np.ndarray, lo_t: np.ndarray, hi_t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """62-bit bounds (lo, hi) of (1 − p)^k for an int64 array 0 ≤ k < 2^{8C} (products of the digit tables)."""
+    mask = (1 << _DIGIT) - 1
+    d = k & mask
+    lo, hi = lo_t[0][d], hi_t[0][d]
+    top = int(k.max(initial=0))
+    for c in range(1, lo_t.shape[0]):
+        if top >> (_DIGIT * c) == 0:
+            break
+        d = (k >> (_DIGIT * c)) & mask
+        lo = _mul(lo, lo_t[c][d], False)
+        hi = _mul(hi, hi_t[c][d], True)
+    return lo, hi
+
+
+def _decide(u: int, cap: int, law: Law, g: np.random.Generator) -> int:
+    """min(G, cap) for one gap whose first 62 bits u were not certified: binary search over k of U < w_k, each
+    comparison refining U (62 more bits) and the bounds of w_k until decided."""
+    state = [u, _BITS]
+
+    def below(k: int) -> bool:                               # U < (1 − p)^k ?
+        while True:
+            v, nbits = state
+            lo, hi = pow_bounds(law, k, nbits)
+            if v + 1 <= lo:
+                return True
+            if v >= hi:
+                return False
+            state[0] = (v << _BITS) | int(g.integers(0, _ONE, dtype=np.int64))
+            state[1] = nbits + _BITS
+
+    if below(cap):
+        return cap
+    a, b = 0, cap - 1                                         # U < w_0 = 1: the answer is in [0, cap − 1]
+    while a < b:
+        mid = (a + b + 1) // 2
+        if below(mid):
+            a = mid
+        else:
+            b = mid - 1
+    return a
+
+
+def _gaps(cap: np.ndarray, law: Law, tab: tuple[np.ndarray, np.ndarray, float], g: np.random.Generator) -> np.ndarray:
+    """min(G_i, cap_i) for iid G_i ~ Geometric(p) (P(G ≥ k) = (1 − p)^k), exactly; int64."""
+    lo_t, hi_t, pf = tab
+    n = cap.size
+    u = g.integers(0, _ONE, size=n, dtype=np.int64)
+    capf = cap.astype(float)
+    if pf > 0.0:
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            guess = np.floor(np.log((u + 0.5) * 2.0 ** -_BITS) / math.log1p(-pf))
+        k = np.minimum(np.nan_to_num(guess, nan=0.0, posinf=np.inf), capf)
+    else:
+        k = capf
+    k = np.maximum(k, 0.0).astype(np.int64)
+    at_cap = k == cap
+    lo, hi = _w_bounds(k, lo_t, hi_t)
+    hi_next = _mul(hi, np.full(n, hi_t[0][1], dtype=np.uint64), True)     # ≥ (1 − p)^{k+1}·2^62
+    uu = u.astype(np.uint64)
+    ok = (uu + np.uint64(1) <= lo) & (at_cap | (uu >= hi_next))
+    for j in np.flatnonzero(~ok):                            # rare: a wrong guess or U within a bound's width
+        k[j] = _decide(int(u[j]), int(cap[j]), law, g)
+    return k
+
+
+def _binomial_one_law(trials: int, reps: int, law: Law, g: np.random.Generator) -> np.ndarray:
+    tab = _tables(law, max(trials.bit_length(), 1))
+    pf = tab[2]
+    F = np.zeros(reps, dtype=np.int64)
+    left = np.full(reps, trials, dtype=np.int64)
+    active = np.arange(reps)
+    while active.size:
+        mu = left[active] * pf
+        want = np.minimum(np.ceil(mu + 4.0 * np.sqrt(mu) + 1.0), _MAX_BATCH).astype(np.int64)
+        take = max(1, int(np.searchsorted(np.cumsum(want), _MAX_BATCH, side="right")))
+        now, want = active[:take], want[:take]
+        rid = np.repeat(np.arange(take), want)
+        cap = left[now][rid]
+        step = _gaps(cap, law, tab, g) + 1                    # ≤ cap + 1 ≤ 2^40 + 1
+        cs = np.cumsum(step)
+        starts = np.cumsum(want) - want
+        pos = cs - np.repeat(cs[starts] - step[starts], want)  # cells used up to and including each success
+        inside = pos <= cap
+        n_in = np.bincount(rid[inside], minlength=take)
+        F[now] += n_in
+        used = np.where(n_in > 0, pos[starts + np.maximum(n_in - 1, 0)], 0)
+        left[now] -= used
+        done = (n_in < want) | (left[now] == 0)               # a gap overflowed, or no cells left
+        active = np.concatenate([now[~done], active[take:]])
+    return F
+
+
+def binomial(trials: int, laws: Sequence[Law], which: np.ndarray, g: np.random.Generator) -> np.ndarray:
+    """F_i ~ Binomial(trials, p_{which_i}) independently and exactly, p = e^{−γ}/(1 + e^{−η}) for each (γ, η) of
+    ``laws`` (rationals ≥ 0, so p ≤ ½); int64 array shaped like ``which``. Expected cost O(1 + F_i) per draw."""
+    trials = int(trials)
+    if not 0 <= trials <= MAX_TRIALS:
+        raise DPValueError(f"trials must be in 0 … 2^40 for the exact binomial; got {trials:,}.")
+    which = np.asarray(which, dtype=np.int64)
+    out = np.zeros(which.shape, dtype=np.int64)
+    if trials == 0 or which.size == 0:
+        return out
+    flat = out.reshape(-1)
+    w = which.reshape(-1)
+    for i in np.unique(w):
+        idx = np.flatnonzero(w == i)
+        gamma, eta = laws[int(i)]
+        if gamma < 0 or eta < 0:
+            raise DPValueError(f"the exact binomial needs γ, η ≥ 0; got γ = {gamma}, η = {eta}.")
+        flat[idx] = _binomial_one_law(trials, idx.size, (Fraction(gamma), Fraction(eta)), g)
+    return out
