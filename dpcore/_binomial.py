@@ -51,6 +51,7 @@ _M31 = np.uint64((1 << 31) - 1)
 _S31 = np.uint64(31)
 _DIGIT = 8                      # bits per table digit
 _MAX_BATCH = 1 << 22            # gaps drawn per round (cumulative sums stay below 2^63: 2^22·(2^40 + 1))
+_SCALAR_GAPS = 128              # expected gaps up to which Python ints beat numpy's per-call overhead
 #: Largest number of trials M (the histogram's MAX_P).
 MAX_TRIALS = 1 << 40
 
@@ -98,10 +99,14 @@ def pow_bounds(law: Law, k: int, prec: int) -> tuple[int, int]:
     return r_lo >> guard, -((-r_hi) >> guard)
 
 
+Tables = tuple[np.ndarray, np.ndarray, float, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+
 @functools.lru_cache(maxsize=64)
-def _tables(law: Law, nbits: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """(lo, hi, p): uint64 arrays (C, 256) with lo[c, v] ≤ (1 − p)^{v·2^{8c}}·2^62 ≤ hi[c, v], C = ⌈nbits/8⌉, and p
-    in double precision (for the guesses only). A pure function of (γ, η, nbits), cached read-only."""
+def _tables(law: Law, nbits: int) -> Tables:
+    """(lo, hi, p, lo_int, hi_int): uint64 arrays (C, 256) with lo[c, v] ≤ (1 − p)^{v·2^{8c}}·2^62 ≤ hi[c, v],
+    C = ⌈nbits/8⌉, p in double precision (for the guesses only), and the same bounds as tuples of Python ints (the
+    scalar path). A pure function of (γ, η, nbits), cached read-only."""
     C = max(1, -(-nbits // _DIGIT))
     q = _BITS + C * _DIGIT + 24
     shift = q - _BITS
@@ -117,7 +122,8 @@ def _tables(law: Law, nbits: int) -> tuple[np.ndarray, np.ndarray, float]:
             r_hi = -((-r_hi * b_hi) >> q)
         b_lo, b_hi = r_lo, r_hi                              # (1 − p)^{256·2^{8c}} = (1 − p)^{2^{8(c+1)}}
     lo.flags.writeable = hi.flags.writeable = False
-    return lo, hi, math.exp(-float(law[0])) / (1.0 + math.exp(-float(law[1])))
+    pf = math.exp(-float(law[0])) / (1.0 + math.exp(-float(law[1])))
+    return lo, hi, pf, tuple(map(tuple, lo.tolist())), tuple(map(tuple, hi.tolist()))
 
 
 def _mul(a: np.ndarray, b: np.ndarray, up: bool) -> np.ndarray:
@@ -176,16 +182,59 @@ def _decide(u: int, cap: int, law: Law, g: np.random.Generator) -> int:
     return a
 
 
-def _gaps(cap: np.ndarray, law: Law, tab: tuple[np.ndarray, np.ndarray, float], g: np.random.Generator) -> np.ndarray:
+def _gap_scalar(u: int, cap: int, law: Law, tab: Tables, log_q: float, g: np.random.Generator) -> int:
+    """min(G, cap) for one gap with first 62 bits u: :func:`_gaps` in Python ints (the same bounds, products and
+    certification; for a few gaps, where numpy's per-call overhead dominates). ``log_q`` = log(1 − p) (0: p < 1e-308)."""
+    k = cap if log_q == 0.0 else min(cap, int(math.floor(math.log((u + 0.5) * 2.0 ** -_BITS) / log_q)))
+    k = max(k, 0)
+    lo_t, hi_t = tab[3], tab[4]
+    d, rest = k & 0xFF, k >> _DIGIT
+    lo, hi = lo_t[0][d], hi_t[0][d]
+    c = 1
+    while rest:
+        d = rest & 0xFF
+        lo = (lo * lo_t[c][d]) >> _BITS
+        hi = -((-hi * hi_t[c][d]) >> _BITS)
+        rest >>= _DIGIT
+        c += 1
+    if u + 1 <= lo and (k == cap or u >= -((-hi * hi_t[0][1]) >> _BITS)):
+        return k
+    return _decide(u, cap, law, g)
+
+
+def _binomial_scalar(trials: int, reps: int, law: Law, tab: Tables, g: np.random.Generator) -> np.ndarray:
+    """:func:`_binomial_one_law` gap by gap in Python ints (the same law): for few expected gaps."""
+    pf = tab[2]
+    log_q = math.log1p(-pf) if pf > 0.0 else 0.0
+    out = np.zeros(reps, dtype=np.int64)
+    for r in range(reps):
+        left, f = trials, 0
+        while left > 0:
+            mu = left * pf
+            us = g.integers(0, _ONE, size=min(math.ceil(mu + 4.0 * math.sqrt(mu) + 1.0), _MAX_BATCH), dtype=np.int64)
+            for u in us.tolist():
+                k = _gap_scalar(u, left, law, tab, log_q, g)
+                if k == left:                                 # G ≥ the cells left: no more survivors
+                    left = 0
+                    break
+                f += 1                                        # a survivor k cells on; the process restarts after it
+                left -= k + 1
+                if left == 0:
+                    break
+        out[r] = f
+    return out
+
+
+def _gaps(cap: np.ndarray, law: Law, tab: Tables, g: np.random.Generator) -> np.ndarray:
     """min(G_i, cap_i) for iid G_i ~ Geometric(p) (P(G ≥ k) = (1 − p)^k), exactly; int64."""
-    lo_t, hi_t, pf = tab
+    lo_t, hi_t, pf = tab[0], tab[1], tab[2]
     n = cap.size
     u = g.integers(0, _ONE, size=n, dtype=np.int64)
     capf = cap.astype(float)
     if pf > 0.0:
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", over="ignore"):  # log U ≤ 0 and log(1 − p) < 0: a guess in [0, ∞]
             guess = np.floor(np.log((u + 0.5) * 2.0 ** -_BITS) / math.log1p(-pf))
-        k = np.minimum(np.nan_to_num(guess, nan=0.0, posinf=np.inf), capf)
+        k = np.minimum(guess, capf)
     else:
         k = capf
     k = np.maximum(k, 0.0).astype(np.int64)
@@ -202,6 +251,9 @@ def _gaps(cap: np.ndarray, law: Law, tab: tuple[np.ndarray, np.ndarray, float], 
 def _binomial_one_law(trials: int, reps: int, law: Law, g: np.random.Generator) -> np.ndarray:
     tab = _tables(law, max(trials.bit_length(), 1))
     pf = tab[2]
+    mu0 = trials * pf
+    if reps * (mu0 + 4.0 * math.sqrt(mu0) + 1.0) <= _SCALAR_GAPS:
+        return _binomial_scalar(trials, reps, law, tab, g)
     F = np.zeros(reps, dtype=np.int64)
     left = np.full(reps, trials, dtype=np.int64)
     active = np.arange(reps)
@@ -236,12 +288,18 @@ def binomial(trials: int, laws: Sequence[Law], which: np.ndarray, g: np.random.G
     out = np.zeros(which.shape, dtype=np.int64)
     if trials == 0 or which.size == 0:
         return out
+    for gamma, eta in laws:
+        if gamma < 0 or eta < 0:
+            raise DPValueError(f"the exact binomial needs γ, η ≥ 0; got γ = {gamma}, η = {eta}.")
+    if len(laws) == 1:                                        # one law (one τ for every replicate): no grouping
+        return _binomial_one_law(trials, which.size, _law(laws[0]), g).reshape(which.shape)
     flat = out.reshape(-1)
     w = which.reshape(-1)
     for i in np.unique(w):
         idx = np.flatnonzero(w == i)
-        gamma, eta = laws[int(i)]
-        if gamma < 0 or eta < 0:
-            raise DPValueError(f"the exact binomial needs γ, η ≥ 0; got γ = {gamma}, η = {eta}.")
-        flat[idx] = _binomial_one_law(trials, idx.size, (Fraction(gamma), Fraction(eta)), g)
+        flat[idx] = _binomial_one_law(trials, idx.size, _law(laws[int(i)]), g)
     return out
+
+
+def _law(law: tuple[Fraction | int, Fraction | int]) -> Law:
+    return law[0] if isinstance(law[0], Fraction) else Fraction(law[0]), law[1] if isinstance(law[1], Fraction) else Fraction(law[1])

@@ -284,7 +284,8 @@ def discrete_laplace_survivors(scale: Rational, m: Any, trials: int, rng: RNGLik
     m = np.asarray(m, dtype=np.int64)
     if m.size and int(m.min()) < 0:
         raise DPValueError(f"m must be ≥ 0 (P(Z ≥ m) = a^m/(1 + a) only there); got {int(m.min())}.")
-    values, which = np.unique(m, return_inverse=True)
+    values, which = (m.reshape(-1)[:1], np.zeros(m.shape, np.int64)) if m.size and m.min() == m.max() else \
+        np.unique(m, return_inverse=True)
     laws = [(int(v) * x, x) for v in values]
     return _binomial.binomial(trials, laws, which.reshape(m.shape), as_generator(rng))
 
@@ -299,7 +300,8 @@ def laplace_survivors(scale: Rational, tau: Any, trials: int, rng: RNGLike = Non
     tau = np.asarray(tau, dtype=float)
     if tau.size and not (np.all(np.isfinite(tau)) and float(tau.min()) >= 0):
         raise DPValueError(f"tau must be finite and ≥ 0; got min {float(tau.min())!r}.")
-    values, which = np.unique(tau, return_inverse=True)
+    values, which = (tau.reshape(-1)[:1], np.zeros(tau.shape, np.int64)) if tau.size and tau.min() == tau.max() else \
+        np.unique(tau, return_inverse=True)
     laws = [(Fraction(float(v)) / b, Fraction(0)) for v in values]
     return _binomial.binomial(trials, laws, which.reshape(tau.shape), as_generator(rng))
 
