@@ -6,30 +6,35 @@ a = e^{−1/t}, for the discrete Laplace law of scale t and m = ⌊τ⌋ + 1 (γ
 for the Laplace law (γ = τ/b, η = 0). M is the number of empty cells (up to 2^40), so M Bernoulli trials are out of
 the question; numpy's ``binomial`` at a double-precision p is not exact.
 
-The method: the M trials are a Bernoulli(p) process, and the gaps (failures before each success) are iid
-Geometric(p) with P(G ≥ k) = (1 − p)^k; F is the number of successes whose position G₁ + … + G_j + j is ≤ M. So F
-is drawn from F + 1 gaps (the last one overflows), each by inversion of one uniform real U ∈ [0, 1):
-G ≥ k ⟺ U < w_k := (1 − p)^k. Gaps are drawn in batches per replicate (about the expected number of survivors
-left); those past the overflowing one are discarded (independent of everything used, they do not bias the law).
-A gap only matters up to the cells left, so G is drawn as min(G, cap) with cap the cells left at the batch start.
+The method (the waiting-time method for the binomial, Devroye 1986, *Non-Uniform Random Variate Generation*, ch. X):
+the M trials are a Bernoulli(p) process, and the gaps (failures before each success) are iid Geometric(p) with
+P(G ≥ k) = (1 − p)^k; F is the number of successes whose position G₁ + … + G_j + j is ≤ M. So F is drawn from F + 1
+gaps (the last one overflows), each by inversion of one uniform real U ∈ [0, 1): G ≥ k ⟺ U < w_k := (1 − p)^k.
+Gaps are drawn in batches per replicate (about the expected number of survivors left, + 4 standard deviations);
+the ones after the overflowing gap are discarded: whether a gap is used depends only on the gaps before it, so the
+used gaps are iid Geometric(p) whatever the batch size. A gap only matters up to the cells left, so it is drawn as
+min(G, cap), cap the cells left at the batch start (G ≥ cap overflows).
 
-Exactness, in the sense of :mod:`dpcore._inversion`: the bits of U come lazily from ``Generator.integers``; the
-first 62 bits u give U ∈ [u, u + 1)·2^−62. Integers lo_k ≤ w_k·2^62 ≤ hi_k are rigorous outward-rounded bounds:
-e^{−x} is bracketed by :func:`dpcore._inversion.exp_neg_bounds` (alternating Taylor series, rounded outward,
-squared with outward rounding), p's bounds divide the outer bounds of the numerator by the inner ones of the
-denominator, (1 − p) is bracketed by 1 − p_hi ≤ 1 − p ≤ 1 − p_lo, and powers are products of non-negative lower
-(upper) bounds rounded down (up): every step keeps lo ≤ truth ≤ hi. A floating-point guess k = ⌊log U/log(1 − p)⌋
-only chooses which bounds to read; the draw is k exactly when u + 1 ≤ lo_k (certainly U < w_k) and u ≥ hi_{k+1}
-(certainly U ≥ w_{k+1}; hi_{k+1} = ⌈hi_k·hi(1 − p)/2^62⌉), or, for k = cap, when u + 1 ≤ lo_cap. Any other draw (a wrong guess, or u within the bounds'
-width of a boundary: probability about 2^−54 per gap) is decided by :func:`_decide`: a binary search over k whose
-comparisons U < w_k draw 62 more bits of U and recompute the bounds at the new precision until decided (U ≠ w_k
-with probability 1, and the bounds' width shrinks with the precision, so every comparison terminates). Nothing
-is rounded in the law: F ~ Binomial(M, p) exactly, for the exact p of the rational γ, η.
+Exactness, in the sense of :mod:`dpcore._inversion` (and :mod:`dpcore.exact`, CKS20): the bits of U come lazily
+from ``Generator.integers``; the first 62 bits u give U ∈ [u, u + 1)·2^−62. Integers lo_k ≤ w_k·2^62 ≤ hi_k are
+rigorous outward-rounded bounds: e^{−x} is bracketed by :func:`dpcore._inversion.exp_neg_bounds` (alternating
+Taylor series, rounded outward, squared with outward rounding); p's bounds divide the numerator's lower (upper)
+bound by the denominator's upper (lower) one, floored (ceiled); 1 − p_hi ≤ 1 − p ≤ 1 − p_lo; powers are products
+of non-negative lower (upper) bounds rounded down (up). Every step keeps lo ≤ truth ≤ hi. A floating-point guess
+k = ⌊log U/log(1 − p)⌋ only chooses which bounds to read: the draw is k when u + 1 ≤ lo_k (certainly U < w_k) and
+u ≥ hi_{k+1} = ⌈hi_k·hi(1 − p)/2^62⌉ (certainly U ≥ w_{k+1}), or, for k = cap, when u + 1 ≤ lo_cap. Any other draw
+(a wrong guess, or u within the bounds' width of a boundary: probability about 2^−54 per gap) is decided by
+:func:`_decide`, a binary search over k whose comparisons U < w_k draw 62 more bits of U and recompute the bounds at
+the new precision until decided (U ≠ w_k with probability 1 when p is irrational, and U < w_k or U ≥ w_k is decided
+at finite precision when w_k is dyadic, as for p = ½; the bounds' width shrinks with the precision, so every
+comparison terminates). Nothing is rounded in the law: F ~ Binomial(M, p) exactly, for the exact p of the rational
+γ, η.
 
-The vectorised bounds: k < 2^40 is split into 8-bit digits, w_k = Π_c (1 − p)^{d_c·2^{8c}}, and a table per digit
-position holds 62-bit outward bounds of (1 − p)^{v·2^{8c}}, v < 256 (built once per (γ, η) at 62 + 48 + 16 bits of
-precision and cached); the products are exact 62 × 62-bit integer products split in 31-bit halves (uint64), the
-lower bound floored and the upper bound ceiled.
+The bounds of w_k: k < 2^{8C} is split into 8-bit digits, w_k = Π_c (1 − p)^{d_c·2^{8c}}, and a table per digit
+position holds 62-bit outward bounds of (1 − p)^{v·2^{8c}}, v < 256 (built once per (γ, η) at 62 + 8C + 24 bits of
+precision and cached). Many gaps (:func:`_gaps`): exact 62 × 62-bit products in uint64 (31-bit halves); few gaps
+(:func:`_gap_scalar`, e.g. one release with τ = b·log p): the same products in Python ints. Both certify the same
+way with the same tables, so they draw the same law.
 """
 from __future__ import annotations
 
@@ -185,8 +190,8 @@ def _decide(u: int, cap: int, law: Law, g: np.random.Generator) -> int:
 def _gap_scalar(u: int, cap: int, law: Law, tab: Tables, log_q: float, g: np.random.Generator) -> int:
     """min(G, cap) for one gap with first 62 bits u: :func:`_gaps` in Python ints (the same bounds, products and
     certification; for a few gaps, where numpy's per-call overhead dominates). ``log_q`` = log(1 − p) (0: p < 1e-308)."""
-    k = cap if log_q == 0.0 else min(cap, int(math.floor(math.log((u + 0.5) * 2.0 ** -_BITS) / log_q)))
-    k = max(k, 0)
+    x = math.inf if log_q == 0.0 else math.log((u + 0.5) * 2.0 ** -_BITS) / log_q     # in [0, ∞]
+    k = cap if x >= cap else max(int(math.floor(x)), 0)
     lo_t, hi_t = tab[3], tab[4]
     d, rest = k & 0xFF, k >> _DIGIT
     lo, hi = lo_t[0][d], hi_t[0][d]
