@@ -231,3 +231,13 @@ def test_issue36_release_count_of_surviving_empty_cells_is_the_exact_binomial(no
         p = _p_exact(Fraction(tau) / Fraction(cal.constant), Fraction(0))
     assert _chi2_binomial(F, P - t.q, p) > ALPHA
     assert _chi2_binomial(F, P - t.q, p * mp.mpf("1.1")) < ALPHA
+
+
+@pytest.mark.parametrize("gamma", [Fraction(740), Fraction(744), Fraction(5000)])
+def test_issue36_vanishing_p_gives_no_survivors_on_both_paths(gamma):
+    # p = e^{−γ}/(1 + e^{−1}) is subnormal or below the doubles: the guess is +∞ (or p rounds to 0) and the exact
+    # bounds certify G ≥ M; M·p < 1e-300, so any survivor would be a bug
+    law = (gamma, Fraction(1))
+    assert np.all(_binomial.binomial(2**40, [law], np.zeros(5000, np.int64), np.random.default_rng(1)) == 0)
+    tab = _binomial._tables(law, 41)
+    assert np.all(_binomial._binomial_scalar(2**40, 50, law, tab, np.random.default_rng(2)) == 0)
