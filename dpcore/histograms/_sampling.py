@@ -136,9 +136,15 @@ def _unique(x: np.ndarray) -> np.ndarray:
 
 
 def _distinct_ranks(F: np.ndarray, M: int, g: np.random.Generator, replace: bool) -> tuple[np.ndarray, np.ndarray]:
-    """For each replicate r, F[r] ranks in [0, M): distinct and uniform over F[r]-subsets (the first F[r]
+    """For each replicate r, F[r] ≤ M ranks in [0, M): distinct and uniform over F[r]-subsets (the first F[r]
     distinct values of an iid uniform sequence: exchangeability), or, if ``replace`` (the broken
-    mutant), F[r] iid draws with duplicates collapsed. Returns (rep, rank) sorted."""
+    mutant), F[r] iid draws with duplicates collapsed. Returns (rep, rank) sorted.
+
+    Exact (issue 36): the ranks are ``Generator.integers(0, M)``, exactly uniform integers (numpy's bounded
+    integers reject out-of-range words; no floating point); each round draws F[r] − (distinct so far) more, so the
+    set never exceeds F[r], and it is the set of distinct values of the whole sequence; the stopping rule depends
+    only on how many values are distinct, which every permutation of [0, M) preserves while leaving the sequence's
+    law unchanged, so the final set is uniform over the F[r]-subsets given F[r]."""
     R = F.size
     if replace:
         rep = np.repeat(np.arange(R), F)
