@@ -127,7 +127,7 @@ def _tables(law: Law, nbits: int) -> Tables:
             r_hi = -((-r_hi * b_hi) >> q)
         b_lo, b_hi = r_lo, r_hi                              # (1 − p)^{256·2^{8c}} = (1 − p)^{2^{8(c+1)}}
     lo.flags.writeable = hi.flags.writeable = False
-    pf = math.exp(-float(law[0])) / (1.0 + math.exp(-float(law[1])))
+    pf = math.exp(-float(min(law[0], 1000))) / (1.0 + math.exp(-float(min(law[1], 1000))))   # a guess only
     return lo, hi, pf, tuple(map(tuple, lo.tolist())), tuple(map(tuple, hi.tolist()))
 
 
