@@ -32,9 +32,10 @@ comparison terminates). Nothing is rounded in the law: F ~ Binomial(M, p) exactl
 
 The bounds of w_k: k < 2^{8C} is split into 8-bit digits, w_k = Π_c (1 − p)^{d_c·2^{8c}}, and a table per digit
 position holds 62-bit outward bounds of (1 − p)^{v·2^{8c}}, v < 256 (built once per (γ, η) at 62 + 8C + 24 bits of
-precision and cached). Many gaps (:func:`_gaps`): exact 62 × 62-bit products in uint64 (31-bit halves); few gaps
-(:func:`_gap_scalar`, e.g. one release with τ = b·log p): the same products in Python ints. Both certify the same
-way with the same tables, so they draw the same law.
+precision and cached). Many gaps (:func:`_gaps`): exact 62 × 62-bit products in uint64 (31-bit halves) of the upper
+bounds, the lower bound derived from them (:func:`_w_bounds`); few gaps (:func:`_gap_scalar`, e.g. one release with
+τ = b·log p): both chains of products in Python ints. Both certify only what the bounds prove, so both draw exactly
+the same law.
 """
 from __future__ import annotations
 
@@ -127,7 +128,8 @@ def _tables(law: Law, nbits: int) -> Tables:
             r_hi = -((-r_hi * b_hi) >> q)
         b_lo, b_hi = r_lo, r_hi                              # (1 − p)^{256·2^{8c}} = (1 − p)^{2^{8(c+1)}}
     lo.flags.writeable = hi.flags.writeable = False
-    pf = math.exp(-float(min(law[0], 1000))) / (1.0 + math.exp(-float(min(law[1], 1000))))   # a guess only
+    gamma, eta = (float(x) if x < 1000 else 1000.0 for x in law)
+    pf = math.exp(-gamma) / (1.0 + math.exp(-eta))           # in double precision: a guess only
     return lo, hi, pf, tuple(map(tuple, lo.tolist())), tuple(map(tuple, hi.tolist()))
 
 
@@ -145,18 +147,22 @@ def _mul(a: np.ndarray, b: np.ndarray, up: bool) -> np.ndarray:
 
 
 def _w_bounds(k: np.ndarray, lo_t: np.ndarray, hi_t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """62-bit bounds (lo, hi) of (1 − p)^k for an int64 array 0 ≤ k < 2^{8C} (products of the digit tables)."""
+    """62-bit bounds (lo, hi) of (1 − p)^k for an int64 array 0 ≤ k < 2^{8C}: hi is the ceiled product of the digit
+    tables' upper bounds, lo = hi − S with S = C·(1 + max(hi_t − lo_t)) (0 if negative).
+
+    Why lo is a lower bound: with every factor in [0, 1] (units of 2^62), Π hi_c − Π lo_c ≤ Σ (hi_c − lo_c)
+    (telescoping), and the ceiled chain exceeds Π hi_c by less than one unit per product (a factor ≤ 1 does not
+    enlarge an earlier excess); so (1 − p)^k ≥ Π lo_c ≥ hi − (C − 1) − C·max(hi_t − lo_t) ≥ hi − S. One chain of
+    products instead of two."""
     mask = (1 << _DIGIT) - 1
-    d = k & mask
-    lo, hi = lo_t[0][d], hi_t[0][d]
+    hi = hi_t[0][k & mask]
     top = int(k.max(initial=0))
-    for c in range(1, lo_t.shape[0]):
+    for c in range(1, hi_t.shape[0]):
         if top >> (_DIGIT * c) == 0:
             break
-        d = (k >> (_DIGIT * c)) & mask
-        lo = _mul(lo, lo_t[c][d], False)
-        hi = _mul(hi, hi_t[c][d], True)
-    return lo, hi
+        hi = _mul(hi, hi_t[c][(k >> (_DIGIT * c)) & mask], True)
+    slack = np.uint64(hi_t.shape[0] * (1 + int((hi_t - lo_t).max())))
+    return np.where(hi > slack, hi - slack, np.uint64(0)), hi
 
 
 def _decide(u: int, cap: int, law: Law, g: np.random.Generator) -> int:
