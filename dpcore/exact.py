@@ -36,13 +36,13 @@ from typing import Any, Union
 
 import numpy as np
 
-from . import _inversion
+from . import _binomial, _inversion
 from ._rng import RNGLike, as_generator
 from .errors import DPValueError
 
 __all__ = ["rational_at_least", "bernoulli_exp", "geometric", "discrete_laplace", "discrete_gaussian",
            "discrete_laplace_pmf", "discrete_gaussian_pmf", "discrete_laplace_tail", "discrete_laplace_survival",
-           "SAMPLER_KINDS", "NoiseStep"]
+           "discrete_laplace_survivors", "laplace_survivors", "SAMPLER_KINDS", "NoiseStep"]
 
 Rational = Union[int, float, Fraction]
 
@@ -269,6 +269,41 @@ def discrete_laplace_survival(scale: Rational, m: Any) -> np.ndarray:
     t = float(rational_at_least(scale))
     m = np.asarray(m, dtype=float)
     return np.exp(-m / t) / (1.0 + math.exp(-1.0 / t))
+
+
+def discrete_laplace_survivors(scale: Rational, m: Any, trials: int, rng: RNGLike = None) -> np.ndarray:
+    """Exact draws F_i ~ Binomial(``trials``, P(Z ≥ m_i)), Z discrete Laplace(t) at the scale the samplers use.
+
+    P(Z ≥ m) = a^m/(1 + a) = e^{−m/t}/(1 + e^{−1/t}) for integers m ≥ 0 (t = n/d rounded up as in
+    :func:`discrete_laplace`, so γ = m·d/n and η = d/n are rational). The count of iid cells whose noise is ≥ m
+    among ``trials`` cells (up to 2^40), drawn from the geometric gaps between successes with exact bounds
+    (:mod:`dpcore._binomial`, which derives the exactness), in O(1 + F_i) expected time. Returns int64 shaped like m.
+    """
+    n, d = _scale_parts(scale)
+    x = Fraction(d, n)
+    m = np.asarray(m, dtype=np.int64)
+    if m.size and int(m.min()) < 0:
+        raise DPValueError(f"m must be ≥ 0 (P(Z ≥ m) = a^m/(1 + a) only there); got {int(m.min())}.")
+    values, which = (m.reshape(-1)[:1], np.zeros(m.shape, np.int64)) if m.size and m.min() == m.max() else \
+        np.unique(m, return_inverse=True)
+    laws = [(int(v) * x, x) for v in values]
+    return _binomial.binomial(trials, laws, which.reshape(m.shape), as_generator(rng))
+
+
+def laplace_survivors(scale: Rational, tau: Any, trials: int, rng: RNGLike = None) -> np.ndarray:
+    """Exact draws F_i ~ Binomial(``trials``, ½e^{−τ_i/b}) = Binomial(trials, P(L > τ_i)), L ~ Laplace(b), τ_i ≥ 0.
+
+    b = ``scale`` and every τ_i are taken as the exact rationals of their values (every double is one), so p is
+    exactly the Laplace survival at those values; drawn as :func:`discrete_laplace_survivors` (γ = τ/b, η = 0).
+    """
+    b = _fraction(scale, "scale")
+    tau = np.asarray(tau, dtype=float)
+    if tau.size and not (np.all(np.isfinite(tau)) and float(tau.min()) >= 0):
+        raise DPValueError(f"tau must be finite and ≥ 0; got min {float(tau.min())!r}.")
+    values, which = (tau.reshape(-1)[:1], np.zeros(tau.shape, np.int64)) if tau.size and tau.min() == tau.max() else \
+        np.unique(tau, return_inverse=True)
+    laws = [(Fraction(float(v)) / b, Fraction(0)) for v in values]
+    return _binomial.binomial(trials, laws, which.reshape(tau.shape), as_generator(rng))
 
 
 # -- discrete Gaussian (CKS20 Algorithm 3) ---------------------------------------------------------------------

@@ -9,11 +9,6 @@ from dpcore import registry
 from dpcore.exact import SAMPLER_KINDS
 
 SPECS = registry.mechanisms()
-#: Integer-valued steps still drawn by a floating-point sampler, each named with the reason (the report lists them).
-KNOWN_FLOAT_INTEGER_STEPS = {
-    ("histograms/threshold", "number of surviving empty cells: numpy binomial at the double-precision survival "
-                             "probability"),
-}
 
 
 @pytest.mark.parametrize("name", list(SPECS))
@@ -22,7 +17,7 @@ def test_every_mechanism_declares_its_samplers(name):
     assert spec.noise, f"{name}: MechanismSpec.noise is empty; declare every random step and its sampler kind"
     for step in spec.noise:
         assert step.kind in SAMPLER_KINDS
-        if step.integer and (name, step.what) not in KNOWN_FLOAT_INTEGER_STEPS:
+        if step.integer:                  # no exceptions left (issue 36: the sparse sampler's count is exact)
             assert step.kind == "exact-discrete", f"{name}: integer-valued step {step.what!r} is drawn by {step.kind}"
 
 

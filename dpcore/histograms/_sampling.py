@@ -11,7 +11,8 @@ import numpy as np
 
 from .._rng import RNGLike, as_generator
 from ..errors import DPValueError
-from ..exact import discrete_laplace, discrete_laplace_survival, discrete_laplace_tail
+from ..exact import (discrete_laplace, discrete_laplace_survival, discrete_laplace_survivors, discrete_laplace_tail,
+                     laplace_survivors)
 from ..mechanism import Calibration
 from ._tables import BatchHistogram, SparseCounts, _check_dense, as_counts
 
@@ -33,11 +34,22 @@ def _noise(kind: str, b: float, size, g: np.random.Generator) -> np.ndarray:
 
 def survival_probability(kind: str, b: float, tau: Any) -> np.ndarray:
     """P(noise > τ) for τ ≥ 0: ½e^{−τ/b} (Laplace); a^m/(1 + a), m = ⌊τ⌋ + 1, a = e^{−1/b} (geometric, at the
-    exact sampler's scale); in double precision (it sets the binomial count of surviving empty cells)."""
+    exact sampler's scale); in double precision, for display and tests (the sampler's count of surviving empty
+    cells uses the exact law, :func:`_surviving_empty`)."""
     tau = np.asarray(tau, dtype=float)
     if kind == "laplace":
         return 0.5 * np.exp(-tau / b)
     return discrete_laplace_survival(b, np.floor(tau) + 1.0)
+
+
+def _surviving_empty(kind: str, b: float, tau: np.ndarray, M: int, g: np.random.Generator) -> np.ndarray:
+    """F_r ~ Binomial(M, P(noise > τ_r)) for each replicate r, EXACTLY (no double-precision probability): the
+    geometric gaps between surviving cells drawn against rigorous integer bounds of (1 − p)^k
+    (:func:`dpcore.exact.discrete_laplace_survivors`, m = ⌊τ⌋ + 1; :func:`dpcore.exact.laplace_survivors` at the
+    doubles τ and b as exact rationals; :mod:`dpcore._binomial` derives the exactness). Expected cost O(1 + F_r)."""
+    if kind == "laplace":
+        return laplace_survivors(b, tau, M, g)
+    return discrete_laplace_survivors(b, np.floor(tau).astype(np.int64) + 1, M, g)
 
 
 def _tail_values(kind: str, b: float, tau: np.ndarray, g: np.random.Generator) -> np.ndarray:
@@ -124,9 +136,15 @@ def _unique(x: np.ndarray) -> np.ndarray:
 
 
 def _distinct_ranks(F: np.ndarray, M: int, g: np.random.Generator, replace: bool) -> tuple[np.ndarray, np.ndarray]:
-    """For each replicate r, F[r] ranks in [0, M): distinct and uniform over F[r]-subsets (the first F[r]
+    """For each replicate r, F[r] ≤ M ranks in [0, M): distinct and uniform over F[r]-subsets (the first F[r]
     distinct values of an iid uniform sequence: exchangeability), or, if ``replace`` (the broken
-    mutant), F[r] iid draws with duplicates collapsed. Returns (rep, rank) sorted."""
+    mutant), F[r] iid draws with duplicates collapsed. Returns (rep, rank) sorted.
+
+    Exact (issue 36): the ranks are ``Generator.integers(0, M)``, exactly uniform integers (numpy's bounded
+    integers reject out-of-range words; no floating point); each round draws F[r] − (distinct so far) more, so the
+    set never exceeds F[r], and it is the set of distinct values of the whole sequence; the stopping rule depends
+    only on how many values are distinct, which every permutation of [0, M) preserves while leaving the sequence's
+    law unchanged, so the final set is uniform over the F[r]-subsets given F[r]."""
     R = F.size
     if replace:
         rep = np.repeat(np.arange(R), F)
@@ -172,7 +190,7 @@ def sample_threshold(counts: SparseCounts, cal: Calibration, reps: int, rng: RNG
         x = counts.counts[None, :] + _noise(kind, b, (reps, q), g)          # occupied cells, explicitly
         r_o, j_o = np.nonzero(x > tau[:, None])
         M = p - q                                                            # empty cells
-        F = g.binomial(M, survival_probability(kind, b, tau)) if M > 0 else np.zeros(reps, np.int64)
+        F = _surviving_empty(kind, b, tau, M, g) if M > 0 else np.zeros(reps, np.int64)
         replace = cal.params.get("locations") == "with replacement"
         r_e, ranks = _distinct_ranks(np.asarray(F, np.int64), M, g, replace) if M > 0 else (
             np.empty(0, np.int64), np.empty(0, np.int64))

@@ -85,8 +85,10 @@ def calibrate_threshold(cfg: ThresholdConfig, data_shape: tuple[int, ...]) -> Ca
            f"{tau_txt}. The sparse sampler draws the same law as the naive one: an empty cell survives with "
            "probability P(noise > τ) independently, so their number is Binomial(p − q, P(noise > τ)), their "
            "locations a uniform subset WITHOUT replacement of the empty cells, their values τ + (noise − τ | noise > τ) "
-           "(memoryless: τ + Exp(b) for Laplace; m + an exact geometric for the discrete law, m = ⌊τ⌋ + 1; the "
-           "binomial count uses numpy's sampler at the double-precision probability)." + (_GEOMETRIC_NOTE if cfg.noise == "geometric" else ""))
+           "(memoryless: τ + Exp(b) for Laplace; m + an exact geometric for the discrete law, m = ⌊τ⌋ + 1). The "
+           "binomial count is drawn EXACTLY (no double-precision probability): the gaps between surviving empty cells "
+           "are iid Geometric(P(noise > τ)), each drawn by inversion against rigorous integer bounds of "
+           "(1 − P(noise > τ))^k (dpcore._binomial), in time O(1 + the count)." + (_GEOMETRIC_NOTE if cfg.noise == "geometric" else ""))
     params = {"noise": cfg.noise, "p": cfg.p, "tau_rule": cfg.tau_rule, "q_for_tau": q_pub,
               "q_noise_scale": (1.0 / eps_q) if eps_q else None, "epsilon_q": eps_q, "epsilon_cells": eps_h,
               "sampler": cfg.sampler, "locations": "without replacement", "postprocess": cfg.postprocess}

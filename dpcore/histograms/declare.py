@@ -37,7 +37,7 @@ MECHANISMS = (
     MechanismSpec("histograms/threshold", "Hard-thresholded histogram (τ = b·log p; sparse sampler)",
                   ThresholdConfig, threshold.release, true_counts, _ex_threshold,
                   private_fields=("notes:output",), calibrate=calibrate_threshold, shape=data_shape,
-                  noise=(NoiseStep("cell counts (and the noisy q): exact discrete Laplace (two-sided geometric)", "exact-discrete", integer=True), NoiseStep("number of surviving empty cells: numpy binomial at the double-precision survival probability", "float", integer=True),)),   # τ and q̂ of the noisy-q rule restate the noised q̂
+                  noise=(NoiseStep("cell counts (and the noisy q): exact discrete Laplace (two-sided geometric)", "exact-discrete", integer=True), NoiseStep("number of surviving empty cells (sparse sampler): exact Binomial(p − q, P(noise > τ)) by exact geometric gaps", "exact-discrete", integer=True),)),   # τ and q̂ of the noisy-q rule restate the noised q̂
 )
 
 _HALF = Mutant("sensitivity 1 where 2 is needed", "b = 1/ε under replace-one neighbours (one record moved changes "
