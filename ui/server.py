@@ -21,19 +21,11 @@ from dpcore import store as dpstore
 @st.cache_resource(max_entries=4, show_spinner=False, on_release=lambda s: s.close())
 def database(folder: str, url: str) -> dpstore.Store:
     """The store of this server process for one database (SQLite in ``folder``, or ``url``), opened (created or
-    upgraded) once; expired kept tables are deleted on opening (and again when a workspace is opened)."""
+    upgraded) once; expired kept tables are deleted on opening (and again when a workspace is opened). The one
+    database and connection pool of the process: the classroom's tables are in it too (``.engine``)."""
     opened = dpstore.open_store(url or None, data_dir=folder)
     opened.purge_expired()
     return opened
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def classroom_engine(url: str):
-    """The classroom's connection pool for one database address (its tables created once, under a lock on
-    PostgreSQL): shared by the sessions; it holds no class data (every read goes to the database)."""
-    from dpcore.classroom import storage
-
-    return storage.open_engine(url)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
