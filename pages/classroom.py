@@ -66,7 +66,7 @@ def dashboard(key: str):
         col.metric(label, value)
     st.markdown(f"#### {d.score.sentence}")
     st.plotly_chart(dashboard_figure(d.figure_setting, d.score), key="cls_fig", width="stretch")
-    st.caption(d.caption())
+    st.markdown(d.caption())   # full-size text: a caption is too small and grey to read on a projector
 
 
 def teacher(key: str | None):
