@@ -1,8 +1,9 @@
-"""The server process's resources: the database (:func:`database`, the store of budgets and workspaces), and the
+"""The server process's resources: the database (:func:`database`, the store of budgets and workspaces, whose
+engine the classroom shares: its tables are the store's migration 6), and the
 housekeeping run by app.py after each script run: the imported modules' objects frozen out of the garbage
 collector's walks, and one throttled full collection for the whole server.
 
-Owns four process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
+Owns three process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
 address, a count of modules, a number of seconds). Must never: hold anything of a session in memory (the store is
 a connection pool; what a session keeps there is reached only through its workspace's token; the collector keeps a
 time and a lock only).

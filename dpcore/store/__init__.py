@@ -2,10 +2,10 @@
 
 SQLite by default (one file under a data directory, WAL mode: several server processes on one host share it);
 PostgreSQL for several servers (``DPX_DATABASE_URL=postgresql+psycopg://…``). SQLAlchemy 2 Core, one code path
-for both, and one database for the whole program: :func:`open_engine` opens (and upgrades) it for the store and for
-the classroom game (:mod:`dpcore.classroom.storage`, whose tables are migration 6). Schema and migrations:
-:mod:`._schema` (the import of a pre-6 ``classroom.sqlite3``: :mod:`._import`); the data's keyed identity and near-copy rule:
-:mod:`._identity`; the store, workspaces and the one-transaction check-and-spend: :mod:`._store`.
+for both, and one database for the whole program: :func:`open_engine` opens (and upgrades) it for the store and
+for the classroom game (:mod:`dpcore.classroom.storage`, whose tables are migration 6). Schema and migrations:
+:mod:`._schema` (the import of a pre-6 ``classroom.sqlite3``: :mod:`._import`); the data's keyed identity and
+near-copy rule: :mod:`._identity`; the store, workspaces and the one-transaction check-and-spend: :mod:`._store`.
 
 >>> import tempfile
 >>> store = open_store(data_dir=tempfile.mkdtemp())
