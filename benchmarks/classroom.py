@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import sqlalchemy as sa  # noqa: E402
 
 from dpcore.classroom import storage as S  # noqa: E402
+from dpcore.store import open_engine  # noqa: E402
 from dpcore.classroom import views as V  # noqa: E402
 from dpcore.classroom.scenarios import check_setting  # noqa: E402
 
@@ -39,7 +40,7 @@ _ENGINE = None
 
 def _init(url: str) -> None:
     global _ENGINE
-    _ENGINE = S.make_engine(url)
+    _ENGINE = open_engine(url)
 
 
 def _student_round(args: tuple[str, str, int, float]) -> tuple[float, int]:
@@ -68,8 +69,8 @@ def main() -> None:
     ap.add_argument("--url", default="")
     a = ap.parse_args()
     folder = tempfile.mkdtemp(prefix="dpx-classroom-bench-")
-    url = a.url or f"sqlite:///{Path(folder) / 'classroom.sqlite3'}"
-    engine = S.open_engine(url)
+    url = a.url or f"sqlite:///{Path(folder) / 'dpx.sqlite3'}"
+    engine = open_engine(url)
     nc = S.create_class(engine, check_setting("mean", "noise/laplace", False, 1.0), a.rounds, now=time.time())
     kids = [S.join(engine, nc.join_code, f"student {i}", now=time.time()) for i in range(a.students)]
     answer_s, dash_s, sent = [], [], 0

@@ -56,6 +56,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from load import Session, StepError, cpu_seconds, free_port, session_cookies  # noqa: E402
 
 from dpcore.classroom import storage as S  # noqa: E402
+from dpcore.store import open_engine  # noqa: E402
 
 MAX_STUDENTS = 200
 MAX_ROUNDS = 20
@@ -393,7 +394,8 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 def stored_answers(env: dict[str, str], code: str) -> int:
     """The class's answers in the server's database (``DPX_DATABASE_URL``, else SQLite in ``DPX_DATA_DIR``)."""
-    engine = S.make_engine(S.database_url(env, ROOT / ".dpx-data"))
+    engine = open_engine(env.get("DPX_DATABASE_URL") or None,          # the server's database: the store's
+                         data_dir=env.get("DPX_DATA_DIR") or ROOT / ".dpx-data")
     try:
         with engine.connect() as conn:
             q = (sa.select(sa.func.count()).select_from(S.answers.join(S.rounds, S.answers.c.round_id == S.rounds.c.id)

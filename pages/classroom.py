@@ -3,7 +3,6 @@ over dpcore.classroom (state in the database: DPX_DATABASE_URL, or SQLite in DPX
 secret coin never reaches it: a student's screen is views.student_view's elements; nothing is cached per class."""
 # nav: title="Classroom: in or out?" icon=":material/school:" order=220 workspace="false"
 import time
-from pathlib import Path
 
 import streamlit as st
 
@@ -18,7 +17,7 @@ AUDITS = audits()
 CONTROLS = (("Open next round", "Round {} is open.", S.open_round), ("Close round", "Round {} closed.", S.close_round),
             ("Reveal the truth", "Round {}: truth shown.", S.reveal_round), ("End the class", "Ended.", S.end_class))
 
-E = ui.classroom_engine(S.env_url(Path(__file__).resolve().parents[1]))   # one pool per database, no class data
+E = ui.database_engine()   # the server's one database and pool (the store's; classes are its v6 tables), no class data
 
 
 def act(done: str, fn, *args):
@@ -67,7 +66,7 @@ def dashboard(key: str):
         col.metric(label, value)
     st.markdown(f"#### {d.score.sentence}")
     st.plotly_chart(dashboard_figure(d.figure_setting, d.score), key="cls_fig", width="stretch")
-    st.caption(d.caption())
+    st.markdown(d.caption())   # full-size text: a caption is too small and grey to read on a projector
 
 
 def teacher(key: str | None):

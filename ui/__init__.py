@@ -39,19 +39,18 @@ from ui.simulate import simulation_button
 from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, errors_shown, greek, kept, note_page,
                         offered, persist, show_error)
 from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
-                          bounded_columns, budget_of, current_seed, data_identity, demo_seed, get_dataset, get_ledger,
-                          init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
+                          bounded_columns, budget_of, current_seed, data_identity, database_engine, demo_seed,
+                          get_dataset, get_ledger, init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
                           set_dataset, workspace_cookie)
 from ui import cache, links, nav, server  # noqa: E402,F401  (public modules: ui.cache.lab_result(...))
-from ui.server import classroom_engine
 
 compat.leave_legacy_pages_mode()
 
 __all__ = [
     "DATASET_KEY", "DEMO_WIDGET_KEY", "EPSILON_CHOICES", "EXPORT_KEY", "LEDGER_KEY", "NONPRIVATE",
     "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "budget_editor",
-    "budget_lines", "budget_of", "cache", "chart_spec", "classroom_engine", "clear_ledger", "cost_meaning", "current_seed",
-    "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
+    "budget_lines", "budget_of", "cache", "chart_spec", "clear_ledger", "cost_meaning", "current_seed",
+    "data_identity", "database_engine", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
     "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
     "ledger_slot",
     "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",

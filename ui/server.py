@@ -1,8 +1,9 @@
-"""The server process's resources: the database (:func:`database`, the store of budgets and workspaces), and the
+"""The server process's resources: the database (:func:`database`, the store of budgets and workspaces, whose
+engine the classroom shares: its tables are the store's migration 6), and the
 housekeeping run by app.py after each script run: the imported modules' objects frozen out of the garbage
 collector's walks, and one throttled full collection for the whole server.
 
-Owns four process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
+Owns three process-wide resources (``st.cache_resource``) whose arguments are public (a folder and a database
 address, a count of modules, a number of seconds). Must never: hold anything of a session in memory (the store is
 a connection pool; what a session keeps there is reached only through its workspace's token; the collector keeps a
 time and a lock only).
@@ -21,19 +22,11 @@ from dpcore import store as dpstore
 @st.cache_resource(max_entries=4, show_spinner=False, on_release=lambda s: s.close())
 def database(folder: str, url: str) -> dpstore.Store:
     """The store of this server process for one database (SQLite in ``folder``, or ``url``), opened (created or
-    upgraded) once; expired kept tables are deleted on opening (and again when a workspace is opened)."""
+    upgraded) once; expired kept tables are deleted on opening (and again when a workspace is opened). The one
+    database and connection pool of the process: the classroom's tables are in it too (``.engine``)."""
     opened = dpstore.open_store(url or None, data_dir=folder)
     opened.purge_expired()
     return opened
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def classroom_engine(url: str):
-    """The classroom's connection pool for one database address (its tables created once, under a lock on
-    PostgreSQL): shared by the sessions; it holds no class data (every read goes to the database)."""
-    from dpcore.classroom import storage
-
-    return storage.open_engine(url)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from dpcore import data as dpdata
@@ -61,10 +62,20 @@ def data_dir() -> Path:
     return Path(os.environ.get(DATA_DIR_ENV) or DEFAULT_DATA_DIR)
 
 
+def database() -> dpstore.Store:
+    """The server's store (``DPX_DATABASE_URL``, else SQLite in :func:`data_dir`); raises if it cannot be opened."""
+    return server.database(str(data_dir()), os.environ.get("DPX_DATABASE_URL", ""))
+
+
+def database_engine() -> Engine:
+    """The connection pool of the server's one database (the classroom's: its tables are the store's version 6)."""
+    return database().engine
+
+
 def store() -> dpstore.Store | None:
     """The server's store, or None if the database cannot be opened (budgets then live in the tab only)."""
     try:
-        return server.database(str(data_dir()), os.environ.get("DPX_DATABASE_URL", ""))
+        return database()
     except (ValueError, OSError, SQLAlchemyError):
         return None
 

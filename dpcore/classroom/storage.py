@@ -3,13 +3,15 @@
 Why this module is long: it is the one owner of the classroom's schema and of every transaction on it
 (create, join, rounds, answers, rate limit, caps, expiry); splitting it would spread the atomicity rules.
 
-Tables (on :data:`metadata`, created by :func:`create_tables`; the store's migrations may adopt them): classes
+Tables (on :data:`metadata`; migration 6 of the store, in the store's database: open it with
+:func:`dpcore.store.open_engine`, which creates or upgrades them): classes
 (join code, SHA-256 of the teacher key, current setting, round cap, activity time), rounds (the setting each
 round played, open/closed, revealed), students (nickname as typed, SHA-256 of their token, last action time),
 trials (per round and student: the SECRET coin and the release drawn from it), answers (per round and student,
-unique). Every function takes an :class:`sqlalchemy.engine.Engine` and a time ``now`` (seconds since the epoch)
-so several processes share one database and the tests control the clock; every write that must be atomic is
-one ``engine.begin()`` transaction. Each refusal is a :class:`ClassroomError` whose message says what and why.
+unique). Every function takes the store's :class:`sqlalchemy.engine.Engine` and a time ``now`` (seconds since
+the epoch) so several processes share one database and the tests control the clock; every write that must be
+atomic is one writing transaction (:func:`dpcore.store.transaction`). Each refusal is a :class:`ClassroomError`
+whose message says what and why.
 
 Secrecy: the coin is drawn with :func:`secrets.randbits` and the release with
 ``np.random.default_rng(np.random.SeedSequence())`` (fresh OS entropy) on the server; functions a student's
@@ -20,10 +22,8 @@ from __future__ import annotations
 import hmac
 import json
 import math
-import os
 import secrets
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping, Optional
 
 import numpy as np
@@ -31,75 +31,18 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import DPValueError
+from ..store import _schema, transaction
 from . import codes
 from .scenarios import Setting, check_setting, draw_release
 
 __all__ = ["metadata", "classes", "rounds", "students", "trials", "answers", "Limits", "DEFAULT_LIMITS",
-           "ClassroomError", "RateLimited", "NewClass", "StudentSession", "ClassInfo", "create_tables", "make_engine", "open_engine", "env_url",
-           "database_url", "create_class", "teacher_class", "join", "resume_student", "change_setting", "open_round",
+           "ClassroomError", "RateLimited", "NewClass", "StudentSession", "ClassInfo", "create_class", "teacher_class", "join", "resume_student", "change_setting", "open_round",
            "close_round", "reveal_round", "end_class", "delete_class", "answer", "purge_expired", "touch"]
 
-metadata = sa.MetaData()
-classes = sa.Table(
-    "classroom_classes", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("join_code", sa.String(8), nullable=False, unique=True),
-    sa.Column("teacher_key_hash", sa.String(64), nullable=False, unique=True),
-    sa.Column("scenario", sa.String(40), nullable=False),
-    sa.Column("audit_id", sa.String(120), nullable=False),
-    sa.Column("mutant", sa.Boolean, nullable=False),
-    sa.Column("epsilon", sa.Float, nullable=False),
-    sa.Column("delta", sa.Float, nullable=False),
-    sa.Column("max_rounds", sa.Integer, nullable=False),
-    sa.Column("ended", sa.Boolean, nullable=False, default=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("last_activity", sa.Float, nullable=False, index=True),
-)
-rounds = sa.Table(
-    "classroom_rounds", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("number", sa.Integer, nullable=False),
-    sa.Column("scenario", sa.String(40), nullable=False),
-    sa.Column("audit_id", sa.String(120), nullable=False),
-    sa.Column("mutant", sa.Boolean, nullable=False),
-    sa.Column("epsilon", sa.Float, nullable=False),
-    sa.Column("delta", sa.Float, nullable=False),
-    sa.Column("is_open", sa.Boolean, nullable=False),
-    sa.Column("revealed", sa.Boolean, nullable=False, default=False),
-    sa.Column("opened_at", sa.Float, nullable=False),
-    sa.Column("closed_at", sa.Float),
-    sa.UniqueConstraint("class_id", "number", name="uq_classroom_round_number"),
-)
-students = sa.Table(
-    "classroom_students", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("class_id", sa.Integer, sa.ForeignKey("classroom_classes.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("nickname", sa.String(100), nullable=False),
-    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
-    sa.Column("joined_at", sa.Float, nullable=False),
-    sa.Column("last_action_at", sa.Float),
-    sa.UniqueConstraint("class_id", "nickname", name="uq_classroom_nickname"),
-)
-trials = sa.Table(
-    "classroom_trials", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("secret_in", sa.Boolean, nullable=False),     # THE coin: never leaves the server unrevealed
-    sa.Column("release", sa.Text, nullable=False),          # JSON list of floats (null = NaN, ⊥)
-    sa.UniqueConstraint("round_id", "student_id", name="uq_classroom_trial"),
-)
-answers = sa.Table(
-    "classroom_answers", metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("round_id", sa.Integer, sa.ForeignKey("classroom_rounds.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("student_id", sa.Integer, sa.ForeignKey("classroom_students.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("says_in", sa.Boolean, nullable=False),
-    sa.Column("confidence", sa.Integer),
-    sa.Column("answered_at", sa.Float, nullable=False),
-    sa.UniqueConstraint("round_id", "student_id", name="uq_classroom_answer"),
-)
+#: The classroom's tables: the store's migration 6 (dpcore.store._schema), in the store's database.
+metadata = _schema.CLASSROOM_METADATA
+classes, rounds, students = _schema.classroom_classes, _schema.classroom_rounds, _schema.classroom_students
+trials, answers = _schema.classroom_trials, _schema.classroom_answers
 
 
 @dataclass(frozen=True)
@@ -155,58 +98,10 @@ class ClassInfo:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: The key of the PostgreSQL advisory lock that serialises :func:`create_tables` across server processes.
-DDL_LOCK_KEY = 0x44505843  # "DPXC"
-
-
-def create_tables(engine: sa.engine.Engine) -> None:
-    """Create the classroom's tables if they do not exist, in one transaction.
-
-    Several server processes start on one database at once (scripts/serve.py's replicas): on PostgreSQL two
-    concurrent ``CREATE TABLE`` of one name race on the catalog (one fails with a UniqueViolation on ``pg_type``),
-    so a transaction-level advisory lock (:data:`DDL_LOCK_KEY`) makes them take turns, and the later one finds the
-    tables; on SQLite :func:`make_engine`'s ``BEGIN IMMEDIATE`` does the same.
-    """
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": DDL_LOCK_KEY})
-        metadata.create_all(conn)
-
-
-def database_url(environ: Mapping[str, str], default_dir: Path) -> str:
-    """``DPX_DATABASE_URL`` if set, else a SQLite file ``classroom.sqlite3`` in ``DPX_DATA_DIR`` (default
-    ``default_dir``), created if missing."""
-    url = environ.get("DPX_DATABASE_URL", "").strip()
-    if url:
-        return url
-    folder = Path(environ.get("DPX_DATA_DIR", "").strip() or default_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(folder / 'classroom.sqlite3').resolve()}"
-
-
-def make_engine(url: str) -> sa.engine.Engine:
-    """An engine for ``url``. SQLite: WAL journal, foreign keys on, 30 s busy timeout, and every transaction
-    ``BEGIN IMMEDIATE`` (SQLAlchemy's pysqlite recipe), so concurrent writers from several processes wait for
-    the lock instead of failing on a read-to-write upgrade. PostgreSQL: pre-ping (a restarted server)."""
-    if not url.startswith("sqlite"):
-        return sa.create_engine(url, pool_pre_ping=True)
-    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-    @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):  # pragma: no cover - exercised by every SQLite test
-        dbapi_conn.isolation_level = None
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")   # WAL: durable across a process crash; fsync at checkpoints
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.close()
-
-    @sa.event.listens_for(engine, "begin")
-    def _begin(conn):  # pragma: no cover
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-    return engine
+def _tx(engine: sa.engine.Engine) -> Any:
+    """One writing transaction (``BEGIN IMMEDIATE`` on SQLite: two processes never interleave a read and the
+    write it decides), with the store's durability (``DPX_SQLITE_SYNCHRONOUS``)."""
+    return transaction(engine)
 
 
 # ----------------------------------------------------------------------------------------------- lookups
@@ -279,7 +174,7 @@ def create_class(engine: sa.engine.Engine, setting: Setting, n_rounds: int, *, n
     for _ in range(20):
         code = codes.new_join_code()
         try:
-            with engine.begin() as conn:
+            with _tx(engine) as conn:
                 live = conn.execute(sa.select(sa.func.count()).select_from(classes)).scalar_one()
                 if live >= limits.max_classes:
                     raise ClassroomError(f"this server already hosts {live} classes (the cap is "
@@ -304,7 +199,7 @@ def teacher_class(engine: sa.engine.Engine, key: str, *, now: float, limits: Lim
 def change_setting(engine: sa.engine.Engine, key: str, setting: Setting, *, now: float,
                    limits: Limits = DEFAULT_LIMITS) -> Setting:
     """Change ε, δ, the mechanism or switch to its mutant — between rounds only (the next round plays it)."""
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         row = _class_by_key(conn, key, now, limits)
         setting = check_setting(row.scenario, setting.audit_id, setting.mutant, setting.epsilon, setting.delta)
         last = _latest_round(conn, row.id)
@@ -326,7 +221,7 @@ def _new_trial(setting: Setting) -> dict:
 def open_round(engine: sa.engine.Engine, key: str, *, now: float, limits: Limits = DEFAULT_LIMITS) -> int:
     """Open the next round with the class's current setting and draw a trial for every student who joined
     (students joining later get theirs when their tab first shows the round). Returns the round's number."""
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         row = _class_by_key(conn, key, now, limits)
         if row.ended:
             raise ClassroomError("this class has ended; create a new class to play again.")
@@ -351,7 +246,7 @@ def open_round(engine: sa.engine.Engine, key: str, *, now: float, limits: Limits
 
 
 def _set_round(engine: sa.engine.Engine, key: str, now: float, limits: Limits, what: str) -> int:
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         row = _class_by_key(conn, key, now, limits)
         last = _latest_round(conn, row.id)
         if last is None:
@@ -381,7 +276,7 @@ def reveal_round(engine: sa.engine.Engine, key: str, *, now: float, limits: Limi
 
 def end_class(engine: sa.engine.Engine, key: str, *, now: float, limits: Limits = DEFAULT_LIMITS) -> None:
     """End the class: no more joins, rounds or answers; results stay until it is deleted or expires."""
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         row = _class_by_key(conn, key, now, limits)
         conn.execute(sa.update(rounds).where(rounds.c.class_id == row.id, rounds.c.is_open)
                      .values(is_open=False, closed_at=now))
@@ -401,13 +296,13 @@ def _delete_ids(conn: sa.Connection, class_ids: list[int]) -> None:
 
 def delete_class(engine: sa.engine.Engine, key: str, *, now: float, limits: Limits = DEFAULT_LIMITS) -> None:
     """Delete the class and everything in it (rounds, students, coins, releases, answers)."""
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         _delete_ids(conn, [_class_by_key(conn, key, now, limits).id])
 
 
 def purge_expired(engine: sa.engine.Engine, now: float, limits: Limits = DEFAULT_LIMITS) -> int:
     """Delete every class inactive for longer than ``limits.ttl`` with everything in it; returns how many."""
-    with engine.begin() as conn:
+    with _tx(engine) as conn:
         ids = conn.execute(sa.select(classes.c.id).where(classes.c.last_activity < now - limits.ttl)).scalars().all()
         _delete_ids(conn, list(ids))
     return len(ids)
@@ -420,7 +315,7 @@ def join(engine: sa.engine.Engine, code: str, nickname: str, *, now: float,
     name = codes.check_nickname(nickname)
     token = codes.new_student_token()
     try:
-        with engine.begin() as conn:
+        with _tx(engine) as conn:
             row = _class_by_code(conn, code, now, limits)
             conn.execute(sa.select(classes.c.id).where(classes.c.id == row.id).with_for_update())  # serialise joins
             n = conn.execute(sa.select(sa.func.count()).select_from(students)
@@ -452,7 +347,7 @@ def _ensure_trial(engine: sa.engine.Engine, rnd: Any, student_id: int) -> None:
             return
     setting = Setting(rnd.scenario, rnd.audit_id, bool(rnd.mutant), float(rnd.epsilon), float(rnd.delta))
     try:
-        with engine.begin() as conn:
+        with _tx(engine) as conn:
             conn.execute(sa.insert(trials).values(round_id=rnd.id, student_id=student_id, **_new_trial(setting)))
     except IntegrityError:
         pass                  # another request drew it first: that one stands
@@ -466,7 +361,7 @@ def answer(engine: sa.engine.Engine, code: str, token: str, round_number: int, s
     if confidence is not None and confidence not in (1, 2, 3):
         raise ClassroomError(f"confidence = {confidence!r} must be 1, 2 or 3 (or left empty).")
     try:
-        with engine.begin() as conn:
+        with _tx(engine) as conn:
             row = _class_by_code(conn, code, now, limits)
             st = _student(conn, row.id, token)
             rnd = conn.execute(sa.select(rounds).where(rounds.c.class_id == row.id, rounds.c.number == round_number)
@@ -493,20 +388,3 @@ def answer(engine: sa.engine.Engine, code: str, token: str, round_number: int, s
     except IntegrityError:
         return f"Your answer to round {round_number} is already recorded; it cannot be changed."
     return f"Answer to round {round_number} recorded."
-
-
-def open_engine(url: str) -> sa.engine.Engine:
-    """:func:`make_engine` with the classroom's tables created (the page's one call)."""
-    engine = make_engine(url)
-    create_tables(engine)
-    return engine
-
-
-def data_dir_default(app_dir: Path) -> Path:
-    """``.dpx-data/`` beside the app (git-ignored)."""
-    return Path(app_dir) / ".dpx-data"
-
-
-def env_url(app_dir: Path) -> str:
-    """:func:`database_url` from the process environment, default folder beside the app."""
-    return database_url(os.environ, data_dir_default(app_dir))

@@ -14,13 +14,18 @@ Versions: 1 — workspaces, budget accounts and ledger entries; 2 — data kept 
 request, with an expiry; 3 — the keyed row sketch of each account (near-copy matching); 4 — a workspace's
 revision, raised by every change to its accounts or ledger (a tab re-reads them only when it moved); 5 — the
 budget's notion (``notion``, ``rho``; existing accounts: ``"approx"``, NULL), the ρ spent (``spent_rho``, 0) and
-each entry's charge in ρ and how it was converted (``spend_rho``, ``spend_how``).
+each entry's charge in ρ and how it was converted (``spend_rho``, ``spend_how``); 6 — the classroom game's
+tables (``classroom_*``: classes, rounds, students, trials with the secret coins, answers), which until then a
+separate ``create_tables`` kept in ``classroom.sqlite3`` (SQLite) or beside these tables (PostgreSQL): tables
+already there are adopted as they are, and the rows of an old ``classroom.sqlite3`` beside a SQLite database are
+copied in once, by this migration (:mod:`._import`).
 """
 from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +34,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from ..errors import DPValueError
 
-__all__ = ["LATEST_VERSION", "METADATA", "accounts", "entries", "kept_data", "lazy_engine", "make_engine",
-           "sketches", "upgrade", "version_of", "workspaces", "write"]
+__all__ = ["CLASSROOM_METADATA", "LATEST_VERSION", "METADATA", "accounts", "classroom_answers", "classroom_classes",
+           "classroom_rounds", "classroom_students", "classroom_trials", "entries", "kept_data", "lazy_engine",
+           "make_engine", "sketches", "transaction", "upgrade", "version_of", "workspaces", "write"]
 
 #: Milliseconds a SQLite connection waits for another process's write lock before giving up.
 SQLITE_BUSY_MS = 30_000
@@ -109,6 +115,56 @@ def _sketches(md: sa.MetaData) -> sa.Table:
                     sa.Column("sketch", sa.LargeBinary, nullable=False))    # sorted 8-byte keyed row hashes
 
 
+def _classroom(md: sa.MetaData) -> tuple[sa.Table, ...]:
+    """The classroom's five tables (version 6; they reference each other only, never a workspace)."""
+    def fk(name: str, table: str) -> sa.Column:
+        return sa.Column(name, sa.Integer, sa.ForeignKey(f"{table}.id", ondelete="CASCADE"), nullable=False)
+
+    def pk() -> sa.Column:
+        return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
+
+    def played() -> list[sa.Column]:   # the setting a class plays now, or a round played
+        return [sa.Column("scenario", sa.String(40), nullable=False),
+                sa.Column("audit_id", sa.String(120), nullable=False),
+                sa.Column("mutant", sa.Boolean, nullable=False),
+                sa.Column("epsilon", sa.Float, nullable=False),
+                sa.Column("delta", sa.Float, nullable=False)]
+
+    classes = sa.Table("classroom_classes", md, pk(),
+                       sa.Column("join_code", sa.String(8), nullable=False, unique=True),
+                       sa.Column("teacher_key_hash", sa.String(64), nullable=False, unique=True),
+                       *played(),
+                       sa.Column("max_rounds", sa.Integer, nullable=False),
+                       sa.Column("ended", sa.Boolean, nullable=False, default=False),
+                       sa.Column("created_at", sa.Float, nullable=False),
+                       sa.Column("last_activity", sa.Float, nullable=False, index=True))
+    rounds = sa.Table("classroom_rounds", md, pk(), fk("class_id", "classroom_classes"),
+                      sa.Column("number", sa.Integer, nullable=False), *played(),
+                      sa.Column("is_open", sa.Boolean, nullable=False),
+                      sa.Column("revealed", sa.Boolean, nullable=False, default=False),
+                      sa.Column("opened_at", sa.Float, nullable=False),
+                      sa.Column("closed_at", sa.Float),
+                      sa.UniqueConstraint("class_id", "number", name="uq_classroom_round_number"))
+    students = sa.Table("classroom_students", md, pk(), fk("class_id", "classroom_classes"),
+                        sa.Column("nickname", sa.String(100), nullable=False),
+                        sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+                        sa.Column("joined_at", sa.Float, nullable=False),
+                        sa.Column("last_action_at", sa.Float),
+                        sa.UniqueConstraint("class_id", "nickname", name="uq_classroom_nickname"))
+    trials = sa.Table("classroom_trials", md, pk(), fk("round_id", "classroom_rounds"),
+                      fk("student_id", "classroom_students"),
+                      sa.Column("secret_in", sa.Boolean, nullable=False),   # THE coin: never shown unrevealed
+                      sa.Column("release", sa.Text, nullable=False),        # JSON list of floats (null: NaN, ⊥)
+                      sa.UniqueConstraint("round_id", "student_id", name="uq_classroom_trial"))
+    answers = sa.Table("classroom_answers", md, pk(), fk("round_id", "classroom_rounds"),
+                       fk("student_id", "classroom_students"),
+                       sa.Column("says_in", sa.Boolean, nullable=False),
+                       sa.Column("confidence", sa.Integer),
+                       sa.Column("answered_at", sa.Float, nullable=False),
+                       sa.UniqueConstraint("round_id", "student_id", name="uq_classroom_answer"))
+    return classes, rounds, students, trials, answers
+
+
 def _version_table(md: sa.MetaData) -> sa.Table:
     return sa.Table("schema_version", md, sa.Column("version", sa.Integer, nullable=False))
 
@@ -118,6 +174,10 @@ METADATA = sa.MetaData()
 workspaces, accounts = _workspaces(METADATA, revision=True), _accounts(METADATA, notion=True)
 entries = _entries(METADATA, notion=True)
 kept_data, sketches = _kept(METADATA), _sketches(METADATA)
+#: The classroom's current tables (their own metadata: no foreign key leaves them; dpcore.classroom.storage).
+CLASSROOM_METADATA = sa.MetaData()
+classroom_classes, classroom_rounds, classroom_students, classroom_trials, classroom_answers = \
+    _classroom(CLASSROOM_METADATA)
 
 
 def _create(*builders: Callable[[sa.MetaData], sa.Table]) -> Callable[[Connection], None]:
@@ -146,6 +206,25 @@ def _add_notion(conn: Connection) -> None:
         conn.execute(sa.text(stmt))
 
 
+def _add_classroom(conn: Connection) -> None:
+    """Version 6: the classroom's tables join the store's database.
+
+    The previous version's ``create_tables`` made these same five tables (same columns, constraints and index)
+    wherever ``DPX_DATABASE_URL`` pointed, or in ``classroom.sqlite3`` of the data folder: tables found here are
+    adopted unchanged (``checkfirst``); when none was here and the database is a SQLite file with an old
+    ``classroom.sqlite3`` beside it, that file's rows are copied in, in this same transaction (so once: the
+    version is raised by the same commit)."""
+    from ._import import import_classroom_file
+
+    md = sa.MetaData()
+    tables = _classroom(md)
+    found = [t.name for t in tables if sa.inspect(conn).has_table(t.name)]
+    for table in tables:
+        table.create(conn, checkfirst=True)
+    if not found and conn.dialect.name == "sqlite" and conn.engine.url.database:
+        import_classroom_file(conn, tables, Path(conn.engine.url.database).with_name("classroom.sqlite3"))
+
+
 #: Migration i+1 brings a database at version i to version i+1 (append only; never edit a released one).
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create(_workspaces, _accounts, _entries),   # 1
@@ -153,6 +232,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create(_sketches),                         # 3
     _add_revision,                              # 4
     _add_notion,                                # 5
+    _add_classroom,                             # 6
 )
 LATEST_VERSION = len(MIGRATIONS)
 
@@ -256,6 +336,14 @@ def write(engine: Engine, *, durable: bool = True) -> Any:
     durable commit flushes it; a power loss (not a crash of the program) may lose it. Used only for what may be
     lost without harm — the released value added to a spending that was itself committed durably."""
     return engine.connect().execution_options(**{_WRITE: True, _LAZY: not durable})
+
+
+@contextmanager
+def transaction(engine: Engine, *, durable: bool = True) -> Iterator[Connection]:
+    """One writing transaction: ``with transaction(engine) as conn: …`` (:func:`write` and ``begin``): committed
+    on leaving, rolled back on an exception."""
+    with write(engine, durable=durable) as conn, conn.begin():
+        yield conn
 
 
 def lazy_engine(engine: Engine) -> Engine:

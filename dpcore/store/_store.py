@@ -128,9 +128,13 @@ class KeptData:
     expires: float
 
 
-def open_store(url: str | None = None, *, data_dir: str | os.PathLike[str] | None = None,
-               secret: str | bytes | None = None) -> Store:
-    """Open (and create or upgrade) the database.
+def open_engine(url: str | None = None, *, data_dir: str | os.PathLike[str] | None = None) -> Engine:
+    """The database's connection pool, created or upgraded to :data:`~dpcore.store.LATEST_VERSION` first.
+
+    The one way every part of the program opens the database (the store's budgets and workspaces, and the
+    classroom's tables since version 6): one address, one engine configuration, one upgrade — a single write
+    transaction under the database's lock (``BEGIN IMMEDIATE`` on SQLite, an advisory lock on PostgreSQL), so of
+    several processes opening it at once one upgrades and the others find it current.
 
     Parameters
     ----------
@@ -139,10 +143,13 @@ def open_store(url: str | None = None, *, data_dir: str | os.PathLike[str] | Non
         (WAL mode, busy timeout :data:`~dpcore.store._schema.SQLITE_BUSY_MS` ms). PostgreSQL:
         ``postgresql+psycopg://user:password@host/db`` (``postgresql://`` is read as psycopg).
     data_dir : path, optional
-        Where the SQLite file and its secret live. Default: env ``DPX_DATA_DIR``; required otherwise.
-    secret : str or bytes, optional
-        The server secret (≥ 32 characters). Default: env ``DPX_SERVER_SECRET``; else, for SQLite, the file
-        ``dpx.secret`` beside the database (created with mode 0600). PostgreSQL requires one of the two.
+        Where the SQLite file (and the store's secret) live. Default: env ``DPX_DATA_DIR``; required otherwise.
+
+    Raises
+    ------
+    DPValueError
+        If neither a URL nor a folder is given, the URL is not supported, or the database is newer than this
+        program.
     """
     url = url or os.environ.get("DPX_DATABASE_URL") or None
     folder = data_dir if data_dir is not None else os.environ.get("DPX_DATA_DIR")
@@ -150,13 +157,35 @@ def open_store(url: str | None = None, *, data_dir: str | os.PathLike[str] | Non
         raise DPValueError("no database: pass data_dir (the folder of dpx.sqlite3), or set DPX_DATA_DIR or "
                            "DPX_DATABASE_URL.")
     engine = S.make_engine(url, Path(folder or "."))
+    try:
+        with S.transaction(engine) as conn:
+            S.upgrade(conn)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def open_store(url: str | None = None, *, data_dir: str | os.PathLike[str] | None = None,
+               secret: str | bytes | None = None) -> Store:
+    """Open (and create or upgrade) the database: :func:`open_engine` with the server secret.
+
+    Parameters
+    ----------
+    url, data_dir
+        As for :func:`open_engine`.
+    secret : str or bytes, optional
+        The server secret (≥ 32 characters). Default: env ``DPX_SERVER_SECRET``; else, for SQLite, the file
+        ``dpx.secret`` beside the database (created with mode 0600). PostgreSQL requires one of the two.
+    """
     given = secret if secret is not None else os.environ.get("DPX_SERVER_SECRET") or None
     if given is not None:
         key = given.encode("utf-8") if isinstance(given, str) else bytes(given)
         if len(key) < 32:
             raise DPValueError(f"the server secret has {len(key)} characters; use at least 32 (e.g. the output of "
                                "python -c 'import secrets; print(secrets.token_hex(32))').")
-    else:
+    engine = open_engine(url, data_dir=data_dir)
+    if given is None:
         path = S.secret_file_for(engine)
         if path is None:
             engine.dispose()
@@ -165,8 +194,6 @@ def open_store(url: str | None = None, *, data_dir: str | os.PathLike[str] | Non
                                "test a record. Generate one with python -c 'import secrets; "
                                "print(secrets.token_hex(32))'.")
         key = S.read_or_create_secret(path)
-    with S.write(engine) as conn, conn.begin():
-        S.upgrade(conn)
     return Store(engine, key)
 
 

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app.pagetest import PAGES, assert_ok
 
 from dpcore.classroom import storage as S
+from dpcore.store import open_engine
 
 pytestmark = pytest.mark.app
 PAGE = str(PAGES / "classroom.py")
@@ -56,7 +57,7 @@ def _screen(at: AppTest) -> list[str]:
 
 
 def _engine(tmp_path):
-    return S.make_engine(f"sqlite:///{tmp_path / 'classroom.sqlite3'}")
+    return open_engine(data_dir=tmp_path)   # the page's database: the store's, in DPX_DATA_DIR
 
 
 def test_a_round_end_to_end_with_separate_sessions(tmp_path, monkeypatch):

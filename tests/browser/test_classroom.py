@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import classroom_ws as W  # noqa: E402
 
 from dpcore.classroom import storage as S  # noqa: E402
+from dpcore.store import open_engine, transaction  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]  # the tier's Chromium
 MAIN = '[data-testid="stMain"]'
@@ -113,8 +114,9 @@ def test_a_round_with_a_teacher_and_three_students_in_their_own_browsers(browser
         t_check("round open with answers")
         teacher.get_by_role("button", name="Close round").click()
         teacher.get_by_text("Round 1 closed.").wait_for()
-        engine = S.make_engine(S.database_url(env, ROOT / ".dpx-data"))   # both truths among 3 coins: a point
-        with engine.begin() as conn:
+        # both truths among 3 coins: a point (the server's database: the store's, in its DPX_DATA_DIR)
+        engine = open_engine(env.get("DPX_DATABASE_URL") or None, data_dir=env["DPX_DATA_DIR"])
+        with transaction(engine) as conn:
             coins = conn.execute(sa.select(S.trials.c.id, S.trials.c.secret_in).order_by(S.trials.c.id)).all()
             if len({c for _, c in coins}) == 1:
                 conn.execute(sa.update(S.trials).where(S.trials.c.id == coins[0][0])

@@ -57,7 +57,7 @@ def postgres_server():
 def db_url(request, tmp_path):
     """URL of an empty database of each backend."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
+        return f"sqlite:///{tmp_path / 'dpx.sqlite3'}"
     server = request.getfixturevalue("postgres_server")
     name = "c_" + uuid.uuid4().hex[:12]
     admin = sa.create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
@@ -69,9 +69,9 @@ def db_url(request, tmp_path):
 
 @pytest.fixture
 def engine(db_url):
-    """An engine on a fresh database of each backend with the classroom's tables."""
-    from dpcore.classroom import storage
+    """An engine on a fresh database of each backend with the classroom's tables (the store's, upgraded)."""
+    from dpcore.store import open_engine
 
-    e = storage.open_engine(db_url)
+    e = open_engine(db_url)
     yield e
     e.dispose()

@@ -12,12 +12,13 @@ import pandas as pd
 from dpcore.classroom import storage as S
 from dpcore.classroom import views as V
 from dpcore.classroom.scenarios import check_setting
+from dpcore.store import open_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _played(tmp_path):
-    e = S.open_engine(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    e = open_engine(f"sqlite:///{tmp_path / 'dpx.sqlite3'}")
     nc = S.create_class(e, check_setting("mean", "noise/laplace", False, 1.0), 5, now=0.0)
     st = [S.join(e, nc.join_code, nick, now=0.0) for nick in ("=HYPERLINK(1)", "Bo", "Cy", "Di", "Ed", "Fi")]
     t = 1.0

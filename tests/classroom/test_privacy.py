@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from dpcore.classroom import storage as S
 from dpcore.classroom import views as V
 from dpcore.classroom.scenarios import check_setting, display_release
+from dpcore.store import open_engine
 
 ROUNDS, STUDENTS = 200, 10
 pytestmark = pytest.mark.stat
@@ -32,8 +33,10 @@ def _both_worlds(engine, round_id, look):
     return a, b
 
 
-def test_what_students_see_depends_on_the_coin_only_through_the_release():
-    engine = S.open_engine("sqlite://")     # in memory: the views are backend-independent (test_storage covers both)
+def test_what_students_see_depends_on_the_coin_only_through_the_release(tmp_path, monkeypatch):
+    monkeypatch.setenv("DPX_SQLITE_SYNCHRONOUS", "NORMAL")   # 2 000 rounds' commits need not wait for the disk
+    engine = open_engine(f"sqlite:///{tmp_path / 'dpx.sqlite3'}")   # the views are backend-independent (test_storage
+    # covers both)
     lim = S.Limits(max_rounds=ROUNDS)
     nc = S.create_class(engine, check_setting("histogram", "histograms/laplace", False, 1.0), ROUNDS, now=0.0,
                         limits=lim)

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from dpcore.classroom import codes
 from dpcore.classroom import storage as S
 from dpcore.classroom.scenarios import check_setting
+from dpcore.store import open_engine
 
 LAPLACE = check_setting("mean", "noise/laplace", False, 1.0)
 
@@ -105,7 +106,7 @@ def test_rate_limit_half_a_second_shared_through_the_database(engine):
     with pytest.raises(S.RateLimited, match="wait 0.5 s"):
         S.answer(engine, a.join_code, a.token, 2, True, None, now=10.2)
     # another engine (another process) on the same database sees the same limit
-    other = S.open_engine(engine.url.render_as_string(hide_password=False))
+    other = open_engine(engine.url.render_as_string(hide_password=False))
     with pytest.raises(S.RateLimited):
         S.answer(other, a.join_code, a.token, 2, True, None, now=10.4)
     assert "recorded" in S.answer(other, a.join_code, a.token, 2, True, None, now=10.6)
@@ -184,7 +185,7 @@ def test_end_expiry_and_delete_remove_everything(engine):
 
 
 def test_restart_reopening_the_engine_loses_nothing(db_url):
-    e1 = S.open_engine(db_url)
+    e1 = open_engine(db_url)
     nc = S.create_class(e1, LAPLACE, 5, now=0.0)
     st = [S.join(e1, nc.join_code, f"s{i}", now=1.0) for i in range(3)]
     S.open_round(e1, nc.teacher_key, now=2.0)
@@ -192,7 +193,7 @@ def test_restart_reopening_the_engine_loses_nothing(db_url):
     with e1.connect() as conn:
         before = conn.execute(sa.select(S.trials.c.release).order_by(S.trials.c.id)).scalars().all()
     e1.dispose()                                                    # the server dies mid-round
-    e2 = S.open_engine(db_url)                                      # ... and starts again
+    e2 = open_engine(db_url)                                      # ... and starts again
     assert S.teacher_class(e2, nc.teacher_key, now=4.0).join_code == nc.join_code
     with e2.connect() as conn:
         assert conn.execute(sa.select(S.trials.c.release).order_by(S.trials.c.id)).scalars().all() == before
@@ -204,19 +205,19 @@ def test_restart_reopening_the_engine_loses_nothing(db_url):
 
 
 def test_server_processes_starting_at_once_create_the_tables_once(db_url):
-    """Replicas start together on one database: their concurrent create_tables take turns (on PostgreSQL two
-    concurrent CREATE TABLE failed with a UniqueViolation on pg_type before the advisory lock)."""
-    engines = [S.make_engine(db_url) for _ in range(6)]
-    start, errors = threading.Barrier(len(engines)), []
+    """Replicas start together on one database: their concurrent upgrades (the store's, which creates the
+    classroom's tables) take turns (on PostgreSQL two concurrent CREATE TABLE failed with a UniqueViolation on
+    pg_type before the advisory lock)."""
+    start, errors, engines = threading.Barrier(6), [], []
 
-    def create(e):
+    def create():
         start.wait()
         try:
-            S.create_tables(e)
+            engines.append(open_engine(db_url))
         except Exception as exc:  # noqa: BLE001 - any failure is the test's finding
             errors.append(repr(exc))
 
-    threads = [threading.Thread(target=create, args=(e,)) for e in engines]
+    threads = [threading.Thread(target=create) for _ in range(6)]
     for t in threads:
         t.start()
     for t in threads:

@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import classroom_ws as W  # noqa: E402
 
 from dpcore.classroom import storage as S  # noqa: E402
+from dpcore.store import open_engine  # noqa: E402
 
 pytestmark = [pytest.mark.serve, pytest.mark.xdist_group("serve")]
 
@@ -69,7 +70,8 @@ def test_two_replicas_on_postgresql_serve_one_class(tmp_path):
 
 
 def _answers_by_nick(env: dict, code: str) -> dict[str, int]:
-    engine = S.make_engine(S.database_url(env, ROOT / ".dpx-data"))
+    engine = open_engine(env.get("DPX_DATABASE_URL") or None,          # the server's database: the store's
+                         data_dir=env.get("DPX_DATA_DIR") or ROOT / ".dpx-data")
     try:
         with engine.connect() as conn:
             q = (sa.select(S.students.c.nickname, sa.func.count(S.answers.c.id))

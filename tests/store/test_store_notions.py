@@ -159,7 +159,7 @@ def test_a_version_4_database_is_upgraded_to_budget_notions(store_url):
         assert "notion" not in {c["name"] for c in sa.inspect(conn).get_columns("accounts")}
     engine.dispose()
     store = open_store(store_url, secret=SECRET)
-    assert store.schema_version() == LATEST_VERSION == 5
+    assert store.schema_version() == LATEST_VERSION == 6   # 5: the notions; 6: the classroom
     with store.engine.connect() as conn:
         row = conn.execute(sa.select(S.accounts)).one()
         ent = conn.execute(sa.select(S.entries)).one()
