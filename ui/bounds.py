@@ -129,14 +129,14 @@ def _row(ds: dpdata.Dataset, col: str) -> dpdata.Dataset:
         for key, v in zip(keys, (lo, hi, None if imp == lo + (hi - lo) / 2 else imp)):
             ss.setdefault(key, v)
     c_name, c_lo, c_hi, c_imp = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
-    source = ds.bound_source(col)
-    c_name.markdown(f"**{esc(col)}**" + (f"  \n:gray[{esc(source)}]" if source else ""))
     lo = c_lo.number_input("lower", value=None, key=keys[0], format="%g", placeholder="public lower bound")
     hi = c_hi.number_input("upper", value=None, key=keys[1], format="%g", placeholder="public upper bound")
     imp = c_imp.number_input("impute missing with", value=None, key=keys[2], format="%g", placeholder="midpoint")
     with errors_shown(stop=False):       # an invalid entry: its error here, the dataset keeps its previous bounds
         if (new := ds.edit_bounds(col, lo, hi, imp)) is not ds:
             set_dataset(ds := new)
+    source = ds.bound_source(col)              # (after this run's declaration)
+    c_name.markdown(f"**{esc(col)}**" + (f"  \n:gray[{esc(source)}]" if source else ""))
     if col not in ds.bounds:
         st.caption(f"Enter both bounds for {esc(col)} to use it in a mechanism.")
     elif warning := dpdata.bounds_warning(ds, col):
