@@ -98,7 +98,7 @@ def codebook_panel(ds: dpdata.Dataset) -> None:
                        "filled in exactly as written, marked “codebook” (a declaration); columns it does not name "
                        "are left as they are — never filled from the data.")
             key = f"data_codebook_file_{_load_id()}"
-            st.file_uploader("Codebook CSV (first line: column,lower,upper)", type=["csv", "txt", "tsv"], key=key,
+            st.file_uploader("Codebook file (CSV, header as above)", type=["csv", "txt", "tsv"], key=key,
                              max_upload_size=1)
             st.button("Fill from this codebook", key="data_codebook_go", icon=":material/menu_book:",
                       on_click=_fill_from_codebook, args=(lambda: _uploaded_codebook(key),))
