@@ -37,7 +37,7 @@ def test_issue32_6_builtin_codebook_fills_exactly_the_documented_ranges(name):
 
 def test_issue32_6_filled_values_never_equal_the_data_min_max_unless_the_codebook_says_so():
     g = np.random.default_rng(6)
-    for trial in range(40):
+    for _ in range(40):
         k = int(g.integers(1, 6))
         frame = pd.DataFrame({f"c{j}": g.normal(g.uniform(-50, 50), g.uniform(0.1, 9), 30) for j in range(k)})
         ds = dpdata.Dataset(frame, tuple(frame.columns), {}, "t")
@@ -51,6 +51,7 @@ def test_issue32_6_filled_values_never_equal_the_data_min_max_unless_the_codeboo
         for c in frame.columns:
             if c in ranges:
                 assert out.bounds[c] == ranges[c] and out.bound_source(c) == "codebook"
+                assert (out.bounds[c] == _minmax(ds, c)) == (ranges[c] == _minmax(ds, c))
             else:
                 assert c not in out.bounds           # never filled from the data
 
