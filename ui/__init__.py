@@ -12,6 +12,10 @@
 ``ui.charts``       plot (literal, with its text alternative), chart_spec, download_csv, metrics
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
 ``ui.simulate``     "Run the simulation": a declared figure's few replicates on synthetic data, its chart
+``ui.datasource``   the Data page's loading: built-in examples, upload, simulation, what a new dataset resets
+``ui.bounds``       the Data page's one form of public bounds; fill from a codebook, or (leaks, opt-in) the data
+``ui.imputation``   the Data page's non-private diagnostics and the imputation of missing cells
+``ui.scenarios``    the Data page's classroom scenarios and "Start a fresh demo workspace" (never a refund)
 ``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
 ``ui.server``       the server's database (the store) and garbage-collection housekeeping (app.py)
 ``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
@@ -21,7 +25,9 @@
 
 Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat and server
 import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
-widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share;
+bounds uses workspace and widgets; datasource uses bounds, links and release; imputation uses bounds, preview, release
+and share; scenarios uses bounds, datasource and workspace. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -43,6 +49,10 @@ from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_
                           get_dataset, get_ledger, init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
                           set_dataset, workspace_cookie)
 from ui import cache, links, nav, server  # noqa: E402,F401  (public modules: ui.cache.lab_result(...))
+from ui.bounds import bounds_form, codebook_panel, leak_option
+from ui.datasource import builtin_buttons, new_dataset, simulate_panel, upload_panel
+from ui.imputation import diagnostics_panel, imputation_panel
+from ui.scenarios import classroom_panel
 
 compat.leave_legacy_pages_mode()
 
@@ -59,3 +69,5 @@ __all__ = [
     "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button", "stream",
     "workspace_cookie", "workspace_panel",
 ]
+__all__ += ["bounds_form", "builtin_buttons", "classroom_panel", "codebook_panel", "diagnostics_panel",
+            "imputation_panel", "leak_option", "new_dataset", "simulate_panel", "upload_panel"]

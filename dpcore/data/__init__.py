@@ -24,14 +24,14 @@ from .builtin import BUILTIN_DATASETS, BuiltinInfo, PublicBound, builtin_dataset
 from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, ClipReport, ColumnDiagnostics,
                       PublicColumn, PublicColumns, bounds_from_data, bounds_warning, clip_to_bounds, column_values,
                       diagnostics_frame, public_column, public_columns)
-from .dataset import BOUND_SOURCES, DECLARED, FROM_DATA, DATA_KINDS, Dataset
+from .dataset import BOUND_SOURCES, CODEBOOK, DECLARATIONS, DECLARED, FROM_DATA, DATA_KINDS, Dataset
 from .export import escape_markdown, literal, plotly_literal, plotly_literal_spec, to_safe_csv
 from .readers import MAX_EXCEL_CELLS, MAX_SHARED_STRINGS, is_excel_workbook, load_csv, load_excel, load_file
 from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, SIMULATORS, UNIVARIATE_KINDS, SimulatorInfo,
                        describe_rng, merge_params, simulate_dataset, simulate_univariate)
 
 __all__ = [
-    "DataError", "Dataset", "DECLARED", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
+    "DataError", "Dataset", "DECLARED", "CODEBOOK", "DECLARATIONS", "FROM_DATA", "BOUND_SOURCES", "DATA_KINDS",
     "load_csv", "load_excel", "load_file", "is_excel_workbook", "NA_TOKENS", "MAX_EXCEL_CELLS",
     "MAX_SHARED_STRINGS",
     "public_column", "public_columns", "PublicColumn", "PublicColumns", "ColumnDiagnostics", "NON_PRIVATE_LABEL",

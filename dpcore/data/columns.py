@@ -21,7 +21,7 @@ from .._validation import check_bounds, check_finite_array, check_int
 from ..errors import DataError
 from ._cells import hints, parse_cells
 from ._format import fmt, fmt_rows, list_names, row_labels, row_word, short
-from .dataset import DECLARED, FROM_DATA, Dataset
+from .dataset import FROM_DATA, Dataset
 
 __all__ = [
     "EXTREME_MAGNITUDE",
@@ -260,8 +260,8 @@ class PublicColumn:
     """One column ready for a mechanism: ``values`` (n,) = all rows, missing cells replaced by the public
     ``impute_value``, then clipped to [``lower``, ``upper``] (read-only array).
 
-    ``source`` is ``"declared"`` or ``"from data"`` (then releases using it are not DP: see
-    :attr:`declared`). ``diagnostics`` is the separate NON-PRIVATE :class:`ColumnDiagnostics`.
+    ``source`` is ``"declared"``, ``"codebook"`` (both declarations) or ``"from data"`` (then releases using it
+    are not DP: see :attr:`declared`). ``diagnostics`` is the separate NON-PRIVATE :class:`ColumnDiagnostics`.
     """
 
     column: str
@@ -278,8 +278,8 @@ class PublicColumn:
 
     @property
     def declared(self) -> bool:
-        """True when the bounds were declared (not read off the data)."""
-        return self.source == DECLARED
+        """True when the bounds were declared — typed or filled from a codebook — not read off the data."""
+        return self.source != FROM_DATA
 
 
 @dataclass(frozen=True, eq=False)

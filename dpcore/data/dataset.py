@@ -3,8 +3,9 @@
 Bounds are public: fixed before looking at the data (domain knowledge, a codebook, the simulator's
 design). Each bounded column also has a public imputation value (default: the midpoint of its
 bounds) that replaces its missing cells, so n stays the number of rows (n is public), and a
-**source**: ``"declared"``, or ``"from data"`` when the bounds were read off the data's min/max
-(:meth:`Dataset.with_bounds_from_data`) — releases using such bounds are not differentially private.
+**source**: ``"declared"`` (typed by the user), ``"codebook"`` (filled from a codebook: a table's documented public
+ranges, :mod:`dpcore.data.codebook` — also a declaration), or ``"from data"`` when the bounds were read off the data's
+min/max (:meth:`Dataset.with_bounds_from_data`) — releases using such bounds are not differentially private.
 """
 from __future__ import annotations
 
@@ -21,12 +22,15 @@ from .._validation import check_bounds, check_finite
 from ..errors import DataError
 from ._format import fmt, list_names, short
 
-__all__ = ["BOUND_SOURCES", "DECLARED", "FROM_DATA", "DATA_KINDS", "Dataset"]
+__all__ = ["BOUND_SOURCES", "CODEBOOK", "DECLARATIONS", "DECLARED", "FROM_DATA", "DATA_KINDS", "Dataset"]
 
 DECLARED = "declared"
+CODEBOOK = "codebook"
 FROM_DATA = "from data"
 #: Where a column's bounds came from.
-BOUND_SOURCES = (DECLARED, FROM_DATA)
+BOUND_SOURCES = (DECLARED, CODEBOOK, FROM_DATA)
+#: The sources that are declarations (public, stated without looking at the data): every source but "from data".
+DECLARATIONS = (DECLARED, CODEBOOK)
 #: Where a dataset came from: a user's file, a simulator, or a dataset shipped with scikit-learn.
 DATA_KINDS = ("user", "built-in", "simulated")
 
@@ -46,7 +50,8 @@ class Dataset:
     name : a short display name.
     imputes : public value that replaces a missing cell, per bounded column (default: the midpoint
         of its bounds; must lie within them).
-    bound_sources : ``"declared"`` or ``"from data"`` per bounded column (default ``"declared"``).
+    bound_sources : ``"declared"``, ``"codebook"`` or ``"from data"`` per bounded column (default
+        ``"declared"``); the first two are declarations (:data:`DECLARATIONS`).
     kind : ``"user"`` (an upload: the default), ``"built-in"`` or ``"simulated"`` — the values of
         :data:`dpcore.privacy.DATA_KINDS`, read by :func:`dpcore.privacy.data_kind`. Built-in and
         simulated data are public demo data (:attr:`is_demo`): their releases may use fixed seeds.
@@ -96,7 +101,8 @@ class Dataset:
             src = self.bound_sources.get(col, DECLARED)
             if src not in BOUND_SOURCES:
                 raise DataError(f"source = {src!r} for column {col!r} is not known; use 'declared' (public bounds "
-                                "fixed before looking at the data) or 'from data'.")
+                                "fixed before looking at the data), 'codebook' (a codebook's documented range) "
+                                "or 'from data'.")
             sources[col] = src
         object.__setattr__(self, "numeric_columns", cols)
         object.__setattr__(self, "bounds", MappingProxyType(checked))
@@ -132,7 +138,8 @@ class Dataset:
         """A copy with public bounds for ``column`` (lower < upper, both finite).
 
         ``impute``: the public value for its missing cells, within the bounds (None: the midpoint).
-        ``source``: ``"declared"`` (fixed before looking at the data) or ``"from data"``.
+        ``source``: ``"declared"`` (fixed before looking at the data), ``"codebook"`` (a codebook's documented
+        range: also a declaration) or ``"from data"``.
         """
         if column not in self.frame.columns:
             raise DataError(f"column {short(column)} not found; available columns: {list_names(self.frame.columns)}.")

@@ -91,7 +91,7 @@ def problem_data(frame: Any, bounds: Optional[Mapping[str, tuple]], problem: str
         if imputed[c]:
             sub[c] = sub[c].fillna(float(imputes.get(c, (lo + hi) / 2.0)))
     extra: dict[str, Any] = dict(imputed=imputed,
-                                 bounds_from_data=tuple(c for c in used if sources.get(c, "declared") != "declared"))
+                                 bounds_from_data=tuple(c for c in used if sources.get(c) == "from data"))
     if problem in ("linear_regression", "quantile_regression") and y_column is not None:  # y checked above
         X = sub[columns].to_numpy(float)
         xb = [max(abs(v) for v in _bounds_of(bounds, c)) for c in columns]

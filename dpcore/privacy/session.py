@@ -243,7 +243,7 @@ def randomness_for(kind: str, *, seed: int = 0, reproducible_demo: bool = False)
 
 # -- bounds ----------------------------------------------------------------------------
 def bound_sources(dataset: Any, columns: Sequence[str]) -> dict[str, str | None]:
-    """Where each column's bounds came from: ``"declared"``, ``"from data"`` or None (no bounds).
+    """Where each column's bounds came from: ``"declared"``, ``"codebook"``, ``"from data"`` or None (no bounds).
 
     Uses ``dataset.bound_source(column)`` when the dataset records it; otherwise a column with
     bounds counts as declared.
@@ -335,9 +335,10 @@ def check_bounds(sources: Mapping[str, str | None]) -> BoundsCheck:
     if missing:
         raise DPValueError(f"column(s) {', '.join(map(repr, missing))} have no bounds; declare public bounds "
                            "on the Data page (a range fixed without looking at the data).")
-    unknown = {c: s for c, s in sources.items() if s not in ("declared", "from data")}
+    unknown = {c: s for c, s in sources.items() if s not in ("declared", "codebook", "from data")}
     if unknown:
-        raise DPValueError(f"bound source(s) {unknown!r} unknown; use 'declared' or 'from data'.")
+        raise DPValueError(f"bound source(s) {unknown!r} unknown; use 'declared', 'codebook' (a codebook's "
+                           "documented range, also a declaration) or 'from data'.")
     return BoundsCheck(tuple(sources), tuple(c for c, s in sources.items() if s == "from data"))
 
 

@@ -47,6 +47,11 @@ def _inputs(at, label: str) -> list:
     return [w for w in at.number_input if w.label == label]
 
 
+def _declare(at) -> AppTest:
+    """Submit the bounds form (issue 32 item 6: every typed bound goes in with one click, one rerun)."""
+    return at.button(key="data_bounds_submit").click().run()
+
+
 def _xlsx(rows) -> bytes:
     import openpyxl
     wb = openpyxl.Workbook()
@@ -167,7 +172,7 @@ def test_bounds_imputation_and_non_private_diagnostics(app):
     hi[0].set_value(50.0)
     lo[1].set_value(0.0)
     hi[1].set_value(100_000.0)
-    at.run()
+    _declare(at)
     assert not at.exception and not at.error
     ds = at.session_state["dp_dataset"]
     assert ds.bounds["age"] == (30.0, 50.0) and ds.impute_value("income") == 50_000.0
@@ -178,17 +183,21 @@ def test_bounds_imputation_and_non_private_diagnostics(app):
     assert diag.loc["age", "clipped below"] == 1 and diag.loc["age", "clipped above"] == 2
     assert diag.loc["income", "missing → imputed"] == 1 and (diag["rows (n)"] == 5).all()
     # a declared imputation value; one outside the bounds is refused with a message
-    _inputs(at, "impute missing with")[1].set_value(40_000.0).run()
+    _inputs(at, "impute missing with")[1].set_value(40_000.0)
+    _declare(at)
     assert at.session_state["dp_dataset"].impute_value("income") == 40_000.0
-    _inputs(at, "impute missing with")[1].set_value(-1.0).run()
+    _inputs(at, "impute missing with")[1].set_value(-1.0)
+    _declare(at)
     assert not at.exception and any("outside its bounds" in _unescape(e.value) for e in at.error)
     assert at.session_state["dp_dataset"].impute_value("income") == 40_000.0
     # invalid bounds are refused; a cleared bound is no bound
-    _inputs(at, "lower")[0].set_value(70.0).run()
+    _inputs(at, "lower")[0].set_value(70.0)
+    _declare(at)
     assert any("must be smaller than upper" in _unescape(e.value) for e in at.error)
     assert at.session_state["dp_dataset"].bounds["age"] == (30.0, 50.0)  # unchanged
     _inputs(at, "impute missing with")[1].set_value(None)
-    _inputs(at, "lower")[0].set_value(None).run()
+    _inputs(at, "lower")[0].set_value(None)
+    _declare(at)
     assert not at.exception and "age" not in at.session_state["dp_dataset"].bounds
     assert [list(d.value["column"]) for d in at.dataframe if "clipped below" in d.value.columns] == [["income"]]
 
@@ -209,7 +218,8 @@ def test_filling_bounds_from_data_is_opt_in_marks_the_dataset_and_warns(app):
     assert at.session_state["dp_dataset"].bound_source("age") == "from data"
     assert any("NOT differentially private" in _unescape(w.value) for w in at.warning)
     # ... and declaring other bounds makes them declared
-    _inputs(at, "upper")[0].set_value(120.0).run()
+    _inputs(at, "upper")[0].set_value(120.0)
+    _declare(at)
     assert at.session_state["dp_dataset"].bound_source("age") == "declared"
     assert not any("NOT differentially private" in _unescape(w.value) for w in at.warning)
 
@@ -219,7 +229,7 @@ def test_dataset_and_bounds_survive_switching_pages(app):
     _inputs(at, "lower")[0].set_value(18.0)
     _inputs(at, "upper")[0].set_value(60.0)
     _inputs(at, "impute missing with")[0].set_value(30.0)
-    at.run()
+    _declare(at)
     at.switch_page("pages/home.py").run()
     at.switch_page("pages/data.py").run()
     assert not at.exception
@@ -280,7 +290,8 @@ def test_missing_cells_midpoint_or_a_charged_private_mean_and_their_effect(app):
     at = _upload(app.run(), "survey.csv", csv)
     at.multiselect(key="data_columns").set_value(["income"]).run()
     _inputs(at, "lower")[0].set_value(0.0)
-    _inputs(at, "upper")[0].set_value(5000.0).run()
+    _inputs(at, "upper")[0].set_value(5000.0)
+    _declare(at)
     assert not at.exception and not at.error
     observed = float(income[6:].mean())
     effect = next(d.value for d in at.dataframe if "shift of the mean" in d.value.columns)

@@ -69,8 +69,8 @@ NOT_LINKED = {
     r"lasso_[xy]_.+": "the user's columns",
     r"sp_[xy]_.+|sp_coord_Dataset from the Data page_\d+": "the user's columns (the coordinate names one of them)",
     r"qr_cols|qr_t_.+|qr_c_.+": "the user's columns and their public schema (named by column)",
-    r"data_(upload|columns|imp_col|allow_leak_\d+)|data_(lo|hi|imp)_\d+_[0-9a-f]+|data_budget_.+": (
-        "the Data page's file, columns, bounds, imputation column and budget: never in a link"),
+    r"data_(upload|columns|imp_col|allow_leak_\d+|codebook_file_\d+|fill_col_\d+)|data_(lo|hi|imp)_\d+_[0-9a-f]+|"
+    r"data_budget_.+": "the Data page's file, codebook, columns, bounds, imputation column and budget: never in a link",
     r"data_keep_on_server": "whether the user's data is kept on the server (a choice about one's own data)",
     # one widget standing for linked per-view values (kng.py keeps them apart: issue 20)
     r"kng_mechs": "shows kng_mechs_t or kng_mechs_r (linked)",
