@@ -66,7 +66,7 @@ def dashboard(key: str):
         col.metric(label, value)
     st.markdown(f"#### {d.score.sentence}")
     st.plotly_chart(dashboard_figure(d.figure_setting, d.score), key="cls_fig", width="stretch")
-    st.markdown(d.caption())   # full-size text: a caption is too small and grey to read on a projector
+    st.caption(d.caption())   # the chart's text alternative sits right under it (the test tier checks); its headline is the sentence above
 
 
 def teacher(key: str | None):
