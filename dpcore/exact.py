@@ -26,6 +26,9 @@ otherwise a comparison of 62-bit chunks of a uniform with the binary expansion o
 Scales given as floats are exact rationals (every double is one); :func:`rational_at_least` rounds a scale up to a
 rational with a 40-bit numerator so that the integer steps stay in ``int64`` — a larger scale is more noise, so a
 privacy guarantee proved for the requested scale holds for the one used (the calibrations state the one used).
+
+Why this module is long: it is the one public face of every exact sampler (the CKS20 algorithms, the exact survivor
+counts of :mod:`dpcore._binomial`, the grid releases), which share its rational-scale helpers and ``NoiseStep``.
 """
 from __future__ import annotations
 
