@@ -17,6 +17,7 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.numbers import number
 from dpcore.privacy import tradeoff
 from dpcore.privacy.notions import MAX_CAPACITY
 from ui.widgets import show_error
@@ -181,9 +182,7 @@ def ledger_panel() -> None:
 
 
 def _fmt(x: float | None) -> str:
-    if x is None:
-        return "—"
-    return "0" if x == 0 else f"{x:.4g}"
+    return "—" if x is None else number(x, 4)
 
 
 def _set_budget(acct, keys: tuple[str, ...]) -> None:
@@ -218,7 +217,7 @@ def _notion_help(epsilon: float, delta: float) -> None:
     st.dataframe(pd.DataFrame({"release (one click)": list(rows)} | {P.NOTION_LABELS[n]: [r[n] for r in rows.values()]
                                                                        for n in P.BUDGET_NOTIONS}),
                  hide_index=True, width="stretch")
-    st.caption(f"How many of each, one after the other, the totals ε = {epsilon:g}, δ = {delta:g} hold in each notion "
+    st.caption(f"How many of each, one after the other, the totals ε = {number(epsilon, 6)}, δ = {number(delta, 3)} hold in each notion "
                f"(capped at {MAX_CAPACITY:,}). Holding most of all these kinds together: "
                f"**{P.NOTION_LABELS[best]}**. A ρ-zCDP budget is the largest ρ that guarantees the (ε, δ) entered.")
 

@@ -17,13 +17,11 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.numbers import number
+from dpcore.links import EPSILON_CHOICES  # the one definition (log-spaced, 0.01 … 10⁶)
 
 PAGE_KEY, PREV_PAGE_KEY = "_dp_page", "_dp_prev_page"  # the page this run shows, and the previous run's
 
-#: Log-spaced ε choices, 1-1.5-2-3-5-7 per decade from 0.01 to 100.
-EPSILON_CHOICES: tuple[float, ...] = tuple(
-    float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)
-) + (100.0,)
 
 BANNER_TEXT = (
     "**Educational / research tool.** DP Mechanism Explorer shows how differential-privacy "
@@ -36,7 +34,7 @@ BANNER_TEXT = (
 
 def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: str | None = None,
                   typed: bool = False) -> float:
-    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 100); with ``typed=True`` also a
+    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 10⁶); with ``typed=True`` also a
     number field (``key + "_typed"``, any ε > 0) kept in step with the slider — the typed value wins.
 
     ``typed=True`` uses widget callbacks, so it cannot sit inside an ``st.form``. Warns when ε > 10.
@@ -53,7 +51,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
         ss[typed_key] = float(default)
     tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
     if not typed:
-        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", help=tip)
+        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=number, help=tip)
     else:
         def slid():
             ss[typed_key] = float(ss[key])
@@ -62,7 +60,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
             ss[key] = _nearest_choice(ss[typed_key])
 
         c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", on_change=slid,
+        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=number, on_change=slid,
                          help=tip)
         eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
                               on_change=retyped, help="Type any ε > 0.")
