@@ -75,7 +75,7 @@ with tab_est:
                                                draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
                          ds, cols, cost=costs)
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
-                        key="dn", n=len(x))
+                        key="dn", n=len(x), bounds=tuple(map(tuple, bounds)))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
     out = ui.run_release(req, lambda rng: ui.cache.density_release(*sim, cfg, ui.cache.entropy(req),
                                                                  ui.progress(slot, "methods")) if sim else

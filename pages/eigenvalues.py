@@ -119,7 +119,7 @@ with tab_rel:
         use_int = intercept and source != SOURCES[0]
         scale_y = loss == "robust" and source != SOURCES[0]
         X, y = prepare_xy(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
-        units = (coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
+        units = (coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y, loss=loss)
                  if source != SOURCES[0] else None)
         cfg = FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
                                loss=loss, radius=radius, geometry=geometry, rho=rho)

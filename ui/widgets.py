@@ -200,3 +200,53 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
         st.caption("Computed from the data and shown as is: not part of any release, not differentially "
                    "private.")
         yield box
+
+
+def plain_label(text: str) -> dict[str, Any]:
+    """A widget label holding user text (a column name): shown literally just above the widget (Markdown-escaped)
+    and given to the widget as plain text — its accessible name — with the widget's own label collapsed (issue 32:
+    an escaped label read "threshold for my\\_column" to a screen reader). Use as ``st.number_input(**ui.plain_label(
+    f"threshold for {c}"), key=...)``."""
+    st.markdown(dpdata.literal(text))
+    return {"label": text, "label_visibility": "collapsed"}
+
+
+def workload_picker() -> Any:
+    """The query-release lab's workload (kind and its sizes; keys ``qr_kind``, ``qr_d``, ``qr_w``, ``qr_N``, ``qr_k``,
+    ``qr_U``, ``qr_ck``, ``qr_r``): a :mod:`dpcore.query_release` workload declaration, not yet built."""
+    from dpcore import query_release as Q
+
+    c1, c2, c3 = st.columns(3)
+    kind = c1.selectbox("Workload", list(Q.WORKLOAD_KINDS), format_func=Q.WORKLOAD_KINDS.get, key="qr_kind")
+    with errors_shown():
+        if kind == "marginals":
+            return Q.Marginals(c2.number_input("d (attributes)", 2, 11, key="qr_d", help=Q.MAX_D_HELP),
+                               c3.number_input("w (order)", 1, 3, key="qr_w"))
+        if kind == "thresholds":
+            return Q.Thresholds(c2.number_input("N (domain size)", 2, 4096, key="qr_N"))
+        if kind == "signs":
+            return Q.RandomSigns(c2.number_input("k (queries)", 2, 512, key="qr_k"),
+                                 c3.number_input("|U|", 2, 4096, key="qr_U"))
+        return Q.Cone(c2.number_input("k (dimension)", 10, 2000, key="qr_ck"),
+                      r=c3.number_input("r (cone radius)", 0.01, 0.05, key="qr_r", help=Q.MAX_CONE_R_HELP))
+
+
+def schema_rules(ds: dpdata.Dataset, columns: Sequence[str]) -> list[Any] | None:
+    """The public schema of a marginals release, one :class:`dpcore.query_release.ColumnRule` per column: a typed
+    threshold for a numeric column (key ``qr_t_<column>``), typed categories for a text one (``qr_c_<column>``).
+    Labels are plain text (:func:`plain_label`). None (with a note) while a text column has no category yet."""
+    from dpcore import query_release as Q
+
+    rules = []
+    for c in columns:
+        if c in ds.numeric_columns:
+            rules.append(Q.ColumnRule(c, threshold=st.number_input(**plain_label(f"threshold for {c}"), value=0.0,
+                                                                   key=f"qr_t_{c}")))
+            continue
+        typed = st.text_input(**plain_label(f"categories of {c} mapped to 1 (comma-separated)"), key=f"qr_c_{c}")
+        cats = tuple(x.strip() for x in typed.split(",") if x.strip())
+        if not cats:
+            st.info(dpdata.literal(f"Type the public categories of {c} that map to 1."))
+            return None
+        rules.append(Q.ColumnRule(c, categories=cats))
+    return rules
