@@ -8,7 +8,7 @@ figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data
 import streamlit as st
 
 from dpcore import density, export, privacy
-from dpcore.data import builtin_dataset, literal
+from dpcore.data import builtin_dataset, literal, sentence
 from dpcore.density import plots
 import ui
 
@@ -36,7 +36,7 @@ with tab_est:
         src = export.simulated(density.mixture_dataset, *sim[:2], rng=sim[2])
         ds = ui.cache.mixture_dataset(*sim)
         cols = list(ds.numeric_columns)
-        st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
+        st.caption(sentence(ds.provenance) + " Simulated data: not charged to the ledger.")
     else:
         src = export.loaded(builtin_dataset, "wine") if source == SOURCES[1] else None
         ds = src.load() if src else ui.require_dataset()

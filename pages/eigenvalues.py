@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import export, privacy, single_parameter
-from dpcore.data import literal
+from dpcore.data import literal, sentence
 from dpcore.single_parameter import (FunctionalConfig, breast_cancer_dataset, budget_split, calibrate_functional,
                                      certification_outlook, check_functional_data, coefficient_units,
                                      diabetes_dataset, functional, preparation_note, prepare_xy, public_cap,
@@ -77,7 +77,7 @@ with tab_rel:
         ds = src.load()
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
-        st.caption(literal(ds.provenance) + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
+        st.caption(sentence(ds.provenance) + " Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
     else:
         src = (export.loaded(breast_cancer_dataset) if source == SOURCES[1] else export.loaded(diabetes_dataset)
                if source == SOURCES[2] else None)
@@ -98,7 +98,7 @@ with tab_rel:
         radius = c2.number_input("covariate radius r (public)", min_value=1e-6, key="sp_radius", format="%g")
         rho = c3.number_input("ridge ρ ≥ 0", min_value=0.0, key="sp_rho", format="%g",
                               help="ℓ2 regularisation; ρ ≥ λ_c certifies by itself (at the price of bias).")
-        st.caption(f"{literal(ds.provenance)}. {preparation_note(loss == 'robust')}")
+        st.caption(f"{sentence(ds.provenance)} {preparation_note(loss == 'robust')}")
     f1, f2, f3 = st.columns(3)
     with f1:
         eps = ui.epsilon_input(key="sp_eps", typed=True)
