@@ -126,8 +126,8 @@ with tab_rel:
         check_functional_data((X, y), cfg, response=y_col)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, scale_y,
                           cfg),
-                         privacy.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
-                                               epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
+                         privacy.release_label(f"⟨v, θ⟩ = {names[coord]} by propose-test-release", data=ds.name, response=y_col,
+                                               columns=x_cols, epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
                          cost=calibrate_functional(cfg, X.shape).cost(1))
     ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
                         n=len(y), d=X.shape[1])

@@ -37,3 +37,35 @@ def test_issue32_5_no_double_full_stop_after_the_provenance():
     shown = [t for t in _texts(at) if "columns" in t and "Each covariate" in t]
     assert shown, _texts(at)
     assert not [t for t in _texts(at) if ".." in t.replace("…", "")], [t for t in _texts(at) if ".." in t]
+
+
+def _regression_upload() -> D.Dataset:
+    g = np.random.default_rng(2)
+    xs = {f"covariate_{j}": g.uniform(0, 1, 150).round(3) for j in range(8)}
+    frame = pd.DataFrame({**xs, "outcome": g.uniform(0, 1, 150).round(3)})
+    ds = D.load_csv(frame.to_csv(index=False).encode("utf-8"), name="survey.csv")
+    for c in frame.columns:
+        ds = ds.with_bounds(c, 0.0, 1.0)
+    return ds
+
+
+def test_issue32_5_ledger_names_response_every_covariate_and_the_file():
+    """main: the LASSO label kept the first six columns (two releases on different covariates looked alike). After:
+    the label names the response, all eight covariates and the file's name; the ledger CSV's dataset column is the
+    file's name, and no download holds a hash of the data."""
+    at = AppTest.from_file(str(PAGES / "lasso.py"), default_timeout=120)
+    at.session_state[ui.DATASET_KEY] = _regression_upload()
+    for k, v in {"lasso_source": "Dataset from the Data page", "lasso_steps_rule": "set T", "lasso_T": 20}.items():
+        at.session_state[k] = v
+    at.run()
+    assert_ok(at)
+    at.button(key="lasso_go").click().run()
+    assert_ok(at)
+    frame = at.session_state[ui.SESSION_KEY].ledger_frame()
+    (label,) = frame["release"]
+    assert "of outcome on " in label and all(f"covariate_{j}" in label for j in range(8)) and "survey.csv" in label
+    assert list(frame["dataset"]) == ["survey.csv"]
+    csv = D.to_safe_csv(frame)
+    digests = [h for h in re.findall(r"[0-9a-f]{16,}", csv) if re.search("[a-f]", h)]   # (digits alone: values)
+    ds = at.session_state[ui.DATASET_KEY]
+    assert not digests and ds.fingerprint() not in csv and ds.fingerprint(include_bounds=False) not in csv
