@@ -158,8 +158,10 @@ def ledger_panel() -> None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
             st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}**")
-            if t.zcdp_rho > 0:
-                st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
+        # for the whole list, said so (issue 32: beside a button's "13.6 %" for one click, a bare "35.1 %" read as a
+        # contradiction); the tightest valid bound of the listed costs (one release: exactly the button's sentence)
+        st.caption(f"All {t.n_releases} listed release{'s' if t.n_releases != 1 else ''} together (not one click: "
+                   "each release button says its own): " + tradeoff.reading([e.cost for e in ledger.counted]) + ".")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
                               "cost": [P.short_cost(e.cost) for e in ledger.counted],
                               "time (UTC)": [e.time[11:19] for e in ledger.counted]})
