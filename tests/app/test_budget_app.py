@@ -326,7 +326,8 @@ def test_every_release_cost_says_what_it_means_and_the_ledger_its_total():
     at.button(key="kng_go").click().run()
     _ok(at)
     side = "\n".join(c.value for c in at.sidebar.caption)
-    assert "All listed releases together: an adversary who wrongly accuses at most 5 %" in side
+    assert "All 1 listed release together (not one click: each release button says its own): an adversary who " \
+        "wrongly accuses at most 5 %" in side          # (issue 32: says it is for the whole list)
 
 
 def test_the_data_page_sets_the_budgets_notion():
