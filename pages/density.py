@@ -46,9 +46,8 @@ with tab_est:
         d = len(cols)
     h = c3.number_input("bandwidth h (public, on [0, 1])", key="dn_h", format="%g", step=0.01)
     grid = c4.number_input("grid points per axis", key="dn_grid", step=16)
-    f1, f2, f3, f4 = st.columns(4)
-    with f1:
-        eps = ui.epsilon_input(key="dn_eps", typed=True)
+    eps = ui.epsilon_input(key="dn_eps", typed=True)   # a row of its own: in a quarter column it read "ε (type d)"
+    f2, f3, f4 = st.columns(3)
     delta = f2.number_input("δ (GP only)", min_value=1e-12, max_value=0.5, key="dn_delta", format="%g")
     draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="With several draws the band shows "
                             "10–90 % over them; each draw is a release (charged on your data).")

@@ -59,7 +59,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
         def retyped():
             ss[key] = _nearest_choice(ss[typed_key])
 
-        c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+        c1, c2 = st.columns([2, 1], vertical_alignment="bottom")   # room for the typed ε (e.g. 100000)
         c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=number, on_change=slid,
                          help=tip)
         eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
