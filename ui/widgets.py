@@ -202,12 +202,12 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
         yield box
 
 
-def plain_label(text: str) -> dict[str, Any]:
-    """A widget label holding user text (a column name): shown literally just above the widget (Markdown-escaped)
-    and given to the widget as plain text — its accessible name — with the widget's own label collapsed (issue 32:
-    an escaped label read "threshold for my\\_column" to a screen reader). Use as ``st.number_input(**ui.plain_label(
-    f"threshold for {c}"), key=...)``."""
-    st.markdown(dpdata.literal(text))
+def plain_label(text: str, where: Any = None) -> dict[str, Any]:
+    """A widget label holding user text (a column name): shown literally just above the widget (Markdown-escaped, in
+    ``where``: the widget's column, default the current container) and given to the widget as plain text — its
+    accessible name — with the widget's own label collapsed (issue 32: an escaped label read "threshold for
+    my\\_column" to a screen reader). Use as ``st.number_input(**ui.plain_label(f"threshold for {c}"), key=...)``."""
+    (where or st).markdown(dpdata.literal(text))
     return {"label": text, "label_visibility": "collapsed"}
 
 

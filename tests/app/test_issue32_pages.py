@@ -69,3 +69,20 @@ def test_issue32_5_ledger_names_response_every_covariate_and_the_file():
     digests = [h for h in re.findall(r"[0-9a-f]{16,}", csv) if re.search("[a-f]", h)]   # (digits alone: values)
     ds = at.session_state[ui.DATASET_KEY]
     assert not digests and ds.fingerprint() not in csv and ds.fingerprint(include_bounds=False) not in csv
+
+
+def test_issue32_5_histogram_column_labels_are_plain_text():
+    """main: the histogram page's per-column widgets were labelled "my\\_column as" (a Markdown escape in the
+    accessible name); after: plain text, shown literally above the widget."""
+    g = np.random.default_rng(3)
+    frame = pd.DataFrame({"my_column": g.uniform(0, 100, 60).round(1)})
+    ds = D.load_csv(frame.to_csv(index=False).encode("utf-8"), name="survey.csv").with_bounds("my_column", 0.0, 100.0)
+    at = AppTest.from_file(str(PAGES / "histograms.py"), default_timeout=120)
+    at.session_state[ui.DATASET_KEY] = ds
+    at.session_state["h_source"] = "Dataset from the Data page"
+    at.session_state["h_cols"] = ["my_column"]
+    at.session_state["h_mode_my_column"] = "bins"
+    at.run()
+    assert_ok(at)
+    assert at.radio(key="h_mode_my_column").label == "my_column as"
+    assert at.number_input(key="h_bins_my_column").label == "bins of my_column over its public bounds"
