@@ -12,10 +12,12 @@ ARG BASE=python:3.11-slim
 FROM ${BASE} AS build
 ARG PIP_NO_INDEX=
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PIP_NO_INDEX=${PIP_NO_INDEX}
-# (the wildcard copies wheelhouse/'s wheels if the folder exists and nothing otherwise)
+# (the wildcard copies wheelhouse/'s wheels if the folder exists and nothing otherwise). The requirements' `-e .`
+# (the package itself, for exported scripts run from any folder) is left out: the image runs app.py from /app.
 COPY requirements.txt wheelhouse* /tmp/build/
 RUN python3 -m venv /opt/venv \
- && /opt/venv/bin/pip install --find-links /tmp/build -r /tmp/build/requirements.txt \
+ && grep -v '^-e \.$' /tmp/build/requirements.txt > /tmp/build/dependencies.txt \
+ && /opt/venv/bin/pip install --find-links /tmp/build -r /tmp/build/dependencies.txt \
  && (/opt/venv/bin/pip uninstall -y -q pip setuptools wheel || true)
 
 FROM ${BASE}

@@ -12,7 +12,9 @@ import streamlit as st
 from dpcore import data as dpdata
 import ui
 
-st.set_page_config(page_title="DP Mechanism Explorer", page_icon=":material/lock:", layout="wide",
+# The favicon is an emoji (drawn by the browser): a ":material/…:" icon is fetched from an external font host, which a
+# classroom behind a firewall cannot reach (issue 32; tests/browser/test_offline.py).
+st.set_page_config(page_title="DP Mechanism Explorer", page_icon="🔒", layout="wide",
                    initial_sidebar_state="expanded")
 ui.init_session()
 

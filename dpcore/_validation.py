@@ -56,10 +56,12 @@ def epsilon_warning(epsilon: float) -> str | None:
     >>> epsilon_warning(20.0)[:55]
     'epsilon = 20 > 10: the privacy guarantee e^epsilon = 4.'
     """
+    from .numbers import number
+
     if epsilon > 10:
         power = (f"= {math.exp(epsilon):.3g}" if epsilon <= 700 else
                  f"> 10^{math.floor(epsilon / math.log(10))}")
-        return (f"epsilon = {epsilon:g} > 10: the privacy guarantee e^epsilon {power} "
+        return (f"epsilon = {number(epsilon, 6)} > 10: the privacy guarantee e^epsilon {power} "
                 "is nearly meaningless; use it only to see the non-private limit.")
     return None
 

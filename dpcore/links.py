@@ -25,10 +25,12 @@ RESERVED = frozenset({"session"})
 #: At most this many values per parameter, and this many characters per value (hostile links).
 MAX_VALUES, MAX_CHARS = 64, 200
 
-#: Log-spaced ε choices of the ε slider (ui.widgets.EPSILON_CHOICES is built the same way).
+#: Log-spaced ε choices of every page's ε slider (``ui.epsilon_input``): 1-1.5-2-3-5-7 per decade from 0.01 to 10⁶
+#: (issue 32: a huge ε, where a release should reach the non-private answer, is one slide away; the typed field
+#: beside it takes any ε in [1e-6, 1e9]).
 EPSILON_CHOICES: tuple[float, ...] = tuple(
-    float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)
-) + (100.0,)
+    float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 6) for m in (1, 1.5, 2, 3, 5, 7)
+) + (1e6,)
 
 
 class LinkProblem(ValueError):

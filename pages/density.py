@@ -8,7 +8,7 @@ figures hall-kde / hall-knorm, the SVM sweep), never releases on the user's data
 import streamlit as st
 
 from dpcore import density, export, privacy
-from dpcore.data import builtin_dataset, literal
+from dpcore.data import builtin_dataset, literal, sentence
 from dpcore.density import plots
 import ui
 
@@ -36,7 +36,7 @@ with tab_est:
         src = export.simulated(density.mixture_dataset, *sim[:2], rng=sim[2])
         ds = ui.cache.mixture_dataset(*sim)
         cols = list(ds.numeric_columns)
-        st.caption(literal(ds.provenance) + ". Simulated data: not charged to the ledger.")
+        st.caption(sentence(ds.provenance) + " Simulated data: not charged to the ledger.")
     else:
         src = export.loaded(builtin_dataset, "wine") if source == SOURCES[1] else None
         ds = src.load() if src else ui.require_dataset()
@@ -46,9 +46,8 @@ with tab_est:
         d = len(cols)
     h = c3.number_input("bandwidth h (public, on [0, 1])", key="dn_h", format="%g", step=0.01)
     grid = c4.number_input("grid points per axis", key="dn_grid", step=16)
-    f1, f2, f3, f4 = st.columns(4)
-    with f1:
-        eps = ui.epsilon_input(key="dn_eps", typed=True)
+    eps = ui.epsilon_input(key="dn_eps", typed=True)   # a row of its own: in a quarter column it read "ε (type d)"
+    f2, f3, f4 = st.columns(3)
     delta = f2.number_input("δ (GP only)", min_value=1e-12, max_value=0.5, key="dn_delta", format="%g")
     draws = f3.number_input("draws per method", 1, 100, key="dn_draws", help="With several draws the band shows "
                             "10–90 % over them; each draw is a release (charged on your data).")
@@ -75,7 +74,7 @@ with tab_est:
                                                draws=int(draws), details={"h": float(h), "methods": ", ".join(methods)}),
                          ds, cols, cost=costs)
     ui.accuracy_preview({plots.method_label(m): (density.DENSITY_NAMES[m], c) for m, c in cfg.configs().items()},
-                        key="dn", n=len(x))
+                        key="dn", n=len(x), bounds=tuple(map(tuple, bounds)))
     clicked, slot = ui.release_button("Release estimates", key="dn_go", requests=req)
     out = ui.run_release(req, lambda rng: ui.cache.density_release(*sim, cfg, ui.cache.entropy(req),
                                                                  ui.progress(slot, "methods")) if sim else

@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from dpcore import export, privacy, single_parameter
-from dpcore.data import literal
+from dpcore.data import literal, sentence
 from dpcore.single_parameter import (FunctionalConfig, breast_cancer_dataset, budget_split, calibrate_functional,
                                      certification_outlook, check_functional_data, coefficient_units,
                                      diabetes_dataset, functional, preparation_note, prepare_xy, public_cap,
@@ -77,7 +77,7 @@ with tab_rel:
         ds = src.load()
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
-        st.caption(literal(ds.provenance) + ". Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
+        st.caption(sentence(ds.provenance) + " Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
     else:
         src = (export.loaded(breast_cancer_dataset) if source == SOURCES[1] else export.loaded(diabetes_dataset)
                if source == SOURCES[2] else None)
@@ -98,7 +98,7 @@ with tab_rel:
         radius = c2.number_input("covariate radius r (public)", min_value=1e-6, key="sp_radius", format="%g")
         rho = c3.number_input("ridge ρ ≥ 0", min_value=0.0, key="sp_rho", format="%g",
                               help="ℓ2 regularisation; ρ ≥ λ_c certifies by itself (at the price of bias).")
-        st.caption(f"{literal(ds.provenance)}. {preparation_note(loss == 'robust')}")
+        st.caption(f"{sentence(ds.provenance)} {preparation_note(loss == 'robust')}")
     f1, f2, f3 = st.columns(3)
     with f1:
         eps = ui.epsilon_input(key="sp_eps", typed=True)
@@ -119,15 +119,15 @@ with tab_rel:
         use_int = intercept and source != SOURCES[0]
         scale_y = loss == "robust" and source != SOURCES[0]
         X, y = prepare_xy(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
-        units = (coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y)
+        units = (coefficient_units(ds, y_col, x_cols, intercept=use_int, scale_response=scale_y, loss=loss)
                  if source != SOURCES[0] else None)
         cfg = FunctionalConfig(epsilon=eps, delta=delta, coordinate=int(coord), eps_split=split, delta_split=split,
                                loss=loss, radius=radius, geometry=geometry, rho=rho)
         check_functional_data((X, y), cfg, response=y_col)
         req = ui.request((ds.fingerprint(), "single_parameter/functional", y_col, tuple(x_cols), intercept, scale_y,
                           cfg),
-                         privacy.release_label("⟨v, θ⟩ by propose-test-release", data=ds.name, columns=[names[coord]],
-                                               epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
+                         privacy.release_label(f"⟨v, θ⟩ = {names[coord]} by propose-test-release", data=ds.name, response=y_col,
+                                               columns=x_cols, epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
                          cost=calibrate_functional(cfg, X.shape).cost(1))
     ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
                         n=len(y), d=X.shape[1])

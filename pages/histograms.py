@@ -69,14 +69,14 @@ else:
             # bounded columns: one cell per integer when the PUBLIC bounds are whole numbers ≤ 50 apart, else bins
             opts = ((("integers",) if histograms.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
                     "categories")) if c in ds.bounds else ("categories",)
-            modes[c] = m1.radio(f"{literal(c)} as", ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
+            modes[c] = m1.radio(**ui.plain_label(f"{c} as", m1), options=ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
                                 horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get, help=(
                                     "Default: one cell per integer when the column's public bounds are whole "
                                     f"numbers at most {histograms.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
                                     "never on the data: survey codes, counts); choose equal bins for a "
                                     "continuous column."))
             if modes[c] == "bins":
-                bins[c] = m2.number_input(f"bins of {literal(c)} over its public bounds", 1, 10_000, 10, key=ui.kept(f"h_bins_{c}"))
+                bins[c] = m2.number_input(**ui.plain_label(f"bins of {c} over its public bounds", m2), min_value=1, max_value=10_000, value=10, key=ui.kept(f"h_bins_{c}"))
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
     with ui.errors_shown():
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)

@@ -35,6 +35,8 @@ st.markdown(
     "3. Use **Error vs n** to see how the error of each mechanism shrinks with the sample size."
 )
 st.page_link("pages/data.py", label="Go to the Data page", icon=":material/table_chart:")
+st.page_link("pages/glossary.py", label="Glossary: ε, δ, ρ, neighbours, sensitivity, ⊥ and the boxes' labels",
+             icon=":material/menu_book:")
 
 st.header("The privacy ledger (sidebar)")
 st.markdown(

@@ -120,7 +120,7 @@ for m in mechs:
                            **({} if m == "objective_perturbation" else {"n_sweeps": int(sweeps)}))
         calibration = spec(m).calibrate(cfgs[m], spec(m).data_shape(pdata.data))  # public: known before the click
         label = privacy.release_label(f"{plots.label(m)}, {problem.replace('_', ' ')}" + " (teaching view)" * teaching,
-                                      data=ds.name or source, columns=used, epsilon=eps, draws=int(draws),
+                                      data=ds.name or source, columns=xs, response=y_col or None, epsilon=eps, draws=int(draws),
                                       details=details)
         reqs[m] = ui.request((ds.fingerprint(), problem, pdata.names, cfgs[m]), label, ds, used, teaching=teaching,
                              kind=kind, cost=calibration.cost(cfgs[m].size))

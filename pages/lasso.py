@@ -91,7 +91,7 @@ with tab_rel:
         cal = lasso.calibrate(cfg, design.X.shape)
         req = ui.request((ds.fingerprint(), "lasso/private-fw", y_col, tuple(x_cols), cfg, teaching),
                          privacy.release_label("Private LASSO θ" + " (teaching view)" * teaching, data=ds.name,
-                                               columns=[y_col, *x_cols][:6], epsilon=eps,
+                                               response=y_col, columns=x_cols, epsilon=eps,
                                                details={"δ": delta, "T": cal.params["steps"]}),
                          ds, [y_col, *x_cols], cost=cal.cost(1), teaching=teaching)
     st.table(pd.DataFrame(lasso.accounting(cal), columns=["accounting (public)", "value"])

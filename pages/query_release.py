@@ -15,39 +15,17 @@ from dpcore.query_release import plots
 import ui
 
 ss = st.session_state
-KINDS = {"marginals": "w-way marginals over {0,1}^d", "thresholds": "thresholds over [N]",
-         "signs": "random ±1 queries (public seed)", "cone": "the cone (coarse projection's example)"}
 METHODS = query_release.LAB_METHODS
 
 st.title("Query release lab")
-st.markdown("A workload of k linear queries over a **public** universe X ⊂ ℝᵏ; the answers on a dataset are its "
-            "mean point x̄. The **projection mechanism** adds Gaussian noise (σ = diam₂(X)/(n√(2ρ))) and projects "
-            "onto conv X; **coarse projection** first rounds records to an (α/2)-net; **chaining** splits X into "
-            "levels at scales 2⁻ⁱ. Local versions use an ε-LDP point randomizer per party.")
+st.markdown(query_release.LAB_INTRO)
 ui.persist(qr_d=6, qr_w=2, qr_N=128, qr_k=64, qr_U=256, qr_ck=500, qr_r=0.05, qr_data=query_release.DATASETS[2],
            qr_nmax=1000, qr_reps=4, qr_rw=2, qr_rrho=0.1, qr_kind="marginals", qr_rho=0.5, qr_eps=1.0, qr_alpha=0.1,
            qr_methods=["gaussian", "projection", "coarse", "chaining", "local-projection"])
 ui.share_link("query_release")
 
-c1, c2, c3 = st.columns(3)
-kind = c1.selectbox("Workload", list(KINDS), format_func=KINDS.get, key="qr_kind")
+spec = ui.workload_picker()
 with ui.errors_shown():
-    if kind == "marginals":
-        spec = query_release.Marginals(c2.number_input("d (attributes)", 2, 11, key="qr_d", help=(
-            "At most 11: the packing profile and the chaining nets compare pairs of the |X| = 2^d points "
-            "(work ∝ 4^d); at d = 12 the lab's time model is over the 30 s budget at any setting.")),
-                                       c3.number_input("w (order)", 1, 3, key="qr_w"))
-    elif kind == "thresholds":
-        spec = query_release.Thresholds(c2.number_input("N (domain size)", 2, 4096, key="qr_N"))
-    elif kind == "signs":
-        spec = query_release.RandomSigns(c2.number_input("k (queries)", 2, 512, key="qr_k"),
-                                         c3.number_input("|U|", 2, 4096, key="qr_U"))
-    else:
-        spec = query_release.Cone(c2.number_input("k (dimension)", 10, 2000, key="qr_ck"),
-                                  r=c3.number_input("r (cone radius)", 0.01, 0.05, key="qr_r", help=(
-                                      "At most 0.05: with a wider cone the Frank–Wolfe projections onto the chaining "
-                                      "levels converge slowly (one lab run at the defaults: r = 0.1 48 s, r = 0.2 "
-                                      "over 150 s), which the time model does not see.")))
     wl = spec.build()
 st.caption(f"{wl.name}: |X| = {wl.size:,} points, k = {wl.k:,} queries, exact diam₂(X) = {wl.diam2:.4g}.")
 
@@ -109,18 +87,9 @@ st.markdown("Declare a **public schema**: each column becomes one bit (numbers: 
             "the listed categories). Every other value — other categories, missing cells — maps to 0: no row is "
             "dropped, and nothing about the schema is read from the data.")
 cols = st.multiselect("Columns (at most 12)", list(ds.frame.columns), max_selections=12, key="qr_cols")
-rules = []
-for c in cols:
-    if c in ds.numeric_columns:
-        rules.append(query_release.ColumnRule(c, threshold=st.number_input(f"threshold for {literal(c)}", value=0.0,
-                                                                           key=f"qr_t_{c}")))
-    else:
-        cats = tuple(x.strip() for x in st.text_input(f"categories of {literal(c)} mapped to 1 (comma-separated)",
-                                                      key=f"qr_c_{c}").split(",") if x.strip())
-        if not cats:
-            st.info(f"Type the public categories of {literal(c)} that map to 1.")
-            st.stop()
-        rules.append(query_release.ColumnRule(c, categories=cats))
+rules = ui.schema_rules(ds, cols)
+if rules is None:
+    st.stop()
 r1, r2, r3 = st.columns(3)
 w = r1.number_input("marginal order w", 1, 3, key="qr_rw")
 method = r2.selectbox("mechanism", ("projection", "gaussian", "coarse", "chaining", "pmw"),

@@ -37,7 +37,7 @@ if [ -z "${PROBE_ONLY:-}" ]; then
     rm -rf "$tmp"
   fi
   log "wheels for requirements.txt -> wheelhouse/"
-  "$PYTHON" -m pip wheel -q -r requirements.txt -w wheelhouse
+  "$PYTHON" -m pip wheel -q -r <(grep -v '^-e \.$' requirements.txt) -w wheelhouse   # (not the project itself)
   log "docker build -t $IMAGE (BASE=$BASE_TAG, no index)"
   DOCKER_BUILDKIT=0 docker build -q -t "$IMAGE" --build-arg BASE="$BASE_TAG" --build-arg PIP_NO_INDEX=1 .
 fi

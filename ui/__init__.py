@@ -43,7 +43,7 @@ from ui.resume import ledger_upload, session_file_panel, session_guard, session_
 from ui.share import EXPORT_KEY, export_code, share_link, stream
 from ui.simulate import simulation_button
 from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, errors_shown, greek, kept, note_page,
-                        offered, persist, show_error)
+                        offered, persist, plain_label, schema_rules, show_error, workload_picker)
 from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
                           bounded_columns, budget_of, current_seed, data_identity, database_engine, demo_seed,
                           get_dataset, get_ledger, init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
@@ -63,11 +63,11 @@ __all__ = [
     "data_identity", "database_engine", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
     "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
     "ledger_slot",
-    "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
+    "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist", "plain_label",
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
     "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",
-    "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button", "stream",
-    "workspace_cookie", "workspace_panel",
+    "schema_rules", "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button",
+    "stream", "workload_picker", "workspace_cookie", "workspace_panel",
 ]
 __all__ += ["bounds_form", "builtin_buttons", "classroom_panel", "codebook_panel", "diagnostics_panel",
             "imputation_panel", "leak_option", "new_dataset", "simulate_panel", "upload_panel"]

@@ -17,6 +17,7 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.numbers import number
 from dpcore.privacy import tradeoff
 from dpcore.privacy.notions import MAX_CAPACITY
 from ui.widgets import show_error
@@ -157,8 +158,10 @@ def ledger_panel() -> None:
             st.markdown("zCDP: not available — an (ε, δ)-DP release with δ > 0 has no zCDP bound.")
         else:
             st.markdown(f"zCDP: ρ = **{_fmt(t.zcdp_rho)}**")
-            if t.zcdp_rho > 0:
-                st.caption("All listed releases together: " + tradeoff.reading(P.PrivacyCost.zcdp(t.zcdp_rho)) + ".")
+        # for the whole list, said so (issue 32: beside a button's "13.6 %" for one click, a bare "35.1 %" read as a
+        # contradiction); the tightest valid bound of the listed costs (one release: exactly the button's sentence)
+        st.caption(f"All {t.n_releases} listed release{'s' if t.n_releases != 1 else ''} together (not one click: "
+                   "each release button says its own): " + tradeoff.reading([e.cost for e in ledger.counted]) + ".")
         shown = pd.DataFrame({"release": [e.label for e in ledger.counted],
                               "cost": [P.short_cost(e.cost) for e in ledger.counted],
                               "time (UTC)": [e.time[11:19] for e in ledger.counted]})
@@ -181,9 +184,7 @@ def ledger_panel() -> None:
 
 
 def _fmt(x: float | None) -> str:
-    if x is None:
-        return "—"
-    return "0" if x == 0 else f"{x:.4g}"
+    return "—" if x is None else number(x, 4)
 
 
 def _set_budget(acct, keys: tuple[str, ...]) -> None:
@@ -218,7 +219,7 @@ def _notion_help(epsilon: float, delta: float) -> None:
     st.dataframe(pd.DataFrame({"release (one click)": list(rows)} | {P.NOTION_LABELS[n]: [r[n] for r in rows.values()]
                                                                        for n in P.BUDGET_NOTIONS}),
                  hide_index=True, width="stretch")
-    st.caption(f"How many of each, one after the other, the totals ε = {epsilon:g}, δ = {delta:g} hold in each notion "
+    st.caption(f"How many of each, one after the other, the totals ε = {number(epsilon, 6)}, δ = {number(delta, 3)} hold in each notion "
                f"(capped at {MAX_CAPACITY:,}). Holding most of all these kinds together: "
                f"**{P.NOTION_LABELS[best]}**. A ρ-zCDP budget is the largest ρ that guarantees the (ε, δ) entered.")
 

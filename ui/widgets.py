@@ -17,13 +17,11 @@ import streamlit as st
 
 from dpcore import data as dpdata
 from dpcore import privacy as P
+from dpcore.numbers import number
+from dpcore.links import EPSILON_CHOICES  # the one definition (log-spaced, 0.01 … 10⁶)
 
 PAGE_KEY, PREV_PAGE_KEY = "_dp_page", "_dp_prev_page"  # the page this run shows, and the previous run's
 
-#: Log-spaced ε choices, 1-1.5-2-3-5-7 per decade from 0.01 to 100.
-EPSILON_CHOICES: tuple[float, ...] = tuple(
-    float(f"{m * 10.0 ** e:.6g}") for e in range(-2, 2) for m in (1, 1.5, 2, 3, 5, 7)
-) + (100.0,)
 
 BANNER_TEXT = (
     "**Educational / research tool.** DP Mechanism Explorer shows how differential-privacy "
@@ -36,7 +34,7 @@ BANNER_TEXT = (
 
 def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: str | None = None,
                   typed: bool = False) -> float:
-    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 100); with ``typed=True`` also a
+    """ε as a log-scale slider over :data:`EPSILON_CHOICES` (0.01 … 10⁶); with ``typed=True`` also a
     number field (``key + "_typed"``, any ε > 0) kept in step with the slider — the typed value wins.
 
     ``typed=True`` uses widget callbacks, so it cannot sit inside an ``st.form``. Warns when ε > 10.
@@ -53,7 +51,7 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
         ss[typed_key] = float(default)
     tip = help or "Privacy-loss parameter (log scale). Smaller ε: more privacy, more noise."
     if not typed:
-        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", help=tip)
+        eps = st.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=number, help=tip)
     else:
         def slid():
             ss[typed_key] = float(ss[key])
@@ -61,8 +59,8 @@ def epsilon_input(label: str = "ε", *, key: str, default: float = 1.0, help: st
         def retyped():
             ss[key] = _nearest_choice(ss[typed_key])
 
-        c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=lambda v: f"{v:g}", on_change=slid,
+        c1, c2 = st.columns([2, 1], vertical_alignment="bottom")   # room for the typed ε (e.g. 100000)
+        c1.select_slider(label, options=EPSILON_CHOICES, key=key, format_func=number, on_change=slid,
                          help=tip)
         eps = c2.number_input(f"{label} (typed)", min_value=1e-6, max_value=1e9, key=typed_key, format="%g",
                               on_change=retyped, help="Type any ε > 0.")
@@ -202,3 +200,53 @@ def nonprivate(title: str = "Non-private diagnostics") -> Iterator[Any]:
         st.caption("Computed from the data and shown as is: not part of any release, not differentially "
                    "private.")
         yield box
+
+
+def plain_label(text: str, where: Any = None) -> dict[str, Any]:
+    """A widget label holding user text (a column name): shown literally just above the widget (Markdown-escaped, in
+    ``where``: the widget's column, default the current container) and given to the widget as plain text — its
+    accessible name — with the widget's own label collapsed (issue 32: an escaped label read "threshold for
+    my\\_column" to a screen reader). Use as ``st.number_input(**ui.plain_label(f"threshold for {c}"), key=...)``."""
+    (where or st).markdown(dpdata.literal(text))
+    return {"label": text, "label_visibility": "collapsed"}
+
+
+def workload_picker() -> Any:
+    """The query-release lab's workload (kind and its sizes; keys ``qr_kind``, ``qr_d``, ``qr_w``, ``qr_N``, ``qr_k``,
+    ``qr_U``, ``qr_ck``, ``qr_r``): a :mod:`dpcore.query_release` workload declaration, not yet built."""
+    from dpcore import query_release as Q
+
+    c1, c2, c3 = st.columns(3)
+    kind = c1.selectbox("Workload", list(Q.WORKLOAD_KINDS), format_func=Q.WORKLOAD_KINDS.get, key="qr_kind")
+    with errors_shown():
+        if kind == "marginals":
+            return Q.Marginals(c2.number_input("d (attributes)", 2, 11, key="qr_d", help=Q.MAX_D_HELP),
+                               c3.number_input("w (order)", 1, 3, key="qr_w"))
+        if kind == "thresholds":
+            return Q.Thresholds(c2.number_input("N (domain size)", 2, 4096, key="qr_N"))
+        if kind == "signs":
+            return Q.RandomSigns(c2.number_input("k (queries)", 2, 512, key="qr_k"),
+                                 c3.number_input("|U|", 2, 4096, key="qr_U"))
+        return Q.Cone(c2.number_input("k (dimension)", 10, 2000, key="qr_ck"),
+                      r=c3.number_input("r (cone radius)", 0.01, 0.05, key="qr_r", help=Q.MAX_CONE_R_HELP))
+
+
+def schema_rules(ds: dpdata.Dataset, columns: Sequence[str]) -> list[Any] | None:
+    """The public schema of a marginals release, one :class:`dpcore.query_release.ColumnRule` per column: a typed
+    threshold for a numeric column (key ``qr_t_<column>``), typed categories for a text one (``qr_c_<column>``).
+    Labels are plain text (:func:`plain_label`). None (with a note) while a text column has no category yet."""
+    from dpcore import query_release as Q
+
+    rules = []
+    for c in columns:
+        if c in ds.numeric_columns:
+            rules.append(Q.ColumnRule(c, threshold=st.number_input(**plain_label(f"threshold for {c}"), value=0.0,
+                                                                   key=f"qr_t_{c}")))
+            continue
+        typed = st.text_input(**plain_label(f"categories of {c} mapped to 1 (comma-separated)"), key=f"qr_c_{c}")
+        cats = tuple(x.strip() for x in typed.split(",") if x.strip())
+        if not cats:
+            st.info(dpdata.literal(f"Type the public categories of {c} that map to 1."))
+            return None
+        rules.append(Q.ColumnRule(c, categories=cats))
+    return rules

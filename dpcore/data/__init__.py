@@ -25,7 +25,7 @@ from .columns import (EXTREME_MAGNITUDE, NON_PRIVATE_LABEL, WHY_PUBLIC_BOUNDS, C
                       PublicColumn, PublicColumns, bounds_from_data, bounds_warning, clip_to_bounds, column_values,
                       diagnostics_frame, public_column, public_columns)
 from .dataset import BOUND_SOURCES, CODEBOOK, DECLARATIONS, DECLARED, FROM_DATA, DATA_KINDS, Dataset
-from .export import escape_markdown, literal, plotly_literal, plotly_literal_spec, to_safe_csv
+from .export import escape_markdown, literal, plotly_literal, plotly_literal_spec, sentence, to_safe_csv
 from .readers import MAX_EXCEL_CELLS, MAX_SHARED_STRINGS, is_excel_workbook, load_csv, load_excel, load_file
 from .simulate import (MAX_DATASET_ROWS, MAX_UNIVARIATE_N, SIMULATORS, UNIVARIATE_KINDS, SimulatorInfo,
                        describe_rng, merge_params, simulate_dataset, simulate_univariate)
@@ -40,5 +40,5 @@ __all__ = [
     "UNIVARIATE_KINDS", "SimulatorInfo", "SIMULATORS", "simulate_univariate", "simulate_dataset", "describe_rng",
     "merge_params",
     "MAX_UNIVARIATE_N", "MAX_DATASET_ROWS", "BUILTIN_DATASETS", "BuiltinInfo", "PublicBound", "builtin_dataset",
-    "to_safe_csv", "escape_markdown", "literal", "plotly_literal", "plotly_literal_spec",
+    "to_safe_csv", "escape_markdown", "literal", "sentence", "plotly_literal", "plotly_literal_spec",
 ]

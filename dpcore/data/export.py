@@ -88,6 +88,17 @@ def literal(text: Any) -> str:
     return escape_markdown(text)
 
 
+def sentence(text: Any) -> str:
+    """:func:`literal` ``text`` as one sentence: ending with exactly one full stop, whether or not it had one (issue
+    32: a provenance ending "… 12 columns." followed by ". Each covariate …" read "columns.. Each").
+
+    >>> print(sentence("442 rows x 11 columns."), sentence("built-in table"))
+    442 rows x 11 columns\\. built\\-in table\\.
+    """
+    s = str(text).rstrip()
+    return literal(s if s.endswith((".", "!", "?")) else s + ".")
+
+
 _PLOTLY_ENTITIES = {ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;"}
 
 

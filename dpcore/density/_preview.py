@@ -2,11 +2,13 @@
 (declared as ``Topic.preview`` and called by :func:`dpcore.preview.preview`; no data argument)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .._rng import as_generator
+from .._validation import DPValueError
 from ..preview import MAX_PREVIEW_WORK, ErrorLaw, from_samples, simulate, unavailable
 from ._fourier import evaluate
 from ._kde import sample_gp
@@ -19,9 +21,25 @@ DENSITY_NAMES = {"gp": "density/gp-kde", "fourier-laplace": "density/fourier-lap
 
 
 def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, rng: Any, label: str,
-              **shape: Any) -> ErrorLaw:
+              bounds: Any = None, **shape: Any) -> ErrorLaw:
     """GP-KDE and Fourier/Laplace: Monte Carlo of the exact, data-free law of their additive noise (:func:`_exact`);
-    the K-norm KDE: simulated on the public two-component mixture (its noise does not depend on the data)."""
+    the K-norm KDE: simulated on the public two-component mixture (its noise does not depend on the data).
+
+    ``bounds``: the columns' public (lower, upper), one pair per axis, as the page's plot uses them. The estimate on
+    [0, 1]^d becomes a density per unit of the columns by dividing by the box's volume Π(upper − lower) (a public
+    change of variables), so the error is in the same units as the plotted density (issue 32: the preview was in
+    [0, 1]^d units beside a plot per unit of the column). Without bounds: per unit of the rescaled axes."""
+    law = _law(name, config, n, reps, rng, label)
+    if bounds is None or not law.available or law.samples is None:
+        return law
+    widths = [float(hi) - float(lo) for lo, hi in bounds]
+    if len(widths) != int(getattr(config, "d", 1)) or not all(np.isfinite(w) and w > 0 for w in widths):
+        raise DPValueError(f"bounds = {bounds!r}: give one public (lower, upper) with lower < upper per axis "
+                           f"(d = {int(getattr(config, 'd', 1))}).")
+    return replace(law, samples=law.samples / float(np.prod(widths)), measure=MEASURE_COLUMNS)
+
+
+def _law(name: str, config: Any, n: int, reps: Any, rng: Any, label: str) -> ErrorLaw:
     if name in ("density/gp-kde", "density/fourier-laplace"):
         return _exact(name, config, n, reps, rng, label)
     grid_cells = int(getattr(config, "grid", 128)) ** int(getattr(config, "d", 1))
@@ -43,7 +61,9 @@ def error_law(name: str, spec: Any, config: Any, *, n: int, d: int, reps: Any, r
     return from_samples(np.concatenate(parts), name, label, MEASURE, basis)
 
 
-MEASURE = "RMS over the grid (density units on [0, 1]^d)"
+MEASURE = "RMS over the grid (density per unit of the axes rescaled to [0, 1])"
+#: the measure once the page's public bounds are given: the units of its plot
+MEASURE_COLUMNS = "RMS over the grid (density per unit of the column, as plotted)"
 
 
 def _exact(name: str, config: Any, n: int, reps: Any, rng: Any, label: str) -> ErrorLaw:

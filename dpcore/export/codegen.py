@@ -22,7 +22,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Ref", "Call", "Assign", "Code", "Section", "Script", "ExportError", "literal", "WIDTH"]
+__all__ = ["Ref", "Call", "Assign", "Code", "Section", "Script", "ExportError", "literal", "WIDTH", "HOW_TO_RUN"]
+
+#: How to run an exported script or notebook: the first lines of each (issue 32, item 4). The app's install
+#: (``pip install -r requirements.txt``) installs dpcore itself (its ``-e .`` line), so the file runs from any folder.
+HOW_TO_RUN = ("How to run: in the Python environment where the app was installed (`pip install -r requirements.txt` "
+              "in the app's folder installs dpcore too; `pip install .` there installs dpcore alone), run "
+              "`python this_file.py` from any folder, or open the notebook in Jupyter in that environment and run its "
+              "cells in order. Streamlit is not needed.")
 
 #: Line width of the generated code (black's default is 88).
 WIDTH = 88
@@ -101,7 +108,7 @@ class Script:
         """The script: a module docstring, the imports, each section under a comment heading."""
         ctx = _Context()
         bodies = [(sec, [_render_step(s, ctx) for s in sec.steps]) for sec in self.sections]
-        out = ['"""' + _docstring(self.title, self.intro) + '"""', "", *ctx.import_lines()]
+        out = ['"""' + _docstring(self.title, f"{HOW_TO_RUN}\n\n{self.intro}") + '"""', "", *ctx.import_lines()]
         for sec, lines in bodies:
             out.append("")
             out.append(f"# {sec.heading}")
@@ -116,7 +123,7 @@ class Script:
         ctx = _Context()
         bodies = [(sec, [_render_step(s, ctx) for s in sec.steps]) for sec in self.sections]
         nb = nbformat.v4.new_notebook()
-        cells = [nbformat.v4.new_markdown_cell(f"# {self.title}\n\n{self.intro}"),
+        cells = [nbformat.v4.new_markdown_cell(f"# {self.title}\n\n{HOW_TO_RUN}\n\n{self.intro}"),
                  nbformat.v4.new_code_cell("\n".join(ctx.import_lines()))]
         for sec, lines in bodies:
             cells.append(nbformat.v4.new_markdown_cell(f"## {sec.heading}" + (f"\n\n{sec.text}" if sec.text else "")))

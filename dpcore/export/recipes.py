@@ -17,12 +17,8 @@ from .sources import DataSource, Stream
 __all__ = ["kng_script", "lasso_script", "histogram_script", "density_script", "functional_script",
            "marginals_script", "experiment_script", "lab_script", "imputation_script", "audit_script", "figure_script"]
 
-_RUN = ("Runs without Streamlit: from the app's folder (or after `pip install .` there), "
-        "`python this_file.py` — or run the notebook's cells in order.")
-
-
 def _intro(what: str, source: DataSource) -> str:
-    return f"{what}\n{source.note}\n{_RUN}"
+    return f"{what}\n{source.note}"
 
 
 def _data_section(source: DataSource, prep: Sequence[Any], text: str = "") -> Section:
@@ -184,7 +180,7 @@ def audit_script(audit_id: str, *, preset: str, edited: Any = None, n: int, muta
              Call("summary", explore.summarize, (Ref("audit_run"),), {"datasets": Ref("datasets")}),
              Code("print(summary.result)"), Code("print(summary.events)"))
     return Script(f"Privacy audit of {audit_id}", "Synthetic neighbouring datasets with the app's seed: the script "
-                  f"reproduces the page's numbers exactly.\n{_RUN}", (Section("The audit", "", steps),), ("summary",))
+                  "reproduces the page's numbers exactly.", (Section("The audit", "", steps),), ("summary",))
 
 
 def lab_script(run_lab: Any, config: Any, seed: int) -> Script:
@@ -193,7 +189,7 @@ def lab_script(run_lab: Any, config: Any, seed: int) -> Script:
              Call("result", run_lab, (Ref("config"),), {"rng": int(seed)}),
              Code("print(result.errors)"))
     return Script("Query release lab (simulation)", "A simulation on public synthetic data with the app's seed: "
-                  f"the script reproduces the page's numbers exactly.\n{_RUN}",
+                  "the script reproduces the page's numbers exactly.",
                   (Section("The simulation", "", steps),), ("result",))
 
 
@@ -211,7 +207,7 @@ def experiment_script(experiment_id: str, **run_kwargs: Any) -> Script:
              Code(f'frame.to_csv("{_name(experiment_id)}.csv", index=False)'))
     return Script(f"Figure {experiment_id}", "A simulation on synthetic data with the app's seed: the script "
                   f"reproduces the page's numbers exactly. The full figure: `python -m dpcore reproduce "
-                  f"{experiment_id}`.\n{_RUN}", (Section("The sweep", "", steps),), ("frame",))
+                  f"{experiment_id}`.", (Section("The sweep", "", steps),), ("frame",))
 
 
 def figure_script(title: str, func: Any, *args: Any, show: str = "print(result)", **kwargs: Any) -> Script:
@@ -222,5 +218,5 @@ def figure_script(title: str, func: Any, *args: Any, show: str = "print(result)"
     steps = (Call("result", func, tuple(args), dict(kwargs), comment="The page's call, with its arguments and seed."),
              Code(show))
     return Script(title, "A simulation on synthetic data (or a computation on public constants) with the app's "
-                  f"seed: the script reproduces the page's numbers exactly.\n{_RUN}",
+                  "seed: the script reproduces the page's numbers exactly.",
                   (Section("The figure's numbers", "", steps),), ("result",))

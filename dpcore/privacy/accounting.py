@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from scipy.special import log_ndtr
 
+from ..numbers import number
 from .._validation import (
     DPValueError,
     check_delta,
@@ -140,11 +141,11 @@ class PrivacyCost:
         """One line, e.g. ``"ε = 1 (ε-DP, replace-one neighbours)"`` or, for k draws,
         ``"100 draws × ε = 1 (ε-DP, …)"``."""
         if self.notion == "zcdp":
-            core = f"ρ = {self.rho:.4g} (ρ-zCDP"
+            core = f"ρ = {number(cast(float, self.rho), 4)} (ρ-zCDP"
         elif self.notion == "approx":
-            core = f"ε = {self.epsilon:.4g}, δ = {self.delta:.3g} ((ε, δ)-DP"
+            core = f"ε = {number(cast(float, self.epsilon), 4)}, δ = {number(self.delta, 3)} ((ε, δ)-DP"
         else:
-            core = f"ε = {self.epsilon:.4g} ({_NOTION_LABEL[self.notion]}"
+            core = f"ε = {number(cast(float, self.epsilon), 4)} ({_NOTION_LABEL[self.notion]}"
         if self.count > 1:
             core = f"{self.count} draws × {core}"
         s = f"{core}, {self.neighbours} neighbours)"

@@ -46,12 +46,12 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any, cast
 
 import numpy as np
 
 from .._validation import DPValueError, check_epsilon
+from ..numbers import digits_to_show, number, rounded
 from .accounting import NOTIONS, PrivacyCost, zcdp_to_approx
 from .ledger import LedgerEntry, LedgerTotals, PrivacyLedger
 from .notions import BUDGET_NOTIONS, NOTION_LABELS, NotionRefused, Spend, fits, spend, zcdp_budget_from_approx
@@ -88,7 +88,7 @@ _TOL = 1e-9  # relative slack so that 3 releases of ε = 1 fit a total of 3 (flo
 
 # -- costs in words ----------------------------------------------------------------------------
 def _g(x: float) -> str:
-    return "0" if x == 0 else f"{x:.4g}"
+    return number(x, 4)
 
 
 def spend_text(cost: PrivacyCost | Iterable[PrivacyCost]) -> str:
@@ -121,13 +121,13 @@ def spend_text(cost: PrivacyCost | Iterable[PrivacyCost]) -> str:
 def short_cost(cost: PrivacyCost) -> str:
     """A short cost cell: ``"ε=1"``, ``"100 × ε=0.5"``, ``"ρ=0.125"``, ``"ε=1, δ=1e-05"``."""
     if cost.notion == "zcdp":
-        core = f"ρ={cost.rho:.3g}"
+        core = f"ρ={number(cast(float, cost.rho), 3)}"
     elif cost.notion == "approx":
-        core = f"ε={cost.epsilon:.3g}, δ={cost.delta:.2g}"
+        core = f"ε={number(cast(float, cost.epsilon), 3)}, δ={number(cost.delta, 2)}"
     elif cost.notion == "ldp":
-        core = f"ε={cost.epsilon:.3g} (local)"
+        core = f"ε={number(cast(float, cost.epsilon), 3)} (local)"
     else:
-        core = f"ε={cost.epsilon:.3g}"
+        core = f"ε={number(cast(float, cost.epsilon), 3)}"
     return core if cost.count == 1 else f"{cost.count} × {core}"
 
 
@@ -239,32 +239,16 @@ class Budget:
 
 
 def _digits(x: float, digits: int, up: bool) -> float:
-    """``x`` rounded to ``digits`` significant digits, up (towards +∞) or down (exact decimal arithmetic on the
-    float's shortest repr, so 1e6 stays 1e6)."""
-    if x == 0 or not math.isfinite(x):
-        return x
-    d = Decimal(repr(float(x)))
-    q = Decimal(1).scaleb(d.adjusted() - digits + 1)
-    return float(d.quantize(q, rounding=ROUND_CEILING if up else ROUND_FLOOR))
-
-
-def _plain(x: float, digits: int) -> str:
-    """``x`` with ``digits`` significant digits in positional notation (no ``1e+06``) between 1e-5 and 1e15."""
-    if x == 0:
-        return "0"
-    if not (1e-5 <= abs(x) < 1e15):
-        return f"{x:.{digits}g}"
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
-    text = f"{x:.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    """``x`` rounded to ``digits`` significant digits, up (towards +∞) or down (:func:`dpcore.numbers.rounded`)."""
+    return rounded(x, digits, "up" if up else "down")
 
 
 def _down(x: float, digits: int) -> str:
-    return _plain(_digits(x, digits, up=False), digits)
+    return number(x, digits, "down")
 
 
 def _up(x: float, digits: int) -> str:
-    return _plain(_digits(x, digits, up=True), digits)
+    return number(x, digits, "up")
 
 
 def default_budget(n: int, notion: str = "approx") -> Budget:
@@ -417,10 +401,7 @@ def _digits_for(total: Spend, parts: Iterable[Spend], notion: str) -> int:
     """Significant digits enough that the smallest spending shows beside the total (4 to 15)."""
     key = (lambda s: s.rho) if notion == "zcdp" else (lambda s: s.epsilon)
     small = [key(p) for p in parts if key(p) > 0]
-    big = key(total)
-    if not small or big <= 0:
-        return 4
-    return int(min(15, max(4, math.ceil(math.log10(big / min(small))) + 3)))
+    return digits_to_show(key(total), min(small) if small else 0.0)
 
 
 def _spend_words(s: Spend, notion: str, digits: int, up: bool) -> str:

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from .._validation import DPValueError, check_delta
+from ..numbers import number
 from .accounting import (
     _NOTION_LABEL,
     PrivacyCost,
@@ -214,5 +215,5 @@ def _charged(s: Spend | None) -> str:
     if s is None:
         return ""
     if s.rho and not (s.epsilon or s.delta):
-        return f"ρ = {s.rho:.6g}"
-    return f"ε = {s.epsilon:.6g}, δ = {s.delta:.3g}"
+        return f"ρ = {number(s.rho, 6)}"
+    return f"ε = {number(s.epsilon, 6)}, δ = {number(s.delta, 3)}"

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from .._validation import DPValueError
+from ..numbers import number
 from .accounting import PrivacyCost, approx_to_zcdp_rho, zcdp_to_approx
 
 __all__ = [
@@ -109,11 +110,10 @@ def _notion(notion: str) -> str:
 
 
 def _g(x: float) -> str:
-    return f"{x:.4g}"
+    return number(x, 4)
 
 
-def _g0(x: float) -> str:
-    return "0" if x == 0 else f"{x:.4g}"
+_g0 = _g
 
 
 def spend(cost: PrivacyCost | Iterable[PrivacyCost], notion: str, *, delta_remaining: float) -> Spend:

@@ -67,6 +67,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DPValueError
+from ..numbers import number
 from .accounting import PrivacyCost
 from .budget import (
     Budget,
@@ -420,21 +421,26 @@ def canonical_key(obj: Any) -> Any:
 
 
 def release_label(what: str, *, data: str, columns: Sequence[str] = (), epsilon: float | None = None,
-                  draws: int = 1, details: Mapping[str, Any] | None = None) -> str:
-    """A ledger label in words: what, on which data and column(s), ε, further parameters (None: left
-    out), draws.
+                  draws: int = 1, details: Mapping[str, Any] | None = None, response: str | None = None) -> str:
+    """A ledger label in words: what, on which data (the name the user gave it: the file's name) and EVERY column —
+    with ``response``, a regression's response and then all its covariates (issue 32: labels cut after five
+    columns made two different releases look alike) —, ε, further parameters (None: left out), draws.
 
     >>> release_label("KNG median", data="diabetes (built-in)", columns=["bmi"], epsilon=1,
     ...               draws=1, details={"τ": 0.5, "norm": "ℓ2"})
     'KNG median of bmi — diabetes (built-in); ε = 1, τ = 0.5, norm ℓ2; 1 draw'
+    >>> release_label("LASSO θ", data="survey.csv", response="y", columns=["a", "b"], epsilon=0.5)
+    'LASSO θ of y on a, b — survey.csv; ε = 0.5; 1 draw'
     """
-    head = f"{what} of {', '.join(map(str, columns))}" if columns else str(what)
-    parts = [] if epsilon is None else [f"ε = {float(epsilon):g}"]
+    cols = ", ".join(map(str, columns))
+    head = (f"{what} of {response} on {cols or '(no covariate)'}" if response is not None else
+            f"{what} of {cols}" if columns else str(what))
+    parts = [] if epsilon is None else [f"ε = {number(float(epsilon), 6)}"]
     for k, v in (details or {}).items():
         if v is None:  # not applicable to this release
             continue
         if isinstance(v, float):
-            parts.append(f"{k} = {v:g}")
+            parts.append(f"{k} = {number(v, 6)}")
         elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             parts.append(f"{k} = {int(v)}")
         else:

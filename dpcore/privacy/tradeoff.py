@@ -34,6 +34,7 @@ from scipy.stats import norm
 
 from .._validation import check_delta, check_rho
 from ..errors import DPValueError
+from ..numbers import number
 from .accounting import PrivacyCost, zcdp_to_approx_simple
 
 __all__ = ["max_power_dp", "max_power_composed", "max_power_gdp", "max_power_zcdp", "max_power", "max_power_costs",
@@ -222,8 +223,4 @@ def _up(x: float, digits: int = 3) -> str:
     >>> _up(10.3101), _up(13.5914), _up(100.0), _up(5.0)
     ('10.4', '13.6', '100', '5')
     """
-    if x <= 0 or not math.isfinite(x):
-        return f"{x:.{digits}g}"
-    scale = 10.0 ** (digits - 1 - math.floor(math.log10(x)))
-    up = math.ceil(round(x * scale, 9)) / scale        # round(…, 9): 5.0 stays 5, not 5.01
-    return f"{up:.{digits}g}"
+    return number(x, digits, "up")

@@ -12,8 +12,8 @@ decompositions, widths) and the Frank–Wolfe projections are private modules, r
 from . import release
 from ._bounds import Geometry, empirical_sample_complexity, geometry, local_bounds, lower_bound, upper_bounds
 from ._central import approx_guarantee, max_error, nonprivate_answers, rho_for_approx, rms_error
-from ._lab import (DATASETS, LAB_METHODS, ColumnRule, LabConfig, LabResult, marginal_labels, release_marginals,
-                   run_lab)
+from ._lab import (DATASETS, LAB_INTRO, LAB_METHODS, MAX_CONE_R_HELP, MAX_D_HELP, WORKLOAD_KINDS, ColumnRule, LabConfig,
+                   LabResult, marginal_labels, release_marginals, run_lab)
 from ._local import c_epsilon, nonprivate_local, randomize, report_density_ratio
 from ._workloads import (MAX_UNIVERSE_CELLS, Cone, Marginals, RandomSigns, Thresholds, Workload, WorkloadSpec,
                          mean_point, records_to_indices)
@@ -32,4 +32,5 @@ __all__ = ["marginals_config", "GaussianConfig", "ProjectionConfig", "CoarseConf
            "c_epsilon", "randomize", "report_density_ratio", "MAX_UNIVERSE_CELLS", "Cone", "Marginals",
            "RandomSigns", "Thresholds", "Workload", "WorkloadSpec", "mean_point", "records_to_indices", "Geometry",
            "geometry", "upper_bounds", "lower_bound", "local_bounds", "empirical_sample_complexity", "DATASETS",
-           "LAB_METHODS", "ColumnRule", "LabConfig", "LabResult", "marginal_labels", "release_marginals", "run_lab"]
+           "LAB_METHODS", "LAB_INTRO", "MAX_CONE_R_HELP", "MAX_D_HELP", "WORKLOAD_KINDS", "ColumnRule", "LabConfig",
+           "LabResult", "marginal_labels", "release_marginals", "run_lab"]

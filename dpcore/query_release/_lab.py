@@ -30,10 +30,24 @@ from . import release as releases
 from ._workloads import Marginals, WorkloadSpec, mean_point
 from .figures import _local_average
 
-__all__ = ["DATASETS", "LAB_METHODS", "LabConfig", "LabResult", "run_lab", "lab_dataset", "ColumnRule",
+__all__ = ["DATASETS", "LAB_METHODS", "WORKLOAD_KINDS", "MAX_D_HELP", "MAX_CONE_R_HELP", "LAB_INTRO", "LabConfig", "LabResult", "run_lab", "lab_dataset", "ColumnRule",
            "schema_indices", "release_marginals", "marginal_labels", "MAX_LAB_WORK"]
 
 DATASETS = ("uniform", "one point", "two far points")
+#: The lab's workload kinds, in words.
+WORKLOAD_KINDS = {"marginals": "w-way marginals over {0,1}^d", "thresholds": "thresholds over [N]",
+                  "signs": "random ±1 queries (public seed)", "cone": "the cone (coarse projection's example)"}
+#: Why the lab's sizes stop where they do (its pickers' help).
+MAX_D_HELP = ("At most 11: the packing profile and the chaining nets compare pairs of the |X| = 2^d points "
+              "(work ∝ 4^d); at d = 12 the lab's time model is over the 30 s budget at any setting.")
+MAX_CONE_R_HELP = ("At most 0.05: with a wider cone the Frank–Wolfe projections onto the chaining levels converge "
+                   "slowly (one lab run at the defaults: r = 0.1 48 s, r = 0.2 over 150 s), which the time model "
+                   "does not see.")
+#: What the lab shows, in one paragraph (Błasiok, Bun, Nikolov & Steinke 2019).
+LAB_INTRO = ("A workload of k linear queries over a **public** universe X ⊂ ℝᵏ; the answers on a dataset are its mean "
+             "point x̄. The **projection mechanism** adds Gaussian noise (σ = diam₂(X)/(n√(2ρ))) and projects onto "
+             "conv X; **coarse projection** first rounds records to an (α/2)-net; **chaining** splits X into levels "
+             "at scales 2⁻ⁱ. Local versions use an ε-LDP point randomizer per party.")
 CENTRAL = ("gaussian", "projection", "coarse", "chaining", "pmw")
 LOCAL = ("local-average", "local-projection", "local-coarse", "local-chaining")
 LAB_METHODS = CENTRAL + LOCAL

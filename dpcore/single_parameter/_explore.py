@@ -119,17 +119,27 @@ def prepare_xy(ds: Dataset, response: str, covariates: Sequence[str], *, interce
 
 
 def coefficient_units(ds: Dataset, response: str, covariates: Sequence[str], *, intercept: bool = True,
-                      scale_response: bool = False) -> list[tuple[float, float, str]]:
+                      scale_response: bool = False, loss: str = "robust") -> list[tuple[float, float, str]]:
     """For each coordinate j of the θ fitted on :func:`prepare_xy`'s (X, y): (a, b, meaning) with
     user-units value = a + b·θ_j (public: from the bounds only). A slope of x_k is θ·s_y/s_k (change in y
-    per unit of x_k); the intercept is m_y + s_y·θ₀, the fitted y with every covariate at its midpoint."""
+    per unit of x_k); the intercept is m_y + s_y·θ₀, the fitted y with every covariate at its midpoint.
+
+    ``loss="logistic"`` (y = ±1, never scaled): θ is on the log-odds scale, so a slope is the change in the
+    LOG-ODDS that y = +1 per unit of x_k (issue 32: it was described as a change in y) and the intercept the
+    log-odds with every covariate at its midpoint."""
+    logistic = loss == "logistic"
+    if logistic and scale_response:
+        raise DPValueError("scale_response = True with loss = 'logistic': the logistic loss needs y = ±1 as given; "
+                           "set scale_response = False.")
     my, sy = _public_affine(ds, response) if scale_response else (0.0, 1.0)
     out = []
     if intercept:
-        out.append((my, sy, "fitted response with every covariate at the midpoint of its bounds"))
+        out.append((my, sy, f"log-odds that {response!r} = +1 with every covariate at the midpoint of its bounds"
+                    if logistic else "fitted response with every covariate at the midpoint of its bounds"))
     for c in covariates:
         _, s = _public_affine(ds, c)
-        out.append((0.0, sy / s, f"change in {response!r} per unit of {c!r}"))
+        out.append((0.0, sy / s, f"change in the log-odds that {response!r} = +1 per unit of {c!r}" if logistic
+                    else f"change in {response!r} per unit of {c!r}"))
     return out
 
 

@@ -326,7 +326,8 @@ def test_every_release_cost_says_what_it_means_and_the_ledger_its_total():
     at.button(key="kng_go").click().run()
     _ok(at)
     side = "\n".join(c.value for c in at.sidebar.caption)
-    assert "All listed releases together: an adversary who wrongly accuses at most 5 %" in side
+    assert "All 1 listed release together (not one click: each release button says its own): an adversary who " \
+        "wrongly accuses at most 5 %" in side          # (issue 32: says it is for the whole list)
 
 
 def test_the_data_page_sets_the_budgets_notion():
@@ -343,3 +344,16 @@ def test_the_data_page_sets_the_budgets_notion():
     assert acct.budget.notion == "zcdp" and acct.budget.rho == pytest.approx(0.2242, abs=1e-4)
     text = _plain("\n".join(str(m.value) for m in at.markdown))
     assert "remaining ρ = **0.2242" in text and "ρ-zCDP (privacy filter)" in text
+
+
+def test_issue32_5_the_ledger_says_its_reading_is_for_all_releases_together():
+    """main, after one KNG release at ε = 1: the button said "right at most 13.6 %", the ledger a bare "35.1 %" (its
+    zCDP total, looser). After: the ledger's sentence says it is for all listed releases together, with the tightest
+    valid bound — for one release, the button's own 13.6 %."""
+    at = _declare_bounds(_upload(AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()))
+    _kng_release(at)
+    text = _plain(_texts(at))
+    assert "right at most 13.6 %" in text
+    together = [line for line in text.splitlines() if "listed release" in line and "together" in line]
+    assert together and "All 1 listed release together (not one click" in together[0], together
+    assert "13.6 %" in together[0] and "35.1" not in text

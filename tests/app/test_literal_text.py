@@ -66,7 +66,11 @@ def _bodies(at: AppTest) -> list[str]:
     for w in ("radio", "selectbox", "multiselect", "number_input", "checkbox", "toggle", "button", "slider",
               "select_slider", "text_input", "text_area"):
         for e in getattr(at, w):
-            out += [s for s in (getattr(e, "label", None), getattr(e, "help", None)) if isinstance(s, str)]
+            # a collapsed label is not drawn: it is the widget's accessible name, plain text (ui.plain_label, issue 32),
+            # and the text is shown by a Markdown body above the widget, checked with the bodies
+            collapsed = getattr(getattr(getattr(e, "proto", None), "label_visibility", None), "value", None) == 2
+            out += [s for s in (None if collapsed else getattr(e, "label", None), getattr(e, "help", None))
+                    if isinstance(s, str)]
             if w == "radio":
                 out += [str(o) for o in e.options]
     return out

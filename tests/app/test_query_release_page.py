@@ -112,3 +112,20 @@ def test_routed_through_app():
     at.run()
     _ok(at)
     assert len(at.get("plotly_chart")) == 5
+
+
+def test_issue32_5_schema_labels_are_plain_text():
+    """main labelled the threshold "threshold for my\\_column" (a Markdown escape in the accessible name). After: the
+    widget's label is the plain text (its accessible name), shown literally above it, the widget's own collapsed."""
+    from dpcore import data as dpdata
+    import ui
+
+    g = np.random.default_rng(0)
+    frame = pd.DataFrame({"my_column": g.uniform(0, 9, 50), "kind*": g.choice(["a_b", "c"], 50)})
+    ds = dpdata.Dataset(frame, ("my_column",), {"my_column": (0.0, 10.0)}, "test data")
+    at = _run(**{ui.DATASET_KEY: ds, "qr_cols": ["my_column", "kind*"], "qr_c_kind*": "a_b"})
+    _ok(at)
+    num, text = at.number_input(key="qr_t_my_column"), at.text_input(key="qr_c_kind*")
+    assert num.label == "threshold for my_column" and "\\" not in text.label and text.label.startswith("categories of kind*")
+    assert num.proto.label_visibility.value == num.proto.label_visibility.COLLAPSED
+    assert any(m.value == dpdata.literal("threshold for my_column") for m in at.markdown)
