@@ -178,3 +178,34 @@ def _regression_basis(reps: int, n: int, intercept: bool, design: str = "box", b
     where = where.replace("correlated ρ", f"correlated ρ = {rho:g}")
     return (f"simulated: {reps} draws on a public design (n = {n:,}, {where}{', an intercept' if intercept else ''}, "
             "y = clip(½·(first x, scaled) + 0.2·N(0, 1)) in y's bounds; seeded): on your data it depends on the design")
+
+
+def twin_errors(name: str, config: Any, *, n: int, d: int, reps: int, rng: Any, intercept: bool = True,
+                design: str = "box", rho: float = 0.5, box: Any = None, y_box: Any = None,
+                **_: Any) -> tuple[np.ndarray, int, str]:
+    """"Check the preview" (:func:`dpcore.preview_check.check_preview`): ``reps`` releases of ``name`` on a
+    simulated twin drawn with ``rng`` from the preview's public design — the regressions' chosen design, the
+    mean's x uniform on its bounds, the 1-D median/quantile's n values spread evenly — and their errors in the
+    preview's measure: (errors of the released draws, number withheld, what the twin is)."""
+    problem, g = config.problem, as_generator(rng)
+    norm = config.norm if d > 1 else "linf"
+    if problem in ("linear_regression", "quantile_regression"):
+        data: Any = regression_design(config, n, d, g.spawn(1)[0], intercept, design=design, rho=rho, box=box,
+                                      y_box=y_box)
+        twin = (f"n = {n:,} rows drawn afresh from the preview's design: {DESIGNS[design]}"
+                + (f", ρ = {rho:g}" if design == "correlated" else "") + "; y as in the preview")
+    elif problem == "mean":
+        lo, hi = (np.broadcast_to(np.asarray(b, dtype=float), (d,)) for b in config.bounds)
+        data = g.spawn(1)[0].uniform(lo, hi, size=(n, d))
+        data = data[:, 0] if d == 1 else data
+        twin = f"n = {n:,} rows uniform on the public bounds, drawn afresh"
+    elif problem in ("median", "quantile") and d == 1:
+        lo, hi = float(np.ravel(config.bounds[0])[0]), float(np.ravel(config.bounds[1])[0])
+        data = evenly_spread(n, lo, hi)
+        twin = f"the preview's design: n = {n:,} values spread evenly over [{lo:g}, {hi:g}]"
+    else:
+        raise DPValueError(f"{name}: no simulated twin for this problem (its preview is not simulated on a design).")
+    law = simulate(name, data, config, reps, g.spawn(1)[0], measure="", label=name, method=name, basis=twin,
+                   error=lambda r, t: norm_of(r - t, norm))
+    errors = law.samples if law.samples is not None else np.zeros(0)
+    return errors, reps - len(errors), twin
