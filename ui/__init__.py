@@ -12,6 +12,8 @@
 ``ui.charts``       plot (literal, with its text alternative), chart_spec, download_csv, metrics
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
 ``ui.simulate``     "Run the simulation": a declared figure's few replicates on synthetic data, its chart
+``ui.pickers``      pickers several pages share: a value per view, a problem's columns, a histogram's cells
+``ui.teaching``     the non-private teaching views and release displays drawn after a click (KNG)
 ``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
 ``ui.server``       the server's database (the store) and garbage-collection housekeeping (app.py)
 ``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
@@ -21,7 +23,7 @@
 
 Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat and server
 import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
-widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share; pickers and teaching use widgets and charts. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -30,12 +32,14 @@ from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, 
                        redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
+from ui.pickers import histogram_modes, per_view, regression_columns
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
 from ui.resume import ledger_upload, session_file_panel, session_guard, session_upload
 from ui.share import EXPORT_KEY, export_code, share_link, stream
 from ui.simulate import simulation_button
+from ui.teaching import kng_released, kng_teaching
 from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, errors_shown, greek, kept, note_page,
                         offered, persist, show_error)
 from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
@@ -58,5 +62,6 @@ __all__ = [
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
     "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",
     "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button", "stream",
-    "workspace_cookie", "workspace_panel",
+    "workspace_cookie", "workspace_panel", "histogram_modes", "per_view", "regression_columns", "kng_released",
+    "kng_teaching",
 ]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 import numpy as np
 from scipy import stats
@@ -106,13 +107,21 @@ MCMC_PREVIEW_WORK, MCMC_REPS, MIN_MCMC_REPS = 5e7, 100, 20
 #: assumes. Real tables are rarely uniform on their bounds (issue 32 §1: the realised error was 3–30× a
 #: uniform-design preview), so the preview shows its spread over all of these — each derived only from the public
 #: box (and a correlation ρ the user declares), never from the data.
-DESIGNS = {
+DESIGNS: Mapping[str, str] = MappingProxyType({
     "box": "x uniform on the declared bounds",
     "concentrated": "x normal, centred in the declared box, sd = ¼ of its width, truncated to the box",
     "narrow": "x normal, centred in the declared box, sd = 1/10 of its width (generous bounds), truncated to it",
     "skewed": "x Beta(2, 5) on the declared box (most values in its lower third)",
     "correlated": "x as 'concentrated', the covariates correlated ρ (Gaussian copula)",
-}
+})
+#: The 1-D median's and quantile's floor at any ε (issue 32 §2), a rule stated before the click: the width of the
+#: gap is the data's, so it is never printed.
+MEDIAN_FLOOR_NOTE = (
+    "Even at a huge ε the median (or quantile) released by KNG or the exponential mechanism does not reach the "
+    "sample value: their density is flat between two neighbouring data values (the loss's gradient — the count "
+    "of values below minus above — is constant there), so a draw is uniform between the order statistics around "
+    "the sample median (quantile): an inherent floor of the mechanism, as wide as that gap in your data — small "
+    "when many distinct values lie near the median, whole units when they are few or rounded.")
 #: Designs the MCMC previews (quantile regression) leave out of the spread: "concentrated" lies between "box" and
 #: "narrow", and each MCMC design costs about a second whatever its number of draws (its chains' burn-in).
 MCMC_SKIPPED = ("concentrated",)
