@@ -33,6 +33,8 @@ def _regression_spread(name: str, config: Any, n: int, d: int, reps: Any, rng: A
     """The regression's law on the user's ``design`` (default: x uniform on the declared box), with its spread
     over every design of :data:`DESIGNS` ("correlated" at the user's ρ; only with ≥ 2 covariates), each
     simulated on public inputs only (:func:`dpcore.preview.over_designs`)."""
+    if design not in DESIGNS:
+        raise DPValueError(f"design = {design!r} is not a preview design; choose one of {', '.join(DESIGNS)}.")
     k = d - int(bool(intercept))
     mcmc = config.problem == "quantile_regression"    # MCMC: ~1 s per design whatever its draws; fewer designs
     names = [design] + [m for m in DESIGNS if m != design and (m != "correlated" or k > 1)
