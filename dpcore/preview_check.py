@@ -111,7 +111,7 @@ def check_preview(name: str, config: Any, *, n: int, d: int = 1, reps: int = CHE
         raise DPValueError(f"the preview of {name!r} has no simulated twin; previews of "
                            f"{', '.join(sorted(_TWINS))} mechanisms do.")
     if law is None:
-        law = preview(name, config, n=n, d=d, **({"label": label} if label else {}), **shape)
+        law = preview(name, config, n=n, d=d, label=label or None, **shape)
     module = importlib.import_module(_TWINS[name.split("/", 1)[0]])
     errors, withheld, twin = module.twin_errors(name, config, n=n, d=d, reps=reps, rng=rng, **shape)
     iv = law.intervals() if law.available else {0.5: float("nan"), 0.9: float("nan")}

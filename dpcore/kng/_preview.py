@@ -206,8 +206,8 @@ def twin_errors(name: str, config: Any, *, n: int, d: int, reps: int, rng: Any, 
         twin = (f"n = {n:,} rows drawn afresh from the preview's design: {DESIGNS[design]}"
                 + (f", ρ = {rho:g}" if design == "correlated" else "") + "; y as in the preview")
     elif problem == "mean":
-        lo, hi = (np.broadcast_to(np.asarray(b, dtype=float), (d,)) for b in config.bounds)
-        data = g.spawn(1)[0].uniform(lo, hi, size=(n, d))
+        lims = [np.broadcast_to(np.asarray(b, dtype=float), (d,)) for b in config.bounds]
+        data = g.spawn(1)[0].uniform(lims[0], lims[1], size=(n, d))
         data = data[:, 0] if d == 1 else data
         twin = f"n = {n:,} rows uniform on the public bounds, drawn afresh"
     elif problem in ("median", "quantile") and d == 1:

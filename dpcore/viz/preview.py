@@ -71,9 +71,10 @@ def preview_figure(laws: Sequence[ErrorLaw], *, title: str = "Expected error of 
                                                  size=22, line=dict(width=2, color=c)), showlegend=False,
                                      name=f"{name}: over the designs",
                                      hovertemplate="over the public designs: %{x:.4g}<extra></extra>"))
-    for c in checks:
-        if len(c.errors) and c.label in set(shown["mechanism"]):
-            fig.add_trace(go.Scatter(x=np.maximum(c.errors, x0), y=[c.label] * len(c.errors), mode="markers",
+    for check in checks:
+        if len(check.errors) and check.label in set(shown["mechanism"]):
+            fig.add_trace(go.Scatter(x=np.maximum(check.errors, x0), y=[check.label] * len(check.errors),
+                                     mode="markers",
                                      marker=dict(color="black", size=7, opacity=0.6, symbol="circle-open"),
                                      name="a release on the simulated twin", showlegend=False,
                                      hovertemplate="a release on the twin: error %{x:.4g}<extra></extra>"))
