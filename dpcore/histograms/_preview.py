@@ -55,13 +55,20 @@ def count_designs(p: int, n: int, q: Any = None) -> list[int]:
 
 
 def design_counts(n: int, q: int, reps: int, g: Any) -> np.ndarray:
-    """``reps`` tables of the count design (one row each): q occupied cells, counts 1 + Multinomial(n − q,
-    Dirichlet(0.3)) — :func:`dpcore.histograms.sparse_table`'s law, drawn afresh for every release so that the
-    preview averages over the design, not over one table of it (where the occupied cells lie does not matter)."""
+    """``reps`` rows of counts from :data:`DESIGN_TABLES` tables of the count design: q occupied cells, counts
+    1 + Multinomial(n − q, Dirichlet(0.3)) — :func:`dpcore.histograms.sparse_table`'s law — drawn afresh for each
+    table and shared by every reps/tables releases in turn, so that the preview averages over the design, not
+    over one table of it (where the occupied cells lie does not matter). A Dirichlet draw per release would cost
+    seconds at q in the thousands (numpy's multinomial with one pvals row per release loops in Python)."""
     if q == 1:
         return np.full((reps, 1), float(n))
-    w = g.dirichlet(np.full(q, CONCENTRATION), size=reps)
-    return 1.0 + g.multinomial(n - q, w).astype(float)
+    tables = [1.0 + g.multinomial(n - q, g.dirichlet(np.full(q, CONCENTRATION))) for _ in range(min(reps,
+                                                                                                   DESIGN_TABLES))]
+    return np.asarray(tables, dtype=float)[np.arange(reps) % len(tables)]
+
+
+#: Tables of a count design one preview draws (each shared by reps / DESIGN_TABLES simulated releases).
+DESIGN_TABLES = 40
 
 
 def occupied_l1(counts: np.ndarray, scale: float, tau: float, noise: str, g: Any) -> np.ndarray:
@@ -85,8 +92,9 @@ def _threshold_spread(config: Any, scale: float, tau: float, n: int, q: Any, rng
     simulated with the release's noise, the same measure as Laplace's (ℓ1 over all p cells)."""
     g = as_generator(rng)
     laws = []
-    for qd in count_designs(config.p, n, q):
-        reps = int(max(MIN_REPS, min(DEFAULT_REPS * 5, THRESHOLD_WORK // qd)))
+    for i, qd in enumerate(count_designs(config.p, n, q)):
+        work, most = (THRESHOLD_WORK, DEFAULT_REPS * 5) if i == 0 else (THRESHOLD_WORK / 5, DEFAULT_REPS)
+        reps = int(max(MIN_REPS if i == 0 else MIN_REPS // 4, min(most, work // qd)))
         counts = design_counts(max(n, qd), qd, reps, g.spawn(1)[0])
         empty = threshold_l1(config.p - qd, scale, tau, noise=config.noise, reps=reps, rng=g.spawn(1)[0]) \
             if config.p > qd else None
@@ -96,7 +104,8 @@ def _threshold_spread(config: Any, scale: float, tau: float, n: int, q: Any, rng
                   f"Dirichlet({CONCENTRATION:g}))")
         laws.append((f"q = {qd:,}", from_samples(
             errs, name, label, "ℓ1 over all p cells (records)",
-            f"simulated: {reps:,} releases, each on a table drawn from a public design of counts ({design}; seeded): the empty cells' "
+            f"simulated: {reps:,} releases on {min(reps, DESIGN_TABLES)} tables drawn from a public design of counts "
+            f"({design}; seeded): the empty cells' "
             f"false positives (each τ + Exp(b), τ = {tau:.4g}) plus the occupied cells, released as c + noise when "
             "above τ and as 0 (an error of c) when suppressed; on your table it depends on how the counts spread")))
     return over_designs(laws)
