@@ -94,6 +94,8 @@ class ErrorLaw:
     p_withheld: float = 0.0
     reason: str = ""
     upper: float = field(default=math.inf)
+    #: ``((design, law), …)``: the same mechanism's law on each public design of the spread (the first: this one's).
+    spread: tuple = ()
 
     @property
     def available(self) -> bool:
@@ -142,7 +144,10 @@ class ErrorLaw:
                 f"in ten")
         if self.p_withheld:
             head += f"; withheld (⊥) with probability ≈ {self.p_withheld:.2g}"
-        return f"{head} ({self.basis})."
+        from .preview_check import spread_text
+
+        return f"{head} ({self.basis}){spread_text(self)}."
+
 
 
 def _invert(cdf: Callable[[np.ndarray], np.ndarray], q: np.ndarray, upper: float) -> np.ndarray:
@@ -380,8 +385,6 @@ def _topic_preview(topic: str) -> Optional[Callable[..., ErrorLaw]]:
     from . import registry
 
     return next((t.preview for t in registry.topics() if t.name == topic), None)
-
-
 
 
 def previews(items: Mapping[str, tuple[str, Any]], **public: Any) -> list[ErrorLaw]:

@@ -20,16 +20,10 @@ SOURCES = ("Synthetic sparse table", "Wine (built-in): cultivar × binned alcoho
 ui.persist(h_source=SOURCES[0], h_log2p=16, h_q=histograms.NLCS_Q, h_n=histograms.NLCS_N, h_reps=20, h_cols=None,
            h_p=0, h_noise="geometric")
 ss = st.session_state
-MODE_NAMES = {"integers": "one cell per integer", "bins": "equal bins", "categories": "categories (from the data)"}
 
 st.title("Sparse private histograms")
 ui.share_link("histograms")
-st.markdown("A histogram over a **public** domain of p cells, of which only q are occupied. Laplace noise of scale "
-            "2/ε in every cell (one record replaced moves two counts: ℓ1-sensitivity 2) costs ℓ1 error ≈ 2p/ε — far "
-            "above n when p ≫ n. **Hard thresholding** zeroes every noisy cell ≤ τ = (2/ε) log p: an empty cell "
-            "survives with probability 1/(2p), so about ½ false positive per release, and the error becomes "
-            "O(q log p / ε). Thresholding is post-processing: same ε. The slides write the privacy parameters "
-            "as (α, β); this app writes them (ε, δ).")
+st.markdown(plots.PAGE_INTRO)
 source = st.radio("Data", SOURCES, horizontal=True, key="h_source")
 c1, c2, c3 = st.columns(3)
 with c1:
@@ -46,9 +40,7 @@ if source == SOURCES[0]:
         sim = (2**log2p, min(q, 2**log2p), max(n, q), ui.current_seed("h-table", log2p, q, n))   # public: shared
         src = export.simulated(histograms.sparse_table, *sim[:3], target="table", rng=sim[3])
         table = ui.cache.sparse_table(*sim)
-    st.caption(f"Simulated (public) table: p = 2^{log2p} = {table.p:,}, q = {table.q:,}, n = {table.n:,}; counts "
-               "1 + Multinomial(n − q, Dirichlet(0.3)) — at the defaults, the shape of Hall's NLCS table "
-               "(a synthetic stand-in). Not charged.")
+    st.caption(plots.synthetic_caption(log2p, table))
 else:
     if source == SOURCES[1]:
         src = export.loaded(builtin_dataset, "wine")
@@ -56,27 +48,7 @@ else:
             {"alcohol": 8}
     else:
         ds = ui.require_dataset()
-        allc = list(ds.frame.columns)
-        first = ([c for c in allc if c in ds.bounds] or [c for c in allc if c not in ds.numeric_columns])[:1]
-        cols = st.multiselect("One column, or two (crossed)", ui.offered("h_cols", allc, first), max_selections=2,
-                              key="h_cols")
-        if not cols:
-            st.info("Choose a categorical column (or a numeric one to bin over its public bounds).")
-            st.stop()
-        modes, bins = {}, {}
-        for c in cols:
-            m1, m2 = st.columns(2)
-            # bounded columns: one cell per integer when the PUBLIC bounds are whole numbers ≤ 50 apart, else bins
-            opts = ((("integers",) if histograms.default_mode(ds.bounds[c]) == "integers" else ()) + ("bins",
-                    "categories")) if c in ds.bounds else ("categories",)
-            modes[c] = m1.radio(**ui.plain_label(f"{c} as", m1), options=ui.offered(ui.kept(f"h_mode_{c}"), opts, opts[0]),
-                                horizontal=True, key=f"h_mode_{c}", format_func=MODE_NAMES.get, help=(
-                                    "Default: one cell per integer when the column's public bounds are whole "
-                                    f"numbers at most {histograms.INTEGER_MAX_LEVELS} apart (a rule on the bounds, "
-                                    "never on the data: survey codes, counts); choose equal bins for a "
-                                    "continuous column."))
-            if modes[c] == "bins":
-                bins[c] = m2.number_input(**ui.plain_label(f"bins of {c} over its public bounds", m2), min_value=1, max_value=10_000, value=10, key=ui.kept(f"h_bins_{c}"))
+        cols, modes, bins = ui.histogram_modes(ds)
     p_decl = c3.number_input("p (declared domain size; 0 = the number of levels)", 0, 2**24, key="h_p")
     with ui.errors_shown():
         ct = column_histogram(ds, cols, modes=modes, bins=bins, p=p_decl or None)
@@ -94,7 +66,8 @@ else:
 st.subheader("One release: Laplace vs thresholded (same draw, one ε)")
 ui.accuracy_preview({"Laplace in every cell": ("histograms/laplace", histograms.ThresholdConfig(eps, table.p, noise=noise)),
                      "Thresholded": ("histograms/threshold", histograms.ThresholdConfig(eps, table.p, noise=noise))},
-                    key="h", n=int(table.n), requests=req if ds is not None else None)
+                    key="h", n=int(table.n), requests=req if ds is not None else None,
+                    q=int(table.q) if ds is None else None)   # q: public only on the simulated table
 if ds is None:
     seed, dense = ui.current_seed("h-draw", table.p, eps, noise), table.p <= histograms.MAX_DENSE_CELLS // 4
     cfg = histograms.ThresholdConfig(eps, table.p, noise=noise, **({"sampler": "dense"} if dense else {}))
@@ -149,9 +122,7 @@ frame = ui.cache.histogram_trials(*sim, eps, reps, trials_seed) if ds is None el
                                                                                                rng=trials_seed)
 shapes = bound_shapes(table.p, table.q, eps)
 ui.plot(plots.error_box_figure(frame, n=table.n, bounds=shapes), frame, "histogram_trials")
-st.caption("Laplace + clip/round is simulated while replicates × p ≤ 2^23; beyond, Laplace's ℓ1 error comes from "
-           "its exact law Gamma(p, 2/ε). Dotted lines: the slides' minimax rates with the unknown constant set to 1 — shapes, up to a constant. "
-           "The oracle threshold τ = (2/ε) log(p/q) uses the data's own q: NOT private, a comparison only.")
+st.caption(plots.TRIALS_NOTE)
 fp_exp = (table.p - table.q) / (2 * table.p)
 ui.plot(plots.false_positive_figure(frame, expected=fp_exp), frame[["method", "rep", "false_positives"]],
         "histogram_false_positives")

@@ -18,24 +18,16 @@ PROBLEMS = {"mean": "Mean", "median": "Median (geometric median for ≥ 2 column
             "linear_regression": "Linear regression", "quantile_regression": "Quantile regression"}
 NORMS = {"linf": "ℓ∞", "l2": "ℓ2", "l1": "ℓ1"}
 REG = ("linear_regression", "quantile_regression")
-#: Quantile regression's MCMC touches every record at each move (no sufficient statistics): its teaching view
-#: keeps its own, smaller number of draws, so that the default view (n = 1 000, KNG and the exponential
-#: mechanism, 1 000 sweeps) runs in seconds, not the 34 s that 100 draws took.
-QR_TEACH_DRAWS = 25
 SIM, MINE, TEACH, RELEASE = "Built-in simulation", "Dataset from the Data page", "Teaching view (not private)", "Release"
 ui.persist(kng_problem="mean", kng_source=SIM, kng_sim_n=1000, kng_sim_d=1, kng_y=None, kng_x=None, kng_col=None,
            kng_cols=None, kng_intercept=True, kng_view=TEACH, kng_mechs_t=["kng", "exponential"], kng_mechs_r=["kng"],
            kng_norm="linf",
            kng_eps=1.0, kng_eps_typed=1.0, kng_tau=0.5, kng_B=1.0, kng_constants="calibrated", kng_draws_t=100,
-           kng_draws_tq=QR_TEACH_DRAWS, kng_draws_r=1, kng_sweeps=1000)
+           kng_draws_tq=plots.QR_TEACH_DRAWS, kng_draws_r=1, kng_sweeps=1000)
 
 st.title("KNG explorer")
 ui.share_link("kng")
-st.markdown("The **K-norm gradient mechanism** samples θ with density ∝ exp(−ε‖∇ℓ(θ; D)‖_K / (2Δ)): it favours θ "
-            "where the gradient of the loss is small, i.e. near the non-private estimate θ̂. Compare it with the "
-            "exponential mechanism (density ∝ exp(−εℓ(θ; D)/(2Δ_ℓ))) and, for linear regression, objective "
-            "perturbation. Each draw of each mechanism costs ε: a click costs ε × mechanisms × draws, shown on its "
-            "button; the release view starts with one mechanism and one draw. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), Thm 3.1.")
+st.markdown(plots.PAGE_INTRO)
 c1, c2 = st.columns(2)
 problem = c1.selectbox("Problem", list(PROBLEMS), format_func=PROBLEMS.get, key="kng_problem")
 source = c2.radio("Data", [SIM, MINE], horizontal=True, key="kng_source")
@@ -51,18 +43,7 @@ if source == SIM:
         ds, kind = src.load(), privacy.SIMULATED
 else:
     kind = privacy.data_kind(ds := ui.require_dataset())
-bounded = ui.bounded_columns(ds)
-y_col, intercept = None, True
-if problem in REG:
-    r1, r2, r3 = st.columns([2, 3, 1])
-    y_col = r1.selectbox("Response y", ui.offered("kng_y", bounded, bounded[-1]), key="kng_y")
-    xs = r2.multiselect("Predictors x", ui.offered("kng_x", [c for c in bounded if c != y_col],
-                                                [c for c in bounded if c != y_col]), key="kng_x")
-    intercept = r3.checkbox("Intercept", key="kng_intercept")
-elif problem == "quantile":
-    xs = [st.selectbox("Column", ui.offered("kng_col", bounded, bounded[0]), key="kng_col")]
-else:
-    xs = st.multiselect("Columns (one per coordinate of θ)", ui.offered("kng_cols", bounded, bounded[:1]), key="kng_cols")
+y_col, xs, intercept = ui.regression_columns("kng", ui.bounded_columns(ds), problem, REG)
 used = xs + ([y_col] if y_col else [])
 with ui.errors_shown():  # n = number of rows, always: a missing cell takes its column's public imputation value
     cols = dpdata.public_columns(ds, used)
@@ -75,12 +56,9 @@ teaching = st.radio("View", [TEACH, RELEASE], horizontal=True, key="kng_view", h
     "and simulated data both are free.")) == TEACH
 f1, f2, f3 = st.columns(3)
 with f1:
-    # Each view keeps its own choice (kng_mechs_t / kng_mechs_r) behind ONE widget, as the draws below: the
-    # release view starts with one mechanism, so a default click costs ε.
-    kept_m = "kng_mechs_t" if teaching else "kng_mechs_r"
-    ss["kng_mechs"] = ss[kept_m]
+    kept_m = ui.per_view("kng_mechs", "kng_mechs_t" if teaching else "kng_mechs_r")  # release view: one mechanism
     mechs = st.multiselect("Mechanisms", ui.offered("kng_mechs", kng.MECHANISMS, ["kng"]), format_func=plots.label,
-                           key="kng_mechs", on_change=lambda: ss.__setitem__(kept_m, ss["kng_mechs"]),
+                           key="kng_mechs", on_change=kept_m,
                            help="Each selected mechanism releases its own draws, each at the ε below.")
     norm = st.radio("Norm ‖·‖_K", list(NORMS), format_func=NORMS.get, horizontal=True, key="kng_norm") if d > 1 else "linf"
     eps = ui.epsilon_input(key="kng_eps", typed=True)
@@ -90,20 +68,14 @@ with f2:
         params["tau"] = st.number_input("τ (quantile level)", step=0.05, format="%g", key="kng_tau")
     if problem in REG:
         params["B"] = st.number_input("B: bound on ‖θ‖₁ in scaled units", step=0.5, format="%g", key="kng_B")
-        yb, (ylo, yhi) = float(params["y_bound"]), ds.bounds[y_col]
-        hint = 1 + sum((yhi - ylo) / yb * max(map(abs, ds.bounds[c])) / np.ptp(ds.bounds[c]) for c in xs)
-        st.caption(f"Scaled units: x divided by its largest public |value|, y by {yb:g}. B = 1: every prediction "
-                   f"over the public x-box within ±{yb:g}; lines spanning the public ranges suggest B ≈ {hint:.2g}.")
+        st.caption(plots.scaled_units_note(params["y_bound"], ds.bounds, xs, y_col))
     if problem in ("quantile", *REG):
         params["constants"] = st.radio("Constants", ["calibrated", "paper"], horizontal=True, key="kng_constants",
                                        help="The exact sensitivities, or the paper's printed ones (where private).")
 with f3:
-    # Each view keeps its own number (kng_draws_t / kng_draws_r) behind ONE widget: a widget whose key changed
-    # with the view was re-created by the browser holding the other view's value (teaching 100 → release 1 → 1).
-    kept = ("kng_draws_tq" if problem == "quantile_regression" else "kng_draws_t") if teaching else "kng_draws_r"
-    ss["kng_draws"] = ss[kept]
-    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws",
-                            on_change=lambda: ss.__setitem__(kept, ss["kng_draws"]))
+    kept = ui.per_view("kng_draws", ("kng_draws_tq" if problem == "quantile_regression" else "kng_draws_t")
+                       if teaching else "kng_draws_r")
+    draws = st.number_input("Draws per mechanism", 1, 2000, key="kng_draws", on_change=kept)
     sweeps = st.select_slider("MCMC sweeps per chain", [200, 500, 1000, 2000, 5000, 10_000], key="kng_sweeps")
 cfgs, reqs = {}, {}
 
@@ -132,8 +104,11 @@ if not mechs:
     st.info("Choose at least one mechanism.")
 if not reqs:
     st.stop()
+if problem in ("median", "quantile") and d == 1:      # the mechanism's floor at any ε: a rule, not the data's gap
+    st.caption(kng.MEDIAN_FLOOR_NOTE)
 ui.accuracy_preview({plots.label(m): (f"kng/{problem}-{m}", cfgs[m]) for m in reqs}, key="kng", n=ds.n_rows, d=d,
-                    intercept=intercept)
+                    intercept=intercept, requests=list(reqs.values()), designs=problem in REG,
+                    **({"box": tuple(ds.bounds[c] for c in xs), "y_box": ds.bounds[y_col]} if problem in REG else {}))
 button = "Show the teaching view" if teaching and not demo else "Release"
 clicked, slot = ui.release_button(button, key="kng_go", requests=list(reqs.values()))
 results = {}
@@ -155,39 +130,6 @@ ui.export_code(lambda: X.kng_script(
     configs={m: cfgs[m] for m in results}, streams={m: ui.stream(reqs[m]) for m in results},
     labels={m: plots.label(m) for m in results}), "kng")
 if not teaching:  # the release: released values and the public calibration, nothing else from the data
-    for m, r in results.items():
-        st.markdown(f"**{plots.label(m)}** — {'released' if r.released else 'withheld'}; cost {r.cost.describe()}")
-        if r.released:
-            st.dataframe(pd.DataFrame(r.value, columns=list(pdata.names)), hide_index=True)
-        st.caption(dpdata.literal(r.calibration.statement() + " " + " ".join(r.notes_of("approximate"))))
+    ui.kng_released(results, pdata.names)
     st.stop()
-cfg0 = next(iter(cfgs.values()))
-theta_hat = kng.nonprivate_estimate(pdata.data, cfg0)
-with ui.nonprivate("Teaching view: θ̂, densities, draws and diagnostics") if not demo else st.container():
-    st.dataframe(pd.DataFrame([theta_hat], columns=list(pdata.names)).assign(what="non-private θ̂"), hide_index=True)
-    if problem in REG and (l1 := np.abs(kng.prepared(pdata.data, cfg0)[1].nonprivate).sum()) > params["B"]:
-        st.info(f"θ̂ lies outside the B-ball: ‖θ̂‖₁ = {l1:.3g} > B = {params['B']:g} (scaled units), so the draws "
-                "are pulled to the ball's boundary. Try a larger B.")
-    released = {m: r for m, r in results.items() if r.released}
-    lo, hi = plots.plot_window(released, theta_hat) if released else (theta_hat - 1 - abs(theta_hat),
-                                                                      theta_hat + 1 + abs(theta_hat))
-    dens = dict(epsilon=eps, norm=norm, params=params)
-    if d == 1:
-        curves = {m: plots.density_1d(problem, pdata.data, m, lo=lo[0], hi=hi[0], **dens) for m in results}
-        ui.plot(*plots.figure_1d(results, theta_hat, pdata.names[0], curves), "kng_draws")
-    else:
-        v1, v2, v3 = st.columns(3)
-        i = v1.selectbox("x axis", range(d), format_func=lambda k: pdata.names[k], key="kng_ci")
-        j = v2.selectbox("y axis", [k for k in range(d) if k != i], format_func=lambda k: pdata.names[k], key="kng_cj")
-        cm = v3.selectbox("Density of", list(results), format_func=plots.label, key="kng_cm")
-        contour = plots.density_2d(problem, pdata.data, cm, centre=theta_hat, coords=(i, j), lo=lo, hi=hi, **dens)
-        ui.plot(*plots.figure_2d(results, theta_hat, pdata.names, (i, j), contour, cm), "kng_draws_2d")
-        if d >= 3 and released:
-            ui.plot(*plots.pairs_figure(released, pdata.names), "kng_pairs")
-    table = plots.comparison_frame(results, theta_hat).rename(columns=lambda c: c.replace("epsilon", "ε"))
-    st.dataframe(table, hide_index=True, width="stretch")
-    ui.download_csv(table, "kng_comparison.csv", key="kng_comparison_csv")
-    for frame in (plots.diagnostics_frame(results), pd.DataFrame([c.diagnostics.as_row() for c in cols.parts])):
-        if len(frame):
-            st.dataframe(frame, hide_index=True, width="stretch")
-    st.caption(plots.MCMC_RELEASE_NOTE)
+ui.kng_teaching(problem, pdata, results, cfgs, demo=demo, epsilon=eps, norm=norm, params=params, parts=cols.parts)

@@ -16,6 +16,8 @@
 ``ui.bounds``       the Data page's one form of public bounds; fill from a codebook, or (leaks, opt-in) the data
 ``ui.imputation``   the Data page's non-private diagnostics and the imputation of missing cells
 ``ui.scenarios``    the Data page's classroom scenarios and "Start a fresh demo workspace" (never a refund)
+``ui.pickers``      pickers several pages share: a value per view, a problem's columns, a histogram's cells
+``ui.teaching``     the non-private teaching views and release displays drawn after a click (KNG)
 ``ui.cache``        results shared across sessions: public simulations only (``ui.cache.lab_result(...)``)
 ``ui.server``       the server's database (the store) and garbage-collection housekeeping (app.py)
 ``ui.links``        which widget of which page a link carries (declarations read by ``ui.share_link``)
@@ -27,7 +29,8 @@ Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts,
 import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
 widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share;
 bounds uses workspace and widgets; datasource uses bounds, links and release; imputation uses bounds, preview, release
-and share; scenarios uses bounds, datasource and workspace. Pages use only the names below and
+and share; scenarios uses bounds, datasource and workspace; pickers and teaching use widgets and charts. Pages use
+only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -36,18 +39,20 @@ from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, 
                        redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
+from ui.pickers import histogram_modes, per_view, regression_columns
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
 from ui.resume import ledger_upload, session_file_panel, session_guard, session_upload
 from ui.share import EXPORT_KEY, export_code, share_link, stream
 from ui.simulate import simulation_button
+from ui.teaching import kng_released, kng_teaching
 from ui.widgets import (EPSILON_CHOICES, educational_banner, epsilon_input, errors_shown, greek, kept, note_page,
                         offered, persist, plain_label, schema_rules, show_error, workload_picker)
 from ui.workspace import (DATASET_KEY, DEMO_WIDGET_KEY, LEDGER_KEY, SEED_WIDGET_KEY, SESSION_KEY, bound_sources,
                           bounded_columns, budget_of, current_seed, data_identity, database_engine, demo_seed,
-                          get_dataset, get_ledger, init_session, open_budget, randomness, randomness_sidebar, release_session, require_dataset,
-                          set_dataset, workspace_cookie)
+                          get_dataset, get_ledger, init_session, open_budget, randomness, randomness_sidebar,
+                          release_session, require_dataset, set_dataset, workspace_cookie)
 from ui import cache, links, nav, server  # noqa: E402,F401  (public modules: ui.cache.lab_result(...))
 from ui.bounds import bounds_form, codebook_panel, leak_option
 from ui.datasource import builtin_buttons, new_dataset, simulate_panel, upload_panel
@@ -58,16 +63,16 @@ compat.leave_legacy_pages_mode()
 
 __all__ = [
     "DATASET_KEY", "DEMO_WIDGET_KEY", "EPSILON_CHOICES", "EXPORT_KEY", "LEDGER_KEY", "NONPRIVATE",
-    "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "budget_editor",
-    "budget_lines", "budget_of", "cache", "chart_spec", "clear_ledger", "cost_meaning", "current_seed",
-    "data_identity", "database_engine", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
-    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
-    "ledger_slot",
-    "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist", "plain_label",
-    "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
-    "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",
-    "schema_rules", "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulation_button",
-    "stream", "workload_picker", "workspace_cookie", "workspace_panel",
+    "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "bounds_form",
+    "budget_editor", "budget_lines", "budget_of", "builtin_buttons", "cache", "chart_spec", "classroom_panel",
+    "clear_ledger", "codebook_panel", "cost_meaning", "current_seed", "data_identity", "database_engine",
+    "demo_seed", "diagnostics_panel", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
+    "export_code", "get_dataset", "get_ledger", "greek", "histogram_modes", "imputation_panel", "init_session",
+    "keep_data_option", "kept", "kng_released", "kng_teaching", "leak_option", "ledger_panel", "ledger_slot",
+    "ledger_upload", "links", "metrics", "nav", "new_dataset", "nonprivate", "note_page", "offered", "open_budget",
+    "per_view", "persist", "plain_label", "plot", "progress", "randomness", "randomness_sidebar",
+    "redraw_budget_line", "redraw_ledger", "regression_columns", "release_button", "release_session", "request",
+    "require_dataset", "run_release", "schema_rules", "server", "session_file_panel", "session_guard",
+    "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulate_panel",
+    "simulation_button", "stream", "upload_panel", "workload_picker", "workspace_cookie", "workspace_panel",
 ]
-__all__ += ["bounds_form", "builtin_buttons", "classroom_panel", "codebook_panel", "diagnostics_panel",
-            "imputation_panel", "leak_option", "new_dataset", "simulate_panel", "upload_panel"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -13,7 +13,26 @@ import plotly.graph_objects as go
 from ..viz import style
 
 TOPIC = "histograms"
-__all__ = ["cells_frame", "cells_figure", "counts_table", "error_box_figure", "false_positive_figure"]
+__all__ = ["PAGE_INTRO", "TRIALS_NOTE", "synthetic_caption", "cells_frame", "cells_figure", "counts_table", "error_box_figure", "false_positive_figure"]
+
+#: The sparse-histograms page's opening paragraph (Markdown) and the note under its repeated trials.
+PAGE_INTRO = (
+    "A histogram over a **public** domain of p cells, of which only q are occupied. Laplace noise of scale 2/ε in "
+    "every cell (one record replaced moves two counts: ℓ1-sensitivity 2) costs ℓ1 error ≈ 2p/ε — far above n when "
+    "p ≫ n. **Hard thresholding** zeroes every noisy cell ≤ τ = (2/ε) log p: an empty cell survives with "
+    "probability 1/(2p), so about ½ false positive per release, and the error becomes O(q log p / ε). Thresholding "
+    "is post-processing: same ε. The slides write the privacy parameters as (α, β); this app writes them (ε, δ).")
+TRIALS_NOTE = (
+    "Laplace + clip/round is simulated while replicates × p ≤ 2^23; beyond, Laplace's ℓ1 error comes from its exact "
+    "law Gamma(p, 2/ε). Dotted lines: the slides' minimax rates with the unknown constant set to 1 — shapes, up to "
+    "a constant. The oracle threshold τ = (2/ε) log(p/q) uses the data's own q: NOT private, a comparison only.")
+
+
+def synthetic_caption(log2p: int, table: Any) -> str:
+    """The caption under the page's simulated (public) table."""
+    return (f"Simulated (public) table: p = 2^{log2p} = {table.p:,}, q = {table.q:,}, n = {table.n:,}; counts "
+            "1 + Multinomial(n − q, Dirichlet(0.3)) — at the defaults, the shape of Hall's NLCS table (a synthetic "
+            "stand-in). Not charged.")
 
 _LABELS = {"laplace": "Laplace", "laplace-clip-round": "Laplace + clip/round", "threshold": "Thresholded",
            "oracle-threshold": "Threshold, oracle q (NOT private)", "all-zeros": "All-zeros output"}

@@ -31,6 +31,8 @@ from ._batch import (BatchResult, sample_linear_regression_exact_batch, sample_l
 from ._dataset import ProblemData, problem_data
 from ._estimators import geometric_median, nonprivate_quantile_regression, ols
 from ._objpert import QPError, l1_constrained_qp, project_l1_ball
+from ._preview import DESIGNS as PREVIEW_DESIGNS
+from ._preview import MEDIAN_FLOOR_NOTE
 from .calibration import (EXACT_NOTE, FALLBACK_NOTE, MCMC_NOTE, calibrate_for, calibrate_linear_regression,
                           calibrate_location, calibrate_quantile_regression)
 from .configs import (CONSTANTS, MECHANISMS, LinearRegressionConfig, MeanConfig, MedianConfig, QuantileConfig,
@@ -55,5 +57,5 @@ __all__ = [
     "RegressionSuffStats", "algorithm1_theta", "figure1_theta", "figure2_theta", "paper_rescale", "FIGURE1_D",
     "MAX_REGRESSION_D", "MAX_SIM_CELLS", "MAX_SUFFSTATS_N", "MAX_THETA_D",
     "geometric_median", "nonprivate_quantile_regression", "ols",
-    "QPError", "l1_constrained_qp", "project_l1_ball",
+    "QPError", "l1_constrained_qp", "project_l1_ball", "PREVIEW_DESIGNS", "MEDIAN_FLOOR_NOTE",
 ]

@@ -22,12 +22,32 @@ from dpcore.viz.style import DASHES, LAYOUT, SYMBOLS, colour
 _LAYOUT = dict(LAYOUT)
 NONPRIVATE_COLOUR = colour("nonprivate")
 
-__all__ = ["MCMC_RELEASE_NOTE", "label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
+__all__ = ["MCMC_RELEASE_NOTE", "PAGE_INTRO", "QR_TEACH_DRAWS", "scaled_units_note", "label", "draws_frame", "comparison_frame", "diagnostics_frame", "plot_window", "density_1d",
            "density_2d", "figure_1d", "figure_2d", "pairs_figure"]
 
 #: What a release does with MCMC draws (the teaching view's note under its diagnostics table).
 MCMC_RELEASE_NOTE = ("MCMC: each draw is the last state of its own chain, released whether or not the chains mixed "
                      "(mixed: max R-hat ≤ 1.05 and min ESS ≥ 100, in the table above — non-private).")
+#: The KNG explorer's opening paragraph (Markdown).
+PAGE_INTRO = (
+    "The **K-norm gradient mechanism** samples θ with density ∝ exp(−ε‖∇ℓ(θ; D)‖_K / (2Δ)): it favours θ where the "
+    "gradient of the loss is small, i.e. near the non-private estimate θ̂. Compare it with the exponential mechanism "
+    "(density ∝ exp(−εℓ(θ; D)/(2Δ_ℓ))) and, for linear regression, objective perturbation. Each draw of each "
+    "mechanism costs ε: a click costs ε × mechanisms × draws, shown on its button; the release view starts with one "
+    "mechanism and one draw. [Reimherr & Awan (2019)](https://arxiv.org/abs/1905.09436), Thm 3.1.")
+#: Quantile regression's MCMC touches every record at each move (no sufficient statistics): its teaching view
+#: keeps its own, smaller number of draws, so that the default view (n = 1 000, KNG and the exponential
+#: mechanism, 1 000 sweeps) runs in seconds, not the 34 s that 100 draws took.
+QR_TEACH_DRAWS = 25
+
+
+def scaled_units_note(y_bound: float, bounds: Mapping[str, tuple], xs: Sequence[str], y: str) -> str:
+    """What the regressions' B means in the data's units, from the PUBLIC bounds only: x divided by its largest
+    |bound|, y by ``y_bound``; the B of lines spanning the public ranges."""
+    yb, (ylo, yhi) = float(y_bound), bounds[y]
+    hint = 1 + sum((yhi - ylo) / yb * max(map(abs, bounds[c])) / np.ptp(bounds[c]) for c in xs)
+    return (f"Scaled units: x divided by its largest public |value|, y by {yb:g}. B = 1: every prediction over the "
+            f"public x-box within ±{yb:g}; lines spanning the public ranges suggest B ≈ {hint:.2g}.")
 
 
 def label(method: str) -> str:

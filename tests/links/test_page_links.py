@@ -78,6 +78,10 @@ NOT_LINKED = {
     # display choices among what was drawn (valid only for those results), and the panel beside a ⊥ release
     r"kng_c[ijm]": "the pair of coordinates and the mechanism a 2-D density plot of the drawn values shows",
     r"sp_assume_(lam|Lam)": "the 'what would certify' panel beside a ⊥ release (a link never holds a release)",
+    # the accuracy preview's own controls (issue 32 §1): not settings of the release
+    r".+_check_reps": "how many releases 'Check the preview' runs on a simulated twin (an action's size)",
+    r"kng_preview_(design|rho)": "the public design the regression preview simulates on (drawn only with the preview "
+                                 "on and a regression chosen; the release does not depend on it)",
 }
 
 
