@@ -173,7 +173,8 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
         l_priv, l_fw = float(loss(Xf, yf, theta)), float(loss(Xf, yf, fw))
         vals.update({"non-private Frank–Wolfe θ": fw, "constrained optimum θ*": opt.theta,
                      "L(θ_priv)": l_priv, "L(θ_FW)": l_fw, "L(θ*)": opt.loss, "optimum gap certificate": opt.gap,
-                     "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss})
+                     "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss,
+                     "L(0)": float(np.mean(yf * yf)), "excess risk of θ = 0": float(np.mean(yf * yf)) - opt.loss})
         if cfg.constraint == "l1" and float(n) * p <= 5e6:
             alpha, coef = sklearn_equivalent(Xf, yf, opt, cfg.radius)
             vals.update({"scikit-learn Lasso α (equivalent penalty)": alpha,
