@@ -8,6 +8,7 @@
 ``ui.budget``       budget lines, the ledger panel, the budget beside a release button, the budget form
 ``ui.release``      request, release button (cost and its meaning), run, progress, outcome, non-private box
 ``ui.preview``      the accuracy preview (public inputs only)
+``ui.models``       the model pages' shared pickers and public panels (LASSO, certified bounds)
 ``ui.widgets``      ε input, persist / kept / offered, greek, show_error, the educational banner
 ``ui.charts``       plot (literal, with its text alternative), chart_spec, download_csv, metrics
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
@@ -21,7 +22,7 @@
 
 Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts, links, nav, compat and server
 import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
-widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share. Pages use only the names below and
+widgets, charts, links; resume also keeping); release uses budget; preview uses cache; models uses cache, charts, widgets and workspace; simulate uses release and share. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -30,6 +31,7 @@ from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, 
                        redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
+from ui.models import lasso_outcome, lasso_outlook, lasso_steps, model_columns, public_panel
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
@@ -54,6 +56,7 @@ __all__ = [
     "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
     "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
     "ledger_slot",
+    "lasso_outcome", "lasso_outlook", "lasso_steps", "model_columns", "public_panel",
     "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
     "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",

@@ -19,6 +19,7 @@ from ...mechanism import Calibration, Diagnostics, Note, Release
 from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, gram_in_domain, loss, sklearn_equivalent
 from ..calibration import calibrate
 from ..configs import LassoConfig
+from ..designs import SUPPORT_TOL
 
 __all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "release_summary", "noisy_means",
            "centre"]
@@ -83,8 +84,8 @@ def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     return theta if means is None else _with_intercept(theta, means)
 
 
-def support(theta: np.ndarray, tol: float = 1e-12) -> np.ndarray:
-    """Indices of the non-zero coefficients (|θ_j| > tol)."""
+def support(theta: np.ndarray, tol: float = SUPPORT_TOL) -> np.ndarray:
+    """Indices of the non-zero coefficients (|θ_j| > tol; the units table shows the others as 0)."""
     return np.flatnonzero(np.abs(np.asarray(theta)) > tol)
 
 
