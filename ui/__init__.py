@@ -31,7 +31,7 @@ from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, 
                        redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
-from ui.models import lasso_outcome, lasso_outlook, lasso_steps, model_columns, public_panel
+from ui.models import certify_panel, eigen_truth, lasso_outcome, lasso_outlook, lasso_steps, model_columns, public_panel
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
@@ -56,7 +56,7 @@ __all__ = [
     "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
     "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
     "ledger_slot",
-    "lasso_outcome", "lasso_outlook", "lasso_steps", "model_columns", "public_panel",
+    "certify_panel", "eigen_truth", "lasso_outcome", "lasso_outlook", "lasso_steps", "model_columns", "public_panel",
     "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",
     "release_session", "request", "require_dataset", "run_release", "server", "session_file_panel", "session_guard",

@@ -20,7 +20,7 @@ from dpcore.data import literal
 from dpcore.lasso.plots import coefficients_figure
 from ui import cache
 from ui.charts import download_csv, metrics, plot
-from ui.widgets import kept, nonprivate, offered
+from ui.widgets import errors_shown, kept, nonprivate, offered
 from ui.workspace import bounded_columns
 
 
@@ -114,3 +114,61 @@ def lasso_outcome(r: Any, cfg: lasso.LassoConfig, design: Any, *, names: list[st
         st.dataframe(refs, hide_index=True, width="stretch")
         download_csv(refs, "lasso_reference_fits.csv", key="lasso_refs_csv")
         st.caption(lasso.reference_fits_caption(y_col, cfg.intercept))
+
+
+def certify_panel(cfg: Any, n: int, d: int) -> None:
+    """The public panel shown on ⊥ (certified bounds): the n that would certify an assumed design, and the smallest
+    λ_min that certifies at this n — functions of (ε, δ, the split, d, n, the domain) and the user's assumptions only
+    (dpcore.single_parameter.certification_outlook). The cap is shown to 12 significant digits (no float noise)."""
+    from dpcore.single_parameter import certification_outlook, public_cap
+
+    ss = st.session_state
+    with st.container(border=True):
+        st.markdown("**What would certify** (public: computed from ε, δ, the split, d, n and the domain, and the "
+                    "values you assume — never from the data)")
+        cap = float(f"{public_cap(cfg, d):.12g}")   # the predictions accept the cap to a relative 1e-12
+        for key in ("sp_assume_lam", "sp_assume_Lam"):       # the cap moves with d and the domain: keep inside it
+            if key in ss and ss[key] > cap:
+                ss[key] = cap
+        ss.setdefault("sp_assume_Lam", cap)
+        a1, a2 = st.columns(2)
+        lam = a1.number_input("assumed λ_min of the Hessian", min_value=1e-9, max_value=cap, key="sp_assume_lam",
+                              format="%g", help="Your guess of the smallest eigenvalue (e.g. from a similar public "
+                                                "dataset or the design's law). The page does not use the data's.")
+        lam_max = a2.number_input("assumed λ_max (default: the public cap M1 + ρ, i.e. no assumption)",
+                                  min_value=1e-9, max_value=cap, key="sp_assume_Lam", format="%g")
+        if lam_max < lam:
+            st.info("The assumed λ_max must be at least the assumed λ_min.")
+            return
+        with errors_shown(stop=False):   # a cap on the prediction's recursion refuses a tiny ε (issue 18)
+            lines, caption = certification_outlook(cfg, n, d, lam, lam_max)
+            for line in lines:
+                st.markdown(line)
+            st.caption(caption)
+
+
+def eigen_truth(r: Any, n_rows: int) -> None:
+    """The certified-bounds page's non-private box after a release ``r``: the true eigenvalues, the public floor
+    λ_c, the oracle's local sensitivity and noise, the release beside the truth, the clipping count (computed from
+    the data: inside ui.nonprivate only)."""
+    from dpcore.single_parameter.plots import release_figure
+
+    dv = r.diagnostics.values
+    with nonprivate("Truth and the oracle (computed from the data)"):
+        metrics({"true λ_min": f"{dv['true λ_min (non-private)']:.5g}",
+                 "true λ_max": f"{dv['true λ_max (non-private)']:.5g}",
+                 "certification floor λ_c (public)": f"{dv['certification floor λ_c (public)']:.4g}"})
+        if "⟨v, θ̂⟩ (non-private)" in dv:
+            ls = dv["oracle local sensitivity LS_v (non-private)"]
+            osd = dv["oracle noise sd σ(ε, δ)·LS_v (non-private)"]
+            st.caption(f"⟨v, θ̂⟩ = {dv['⟨v, θ̂⟩ (non-private)']:.6g}; oracle local sensitivity LS_v = {ls:.4g}; "
+                       f"the oracle (NOT private) would add noise sd σ(ε, δ)·LS_v = {osd:.4g}.")
+            if np.isfinite(r.value):
+                plot(*release_figure(r.value, dv["noise sd (non-private: uses LS_v)"],
+                                     dv["⟨v, θ̂⟩ (non-private)"], osd), "single_parameter_release")
+        if "noise sd (non-private: uses LS_v)" in dv:
+            st.caption(f"noise sd used σ(ε₃, δ₃)(1 + ντ̄)·LS_v = {dv['noise sd (non-private: uses LS_v)']:.4g}.")
+        st.caption(f"{dv['clipped rows']} of {n_rows} covariate rows lay outside the public domain and were "
+                   "clipped to it.")
+        if dv.get("degenerate design"):
+            st.caption(dv["degenerate design"])

@@ -33,6 +33,8 @@ from ._explore import (breast_cancer_dataset, coefficient_units, diabetes_datase
 from .calibration import (calibrate_eigen_bounds, calibrate_functional, calibrate_lambda_min, calibrate_noisy_gd,
                           calibrate_objective_perturbation, calibrate_output_perturbation, calibrate_theta,
                           calibrate_theta_generic)
+from ._texts import (COVERAGE_CAPTION, PAGE_INTRO, SHARE_HELP, SPLIT_HELP, SPLIT_LABELS, abstention_caption,
+                     simulated_domain_caption)
 from .configs import (GEOMETRIES, EigenBoundsConfig, FunctionalConfig, GenericConfig, LambdaMinConfig, NoisyGDConfig,
                       ObjectivePerturbationConfig, OutputPerturbationConfig, ThetaConfig)
 from .designs import breast_cancer, census_like, robust_regression
@@ -50,4 +52,5 @@ __all__ = ["LambdaMinConfig", "EigenBoundsConfig", "ThetaConfig", "GenericConfig
            "certified_floor", "abstention_floor", "floor_sentence", "public_cap", "domain_radius", "certification_outlook", "budget_split",
            "simulated_dataset", "breast_cancer_dataset",
            "diabetes_dataset", "prepare_xy", "preparation_note", "coefficient_units", "eigen_bounds_vs_n", "robust_regression",
-           "census_like", "breast_cancer"]
+           "census_like", "breast_cancer", "COVERAGE_CAPTION", "PAGE_INTRO", "SHARE_HELP", "SPLIT_HELP",
+           "SPLIT_LABELS", "abstention_caption", "simulated_domain_caption"]
