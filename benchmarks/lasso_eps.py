@@ -69,13 +69,13 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     eps_list = [float(e) for e in a.eps.split(",")]
     print(f"{'table':<14}{'n':>5}{'p':>3}{'ε':>8} {'rule':<12}{'T':>6}{'ε₀':>9}{'‖θ̂−θ*‖₂':>10}{'excess':>10}"
-          f"{'θ=0':>9}{'bound':>9}{'preview':>9}{'ratio':>7}")
+          f"{'θ=0':>9}{'bound':>9}{'preview':>10}{'ratio':>9}")
     t0 = time.time()
     for table in a.tables.split(","):
         for r in rows(table, eps_list, a.reps, a.seed):
             print(f"{r['table']:<14}{r['n']:>5}{r['p']:>3}{r['eps']:>8.0e} {r['rule']:<12}{r['T']:>6}{r['eps0']:>9.3g}"
-                  f"{r['dist']:>10.3g}{r['excess']:>10.3g}{r['zero']:>9.3g}{r['bound']:>9.3g}{r['pred']:>9.3g}"
-                  f"{r['dist'] / r['pred']:>7.2g}", flush=True)
+                  f"{r['dist']:>10.3g}{r['excess']:>10.3g}{r['zero']:>9.3g}{r['bound']:>9.3g}{r['pred']:>10.3g}"
+                  f"{r['dist'] / r['pred']:>9.2g}", flush=True)
     print(f"({a.reps} releases per row, medians; {time.time() - t0:.0f} s)")
 
 

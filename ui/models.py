@@ -65,8 +65,9 @@ def lasso_outlook(cfg: lasso.LassoConfig, n: int, p: int) -> None:
     (dpcore.lasso.outlook on the public design; cached on its public arguments)."""
     o = cache.lasso_outlook(cfg, int(n), int(p))
     public_panel("What to expect from this release (public: from n, p, ε and the settings — no data)",
-                 o.lines(cfg.intercept), "On the built-in tables the realised distance was 1–4× the public design's "
-                 "(their columns are correlated; benchmarks/lasso_eps.py).")
+                 o.lines(cfg.intercept), "The distance depends on how the real columns correlate: on the built-in "
+                 "tables it was from far below to 12× the public design's (benchmarks/lasso_eps.py); the excess "
+                 "risk and the worst-case bound are the steadier guides.")
 
 
 def lasso_outcome(r: Any, cfg: lasso.LassoConfig, design: Any, *, names: list[str], y_col: str, truth: Any,

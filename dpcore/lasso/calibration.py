@@ -222,8 +222,10 @@ def _advanced_eps0(epsilon: float, delta: float, k: int) -> float:
     return lo
 
 
+@functools.lru_cache(maxsize=256)
 def _zcdp_rho(epsilon: float, delta: float) -> float:
-    """Largest ρ with tight δ(ε) ≤ δ (:func:`dpcore.privacy.accounting.approx_to_zcdp_rho`)."""
+    """Largest ρ with tight δ(ε) ≤ δ (:func:`dpcore.privacy.accounting.approx_to_zcdp_rho`; memoised: a pure
+    function of two public numbers, 0.13 s a call)."""
     return approx_to_zcdp_rho(epsilon, delta)
 
 
