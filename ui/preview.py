@@ -50,10 +50,11 @@ def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, requests: A
     is computed in this session only and drawn inside the non-private box."""
     if not items:
         return
-    ss = st.session_state
     toggle_key = f"{key}_accuracy_preview_on"
-    ss.setdefault(toggle_key, PREVIEW_DEFAULT)
+    # the open state is the widget's own default, not a state seeded before it (issue 32: a seeded True showed as the
+    # widget default False in the browser after a run that did not draw the toggle, e.g. a page stopped by an error)
     if not st.toggle("Accuracy before the click: the error this release will add", key=toggle_key,
+                     value=PREVIEW_DEFAULT,
                      help="Computed from ε, n, the public bounds and the settings above — never from the data — and "
                           "redrawn as they change. Exact where the noise law is known; otherwise simulated on a "
                           "public design (seeded)."):
