@@ -11,16 +11,14 @@ import streamlit as st
 from dpcore import export, privacy, single_parameter
 from dpcore.data import literal, sentence
 from dpcore.single_parameter import (FunctionalConfig, breast_cancer_dataset, budget_split, calibrate_functional,
-                                     certification_outlook, check_functional_data, coefficient_units,
-                                     diabetes_dataset, functional, preparation_note, prepare_xy, public_cap,
-                                     simulated_dataset)
-from dpcore.single_parameter.plots import bounds_vs_n_figure, release_figure
+                                     check_functional_data, coefficient_units, diabetes_dataset, floor_sentence,
+                                     functional, preparation_note, prepare_xy, simulated_dataset)
+from dpcore.single_parameter.plots import bounds_vs_n_figure
 import ui
 from ui.links import EIGEN_SOURCES
 
 SOURCES = EIGEN_SOURCES         # (declared beside the page's links)
-SPLITS = {"quarters": "quarters (¼, ¼, ¼, ¼)", "gaussian-heavy": "Gaussian-heavy (0.1, 0.1, 0.7, 0.1)",
-          "custom": "custom: a share for the bounds"}
+SPLITS = single_parameter.SPLIT_LABELS
 ui.persist(sp_source=SOURCES[0], sp_n=20_000, sp_d=5, sp_delta=1e-5, sp_share=0.5, sp_rho=0.01, sp_radius=1.0,
            sp_split="quarters", sp_assume_lam=0.01, sp_intercept=True, sp_cov_d=5, sp_cov_reps=4,
            sp_cov_ns=[1000, 5000, 20_000, 100_000], **{f"sp_loss_{s}": "robust" if s == SOURCES[2] else "logistic"
@@ -29,40 +27,7 @@ ss = st.session_state
 
 st.title("Certified eigenvalue bounds")
 ui.share_link("eigenvalues")
-st.markdown("For an M-estimator θ̂ = argmin (1/n)Σ h(xᵢ, yᵢ; θ), the noise needed to release one coefficient "
-            "⟨v, θ̂⟩ is governed by the Hessian's **smallest eigenvalue λ_min** (and its condition number). "
-            "Algorithm 2 privately certifies a lower bound λ̂ ≤ λ_min (Laplace noise on an integer count of "
-            "recursion steps), Algorithm 4 an upper bound Λ̂ ≥ λ_max; Algorithm 5 then *tests* whether these "
-            "bounds make the local sensitivity stable and, if so, releases ⟨v, θ̂⟩ with Gaussian noise at that "
-            "local scale — otherwise it returns ⊥ (abstains). ⊥ is an answer too: its cost is charged.")
-
-
-def what_would_certify(cfg, n: int, d: int) -> None:
-    """The public panel shown on ⊥: the n that would certify an assumed design, and the smallest λ_min that
-    certifies at this n — functions of (ε, δ, the split, d, n, the domain) and the user's assumptions only."""
-    with st.container(border=True):
-        st.markdown("**What would certify** (public: computed from ε, δ, the split, d, n and the domain, and the "
-                    "values you assume — never from the data)")
-        cap = public_cap(cfg, d)
-        for key in ("sp_assume_lam", "sp_assume_Lam"):       # the cap moves with d and the domain: keep inside it
-            if key in ss and ss[key] > cap:
-                ss[key] = float(cap)
-        ss.setdefault("sp_assume_Lam", float(cap))
-        a1, a2 = st.columns(2)
-        lam = a1.number_input("assumed λ_min of the Hessian", min_value=1e-9, max_value=float(cap), key="sp_assume_lam",
-                              format="%g", help="Your guess of the smallest eigenvalue (e.g. from a similar public "
-                                                "dataset or the design's law). The page does not use the data's.")
-        lam_max = a2.number_input("assumed λ_max (default: the public cap M1 + ρ, i.e. no assumption)",
-                                  min_value=1e-9, max_value=float(cap), key="sp_assume_Lam", format="%g")
-        if lam_max < lam:
-            st.info("The assumed λ_max must be at least the assumed λ_min.")
-            return
-        with ui.errors_shown(stop=False):   # a cap on the prediction's recursion refuses a tiny ε (issue 18)
-            lines, caption = certification_outlook(cfg, n, d, lam, lam_max)
-            for line in lines:
-                st.markdown(line)
-            st.caption(caption)
-
+st.markdown(single_parameter.PAGE_INTRO)
 
 tab_rel, tab_cov, tab_n, tab_eps = st.tabs(["Release ⟨v, θ⟩", "Certified bounds as n grows", "Error vs n",
                                             "Error vs ε"])
@@ -77,18 +42,12 @@ with tab_rel:
         ds = src.load()
         y_col, x_cols, loss, intercept, geometry, radius, rho = "y", list(ds.numeric_columns[:-1]), "robust", \
             False, "l2-ball", 1.0, 0.0
-        st.caption(sentence(ds.provenance) + " Public domain: ‖x‖₂ ≤ 1. Simulated data: not charged to the ledger.")
+        st.caption(single_parameter.simulated_domain_caption(sentence(ds.provenance)))
     else:
         src = (export.loaded(breast_cancer_dataset) if source == SOURCES[1] else export.loaded(diabetes_dataset)
                if source == SOURCES[2] else None)
         ds = src.load() if src else ui.require_dataset()
-        cols = [c for c in ds.numeric_columns if c in ds.bounds]
-        if len(cols) < 2:
-            st.info("Declare public bounds for at least two numeric columns on the **Data** page.")
-            st.stop()
-        y_col = c1.selectbox("Response y", cols, index=len(cols) - 1, key=ui.kept(f"sp_y_{source}"))
-        x_cols = c2.multiselect("Covariates x", [c for c in cols if c != y_col],
-                                default=[c for c in cols if c != y_col], key=ui.kept(f"sp_x_{source}_{y_col}"))
+        y_col, x_cols = ui.model_columns(ds, source, "sp", c1, c2)   # no widget default beside its state
         loss = c3.radio("Loss", ["logistic", "robust"], horizontal=True, key=f"sp_loss_{source}",
                         format_func={"logistic": "logistic (y = ±1)", "robust": "robust regression"}.get)
         intercept = c3.checkbox("Intercept", key="sp_intercept")
@@ -104,13 +63,9 @@ with tab_rel:
         eps = ui.epsilon_input(key="sp_eps", typed=True)
     delta = f2.number_input("δ", min_value=1e-12, max_value=0.5, key="sp_delta", format="%g")
     split_name = f3.radio("Budget split of (ε, δ) over (λ̂, Λ̂, Gaussian step, variance test)", list(SPLITS),
-                          format_func=SPLITS.get, key="sp_split",
-                          help="Quarters: the default of our implementation notes. Gaussian-heavy: most of the "
-                               "budget on the Gaussian step, so less noise once the test passes, but ε₄ = 0.1ε "
-                               "makes the test need more rows (the paper itself composed with a privacy-loss "
-                               "accountant and a split it did not state).")
-    share = f3.slider("share of (ε, δ) for the bounds (λ̂, Λ̂)", 0.1, 0.9, key="sp_share", help="The rest goes to the "
-                      "Gaussian step and the variance-change test (half each).") if split_name == "custom" else 0.5
+                          format_func=SPLITS.get, key="sp_split", help=single_parameter.SPLIT_HELP)
+    share = f3.slider("share of (ε, δ) for the bounds (λ̂, Λ̂)", 0.1, 0.9, key="sp_share",
+                      help=single_parameter.SHARE_HELP) if split_name == "custom" else 0.5
     split = budget_split(split_name, share)
     names = (["intercept"] if intercept and source != SOURCES[0] else []) + list(x_cols)
     coord = st.selectbox("Target coordinate v = e_j", range(len(names)), format_func=lambda j: names[j],
@@ -129,6 +84,7 @@ with tab_rel:
                          privacy.release_label(f"⟨v, θ⟩ = {names[coord]} by propose-test-release", data=ds.name, response=y_col,
                                                columns=x_cols, epsilon=eps, details={"δ": delta}), ds, [y_col, *x_cols],
                          cost=calibrate_functional(cfg, X.shape).cost(1))
+    st.caption(floor_sentence(cfg, len(y), X.shape[1]))        # public: n, d, the loss and the domain only
     ui.accuracy_preview({"Algorithm 5 (propose-test-release)": ("single_parameter/functional", cfg)}, key="sp",
                         n=len(y), d=X.shape[1])
     clicked, slot = ui.release_button("Release ⟨v, θ⟩", key="sp_go", requests=req)
@@ -137,7 +93,6 @@ with tab_rel:
         ui.show_outcome(out, button="Release ⟨v, θ⟩")
     if out is not None and out.ready:
         r = out.result
-        dv = r.diagnostics.values
         ui.export_code(lambda: export.functional_script(
             src or export.from_dataset(ds, [y_col, *x_cols]), prepare_xy=prepare_xy, release=functional.release,
             y_column=y_col,
@@ -150,33 +105,14 @@ with tab_rel:
                            "rescaling of the released value by the bounds).")
         else:
             st.warning(f"**⊥ — abstained.** {literal(' '.join(r.notes_of('withheld')))}")
-            what_would_certify(cfg, len(y), X.shape[1])
+            ui.certify_panel(cfg, len(y), X.shape[1])
         for t in r.notes_of("output") + r.notes_of("info") + r.notes_of("warning"):
             st.caption(literal(t))  # public rules and restated noised statistics only (clipping counts are diagnostics)
         st.caption("Guarantee: " + r.calibration.statement())
-        with ui.nonprivate("Truth and the oracle (computed from the data)"):
-            ui.metrics({"true λ_min": f"{dv['true λ_min (non-private)']:.5g}",
-                        "true λ_max": f"{dv['true λ_max (non-private)']:.5g}",
-                        "certification floor λ_c (public)": f"{dv['certification floor λ_c (public)']:.4g}"})
-            if "⟨v, θ̂⟩ (non-private)" in dv:
-                ls = dv["oracle local sensitivity LS_v (non-private)"]
-                osd = dv["oracle noise sd σ(ε, δ)·LS_v (non-private)"]
-                st.caption(f"⟨v, θ̂⟩ = {dv['⟨v, θ̂⟩ (non-private)']:.6g}; oracle local sensitivity LS_v = {ls:.4g}; "
-                           f"the oracle (NOT private) would add noise sd σ(ε, δ)·LS_v = {osd:.4g}.")
-                if np.isfinite(r.value):
-                    ui.plot(*release_figure(r.value, dv["noise sd (non-private: uses LS_v)"],
-                                            dv["⟨v, θ̂⟩ (non-private)"], osd), "single_parameter_release")
-            if "noise sd (non-private: uses LS_v)" in dv:
-                st.caption(f"noise sd used σ(ε₃, δ₃)(1 + ντ̄)·LS_v = {dv['noise sd (non-private: uses LS_v)']:.4g}.")
-            st.caption(f"{dv['clipped rows']} of {len(y)} covariate rows lay outside the public domain and were "
-                       "clipped to it.")
-            if dv.get("degenerate design"):
-                st.caption(dv["degenerate design"])
+        ui.eigen_truth(r, len(y))
 
 with tab_cov:
-    st.caption("Simulation on synthetic robust-regression data (covariates on the unit sphere, t₃ noise): "
-               "not a release, nothing is charged. The true eigenvalues are non-private; each band shows 10–90 % "
-               "of the certified bounds over datasets and noise draws; hover for the empirical coverage.")
+    st.caption(single_parameter.COVERAGE_CAPTION)
     k1, k2, k3 = st.columns(3)
     cd = k1.number_input("d", 1, 20, key="sp_cov_d")
     reps = k2.number_input("datasets per n", 1, 20, key="sp_cov_reps")
@@ -200,8 +136,4 @@ for tab, exp_id, key in ((tab_n, "single-parameter", "sp_run_n"), (tab_eps, "sin
             reps=3, seed=ui.current_seed(exp_id), jobs=1, epsilon=None if exp_id.endswith("eps") else eps,
             xs=(1000, 5000, 20_000, 100_000) if exp_id == "single-parameter" else None))
         if frame is not None:
-            ab = frame.groupby("method")["abstained"].mean()
-            st.caption(f"Algorithm 5 abstained (⊥ → objective perturbation with its unspent ε₃ + ε₄) in "
-                       f"{ab.get('alg5', 0):.0%} of its runs with quarters and {ab.get('alg5_gaussian', 0):.0%} "
-                       "with the Gaussian-heavy split (0.1, 0.1, 0.7, 0.1), on the same data: the heavy split "
-                       "adds less noise once it passes but its test needs more rows (ε₄ = 0.1ε).")
+            st.caption(single_parameter.abstention_caption(frame.groupby("method")["abstained"].mean().to_dict()))

@@ -8,6 +8,7 @@
 ``ui.budget``       budget lines, the ledger panel, the budget beside a release button, the budget form
 ``ui.release``      request, release button (cost and its meaning), run, progress, outcome, non-private box
 ``ui.preview``      the accuracy preview (public inputs only)
+``ui.models``       the model pages' shared pickers and public panels (LASSO, certified bounds)
 ``ui.widgets``      ε input, persist / kept / offered, greek, show_error, the educational banner
 ``ui.charts``       plot (literal, with its text alternative), chart_spec, download_csv, metrics
 ``ui.share``        share link, export as code (script, notebook) and the stream it states
@@ -29,8 +30,8 @@ Imports go one way (no circle; tests/test_layout.py checks it): widgets, charts,
 import no other ui module; workspace only server; budget, keeping, resume, cache and share use workspace (and
 widgets, charts, links; resume also keeping); release uses budget; preview uses cache; simulate uses release and share;
 bounds uses workspace and widgets; datasource uses bounds, links and release; imputation uses bounds, preview, release
-and share; scenarios uses bounds, datasource and workspace; pickers and teaching use widgets and charts. Pages use
-only the names below and
+and share; scenarios uses bounds, datasource and workspace; pickers and teaching use widgets and charts;
+models uses cache, charts, widgets and workspace. Pages use only the names below and
 the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports nothing of this package. The release
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
@@ -40,6 +41,7 @@ from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, 
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
 from ui.pickers import histogram_modes, per_view, regression_columns
+from ui.models import certify_panel, eigen_truth, lasso_outcome, lasso_outlook, lasso_steps, model_columns, public_panel
 from ui.preview import accuracy_preview
 from ui.release import (NONPRIVATE, cost_meaning, nonprivate, progress, release_button, request, run_release,
                         show_outcome)
@@ -64,13 +66,14 @@ compat.leave_legacy_pages_mode()
 __all__ = [
     "DATASET_KEY", "DEMO_WIDGET_KEY", "EPSILON_CHOICES", "EXPORT_KEY", "LEDGER_KEY", "NONPRIVATE",
     "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "bounds_form",
-    "budget_editor", "budget_lines", "budget_of", "builtin_buttons", "cache", "chart_spec", "classroom_panel",
-    "clear_ledger", "codebook_panel", "cost_meaning", "current_seed", "data_identity", "database_engine",
-    "demo_seed", "diagnostics_panel", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
-    "export_code", "get_dataset", "get_ledger", "greek", "histogram_modes", "imputation_panel", "init_session",
-    "keep_data_option", "kept", "kng_released", "kng_teaching", "leak_option", "ledger_panel", "ledger_slot",
-    "ledger_upload", "links", "metrics", "nav", "new_dataset", "nonprivate", "note_page", "offered", "open_budget",
-    "per_view", "persist", "plain_label", "plot", "progress", "randomness", "randomness_sidebar",
+    "budget_editor", "budget_lines", "budget_of", "builtin_buttons", "cache", "certify_panel", "chart_spec",
+    "classroom_panel", "clear_ledger", "codebook_panel", "cost_meaning", "current_seed", "data_identity",
+    "database_engine", "demo_seed", "diagnostics_panel", "download_csv", "educational_banner", "eigen_truth",
+    "epsilon_input", "errors_shown", "export_code", "get_dataset", "get_ledger", "greek", "histogram_modes",
+    "imputation_panel", "init_session", "keep_data_option", "kept", "kng_released", "kng_teaching", "lasso_outcome",
+    "lasso_outlook", "lasso_steps", "leak_option", "ledger_panel", "ledger_slot", "ledger_upload", "links",
+    "metrics", "model_columns", "nav", "new_dataset", "nonprivate", "note_page", "offered", "open_budget",
+    "per_view", "persist", "plain_label", "plot", "progress", "public_panel", "randomness", "randomness_sidebar",
     "redraw_budget_line", "redraw_ledger", "regression_columns", "release_button", "release_session", "request",
     "require_dataset", "run_release", "schema_rules", "server", "session_file_panel", "session_guard",
     "session_upload", "set_dataset", "share_link", "show_error", "show_outcome", "simulate_panel",

@@ -167,6 +167,12 @@ def lasso_reference_fits(n: int, p: int, s: int, seed: int, config: lasso.LassoC
                                 intercept=config.intercept)
 
 
+@st.cache_data(max_entries=MAX_ENTRIES, show_spinner="Simulating releases on the public design…")
+def lasso_outlook(config: lasso.LassoConfig, n: int, p: int) -> lasso.Outlook:
+    """:func:`dpcore.lasso.outlook` (public: a config, n and p; seeded) — what to expect before the click."""
+    return lasso.outlook(config, n, p)
+
+
 @st.cache_data(max_entries=1, show_spinner=False)
 def lasso_gaussian_width_figure() -> tuple:
     """:func:`dpcore.lasso.plots.gaussian_width_figure` (public constants only; 15 numerical integrals)."""

@@ -75,10 +75,10 @@ def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, requests: A
     preview" runs releases on a simulated twin (dpcore.preview_check: synthetic, free) beside the bands."""
     if not items:
         return
-    ss = st.session_state
     toggle_key = f"{key}_accuracy_preview_on"
     # Given to the widget on every run (issue 32 §5): a toggle that was not drawn in a run (a column removed,
     # a first release) came back without its value in the browser, which then showed — and sent — "off".
+    ss = st.session_state
     ss[toggle_key] = ss[toggle_key] if toggle_key in ss else ss.get(f"_keep::{toggle_key}", PREVIEW_DEFAULT)
     if not st.toggle("Accuracy before the click: the error this release will add", key=toggle_key,
                      on_change=_remember, args=(toggle_key,),

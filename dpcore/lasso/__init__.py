@@ -18,11 +18,15 @@ Note: the attribute ``dpcore.lasso.release`` is the release FUNCTION of private 
 modules of the ``release`` package by their full names (``from dpcore.lasso.release import noisy_gradient``).
 """
 from ._compare import comparison_caption, reference_fits, reference_fits_caption
+from ._preview import Outlook, outlook
+from ._texts import (INTERCEPT_HELP, PAGE_INTRO, RISK_VS_N_CAPTION, STEP_RULE_HELP, STEP_RULE_LABELS, VIEW_HELP,
+                     WIDTH_TEXT)
 from ._solver import constrained_optimum, frank_wolfe, loss
 from .calibration import (accounting, calibrate, calibrate_noisy_gradient, corollary27_rate, gaussian_width,
                           gradient_sensitivity, paper_noise_scale, paper_total_epsilon, per_step_epsilon,
-                          score_sensitivity, theorem25_steps)
-from .configs import (COMPOSITIONS, CONSTRAINTS, GENERAL_CONSTRAINTS, MAX_P, MAX_STEPS, SELECTIONS, LassoConfig,
+                          risk_bound, risk_bound_steps, score_sensitivity, theorem25_steps)
+from .configs import (COMPOSITIONS, CONSTRAINTS, GENERAL_CONSTRAINTS, MAX_P, MAX_STEPS, SELECTIONS, STEP_RULES,
+                      LassoConfig,
                       NoisyGradientConfig)
 from .designs import Design, diabetes_dataset, prepare_design, simulated_dataset, sparse_regression, units_caption
 from .release import noisy_gradient, private_fw
@@ -30,6 +34,9 @@ from .release.private_fw import nonprivate, release, release_summary, support, s
 
 __all__ = ["reference_fits", "comparison_caption", "reference_fits_caption", "LassoConfig", "NoisyGradientConfig", "calibrate", "calibrate_noisy_gradient", "release", "nonprivate",
            "noisy_gradient", "private_fw", "accounting", "corollary27_rate", "score_sensitivity", "theorem25_steps",
+           "risk_bound", "risk_bound_steps", "STEP_RULES", "Outlook", "outlook",
+           "INTERCEPT_HELP", "PAGE_INTRO", "RISK_VS_N_CAPTION", "STEP_RULE_HELP", "STEP_RULE_LABELS", "VIEW_HELP",
+           "WIDTH_TEXT",
            "per_step_epsilon", "paper_noise_scale", "paper_total_epsilon", "gaussian_width", "gradient_sensitivity",
            "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "GENERAL_CONSTRAINTS", "MAX_P", "MAX_STEPS",
            "constrained_optimum", "frank_wolfe", "loss", "support", "support_recovery", "Design", "diabetes_dataset",

@@ -17,7 +17,7 @@ from .._validation import check_choice, check_delta, check_epsilon, check_int, c
 from ..errors import DPValueError
 
 __all__ = ["LassoConfig", "NoisyGradientConfig", "SELECTIONS", "COMPOSITIONS", "CONSTRAINTS", "GENERAL_CONSTRAINTS",
-           "PATHS", "DTYPES", "MAX_STEPS", "MAX_P"]
+           "PATHS", "DTYPES", "STEP_RULES", "MAX_STEPS", "MAX_P"]
 
 
 SELECTIONS = ("exponential", "laplace")
@@ -25,6 +25,9 @@ COMPOSITIONS = ("zcdp", "advanced")
 CONSTRAINTS = ("l1", "simplex")
 PATHS = ("auto", "direct", "gram")
 DTYPES = ("float64", "float32")
+#: Public rules for T when neither ``steps`` nor ``step_scale`` is given: Theorem 2.5, or the T minimising a bound
+#: on the expected excess risk (:func:`~dpcore.lasso.calibration.risk_bound_steps`; converges as ε grows).
+STEP_RULES = ("theorem2.5", "risk-bound")
 #: Largest number of Frank–Wolfe steps (a public cap; the page says so).
 MAX_STEPS = 20_000
 #: Largest number of covariates p.
@@ -71,6 +74,11 @@ class LassoConfig:
     step_scale : float or None
         c in the public step count T = c·(nε)^{2/3} (instead of Theorem 2.5's constant, which drops log
         factors); refused together with ``steps``.
+    step_rule : {"theorem2.5", "risk-bound"}
+        The public rule for T when ``steps`` and ``step_scale`` are None: Theorem 2.5, or the T in
+        [1, MAX_STEPS] minimising a bound on the expected excess risk valid for every dataset
+        (:func:`~dpcore.lasso.calibration.risk_bound_steps`, derived in :mod:`dpcore.lasso.calibration`) — fewer,
+        sharper steps at a small n and a huge ε, so the release converges as ε grows.
     path : {"auto", "direct", "gram"}
         "direct": one product Xᵀr per step (residual updated in O(n)); "gram": XᵀX and Xᵀy once,
         then O(p) per step; "auto" picks Gram when n > p and p < T and p ≤ 3000.
@@ -90,9 +98,14 @@ class LassoConfig:
     intercept: bool = False
     intercept_share: Optional[float] = None
     step_scale: Optional[float] = None
+    step_rule: str = "theorem2.5"
 
     def __post_init__(self) -> None:
         _check_run(self)
+        check_choice(self.step_rule, "step_rule", STEP_RULES)
+        if self.step_rule != STEP_RULES[0] and (self.steps is not None or self.step_scale is not None):
+            raise DPValueError(f"step_rule = {self.step_rule!r} chooses T itself; drop steps / step_scale, or use "
+                               "step_rule='theorem2.5' with them.")
         if not isinstance(self.intercept, (bool, np.bool_)):
             raise DPValueError(f"intercept = {self.intercept!r} must be True or False.")
         if self.intercept_share is not None:

@@ -20,7 +20,7 @@ from ..errors import DataError, DPValueError
 from .configs import MAX_P
 
 __all__ = ["sparse_regression", "sparse_regression_suffstats", "simulated_dataset", "Design", "prepare_design", "MAX_SIM_CELLS",
-           "CLIP_WARN_FRACTION", "diabetes_dataset", "MAX_TABLE_CELLS", "units_caption"]
+           "CLIP_WARN_FRACTION", "SUPPORT_TOL", "shown", "diabetes_dataset", "MAX_TABLE_CELLS", "units_caption"]
 
 #: Largest n·p the simulator builds (memory: 8 bytes a cell).
 MAX_SIM_CELLS = 60_000_000
@@ -28,6 +28,17 @@ MAX_SIM_CELLS = 60_000_000
 MAX_TABLE_CELLS = 5_000_000
 #: Largest p of a simulated table for the app (p ≫ n allowed: n = 200, p = 2000).
 MAX_TABLE_P = 2000
+#: |θ_j| at or below this counts as zero: in the support (release summary) and in the units table alike.
+SUPPORT_TOL = 1e-12
+#: Significant digits of the numbers the units table shows (float noise beyond them is not a digit of the answer).
+SHOWN_DIGITS = 12
+
+
+def shown(x: float) -> float:
+    """``x`` rounded to :data:`SHOWN_DIGITS` significant digits, −0.0 as 0.0 (the one rule of the units table)."""
+    return float(f"{float(x):.{SHOWN_DIGITS}g}") + 0.0
+
+
 #: Warn when bounds clip more than this fraction of the records.
 CLIP_WARN_FRACTION = 0.5
 
@@ -129,17 +140,21 @@ class Design:
 
         With x′ = (x − c_x)/h_x and y′ = (y − c_y)/h_y, the fit y′ = a + ⟨x′, θ⟩ reads y = β₀ + Σ β_j x_j with
         β_j = h_y θ_j / h_j and β₀ = c_y + h_y a − Σ β_j c_j; without an intercept a = 0 (the line is forced
-        through the public centres, and β₀ is what that implies).
+        through the public centres, and β₀ is what that implies). Numbers by one rule (:func:`shown`): a coefficient
+        the release summary counts as zero (|θ_j| ≤ :data:`SUPPORT_TOL`, :func:`~dpcore.lasso.release.private_fw.support`)
+        is exactly 0 here, and every value is rounded to 12 significant digits (no float noise such as
+        −8e-18 or 1.0100000000000002).
         """
         v = np.asarray(value, dtype=float)
-        a, theta = (v[0], v[1:]) if intercept else (0.0, v)
+        a, theta = (float(v[0]), v[1:]) if intercept else (0.0, v)
+        theta = np.where(np.abs(theta) > SUPPORT_TOL, theta, 0.0)   # the support's rule: a 0 shows 0 (issue 32)
         c, h = self.centre, self.half_width
         beta = h[-1] * theta / h[:-1]
         b0 = c[-1] + h[-1] * a - float(beta @ c[:-1])
         return pd.DataFrame({"term": ["intercept" + ("" if intercept else " (implied by the public centres)"),
                                       *self.covariates],
-                             "coefficient (scaled to [−1, 1])": [a, *theta],
-                             f"coefficient (units of {self.response} per unit of x)": [b0, *beta]})
+                             "coefficient (scaled to [−1, 1])": [shown(a), *map(shown, theta)],
+                             f"coefficient (units of {self.response} per unit of x)": [shown(b0), *map(shown, beta)]})
 
     @property
     def clip_warning(self) -> str | None:

@@ -25,13 +25,16 @@ Private: the non-private analysis (``_analysis``), the fit (``_fit``), the losse
 bounds (``_stability``) and the ladders and private counts (``_recursion``).
 """
 from ._analysis import BOTTOM, check_functional_data
-from ._certify import (BUDGET_SPLITS, Prediction, budget_split, certification_outlook, certified_floor, domain_radius,
+from ._certify import (BUDGET_SPLITS, Prediction, abstention_floor, budget_split, certification_outlook, certified_floor,
+                       domain_radius, floor_sentence,
                        min_lambda_to_certify, n_to_certify, predict, public_cap)
 from ._explore import (breast_cancer_dataset, coefficient_units, diabetes_dataset, eigen_bounds_vs_n,
                        preparation_note, prepare_xy, simulated_dataset)
 from .calibration import (calibrate_eigen_bounds, calibrate_functional, calibrate_lambda_min, calibrate_noisy_gd,
                           calibrate_objective_perturbation, calibrate_output_perturbation, calibrate_theta,
                           calibrate_theta_generic)
+from ._texts import (COVERAGE_CAPTION, PAGE_INTRO, SHARE_HELP, SPLIT_HELP, SPLIT_LABELS, abstention_caption,
+                     simulated_domain_caption)
 from .configs import (GEOMETRIES, EigenBoundsConfig, FunctionalConfig, GenericConfig, LambdaMinConfig, NoisyGDConfig,
                       ObjectivePerturbationConfig, OutputPerturbationConfig, ThetaConfig)
 from .designs import breast_cancer, census_like, robust_regression
@@ -46,7 +49,8 @@ __all__ = ["LambdaMinConfig", "EigenBoundsConfig", "ThetaConfig", "GenericConfig
            "calibrate_noisy_gd", "lambda_min", "eigen_bounds", "theta", "theta_generic", "functional",
            "output_perturbation", "objective_perturbation", "noisy_gd", "oracle_functional", "check_functional_data",
            "BOTTOM", "BUDGET_SPLITS", "Prediction", "predict", "n_to_certify", "min_lambda_to_certify",
-           "certified_floor", "public_cap", "domain_radius", "certification_outlook", "budget_split",
+           "certified_floor", "abstention_floor", "floor_sentence", "public_cap", "domain_radius", "certification_outlook", "budget_split",
            "simulated_dataset", "breast_cancer_dataset",
            "diabetes_dataset", "prepare_xy", "preparation_note", "coefficient_units", "eigen_bounds_vs_n", "robust_regression",
-           "census_like", "breast_cancer"]
+           "census_like", "breast_cancer", "COVERAGE_CAPTION", "PAGE_INTRO", "SHARE_HELP", "SPLIT_HELP",
+           "SPLIT_LABELS", "abstention_caption", "simulated_domain_caption"]

@@ -34,7 +34,7 @@ from ._recursion import upper_count
 from ._stability import Constants, constants_for, eps_var
 
 __all__ = ["Prediction", "predict", "n_to_certify", "min_lambda_to_certify", "domain_radius", "public_cap",
-           "certified_floor", "BUDGET_SPLITS", "MAX_N", "certification_outlook", "budget_split"]
+           "certified_floor", "abstention_floor", "floor_sentence", "BUDGET_SPLITS", "MAX_N", "certification_outlook", "budget_split"]
 
 #: Largest n searched by :func:`n_to_certify`.
 MAX_N = 10 ** 12
@@ -96,6 +96,47 @@ def public_cap(cfg, d: int) -> float:
 def certified_floor(cfg, n: int, d: int) -> float:
     """λ_c: (C1) holds at λ iff λ ≥ λ_c = 4·max{M1, c r₂ D, r₂ D/s̄}/n (public)."""
     return _constants(cfg, n, d).lam_c
+
+
+def abstention_floor(cfg, n: int, d: int, rtol: float = 1e-9) -> float:
+    """The ε-independent floor λ_ε∞: any data whose λ_min lies below it make Algorithm 5 abstain (⊥) at EVERY ε,
+    except with probability at most δ₁ (public: from n, d, the loss, the domain, ρ, c, s̄ — not ε, not the data).
+
+    Derivation. Algorithm 5 releases only if (C1) holds at its certified λ̂ (nλ̂ ≥ 4·max{M1, c r₂ D, r₂ D/s̄}) and
+    ν·τ(λ̂, Λ̂) < 1 (a necessary part of the test (14): ε_var is +∞ for ντ ≥ 1, whatever ε₄). In (13),
+    τ = (ψk + m)/(1 − ψ − m) with ψ = c r₂ Δ_n(λ̂), m = M1/(nλ̂), k = √(max(Λ̂, λ̂)/λ̂) ≥ 1, so
+    τ(λ̂, Λ̂) ≥ τ(λ̂, λ̂) = (ψ + m)/(1 − ψ − m), which decreases in λ̂ (Δ_n and m decrease). Algorithm 2 gives
+    λ̂ ≤ λ_min with probability ≥ 1 − δ₁ at every ε. Hence if λ_min < λ_ε∞ := inf{λ : (C1) at λ and
+    ν·τ(λ, λ) < 1}, the release abstains with probability ≥ 1 − δ₁ whatever ε is. Returned to relative tolerance
+    ``rtol`` (rounded up); the cap Λ_cap when no λ ≤ Λ_cap qualifies (nothing certifies at this n)."""
+    n = check_int(n, "n", lo=2, hi=MAX_N)
+    r2, nu = domain_radius(cfg.geometry, cfg.radius, d)
+    k = constants_for(cfg.loss, n, r2, c=cfg.c, sbar=cfg.sbar, rho=cfg.rho)
+
+    def ok(lam: float) -> bool:
+        return bool(k.C1(lam)) and lam > 0 and float(nu * k.tau_pair(lam, lam)[0]) < 1.0
+    if not ok(k.cap):
+        return float(k.cap)
+    lo, hi = float(k.lam_c) * (1 - 1e-12), float(k.cap)
+    if ok(k.lam_c):
+        return float(k.lam_c)
+    while hi - lo > rtol * hi:                          # ok(hi), not ok(lo): τ(λ, λ) decreases in λ
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
+
+
+def floor_sentence(cfg, n: int, d: int) -> str:
+    """:func:`abstention_floor` in one sentence for the page, before the click (public)."""
+    x = abstention_floor(cfg, n, d)
+    cap = public_cap(cfg, d)
+    if x >= cap:
+        return (f"With n = {n:,} and d = {d} columns, **no λ_min certifies at any ε**: even λ_min at the public cap "
+                f"M1 + ρ = {cap:.6g} fails (C1) or ν·τ < 1 (public: from n, d, the loss and the domain).")
+    return (f"With n = {n:,} and d = {d} columns, **any λ_min below {x:.4g} abstains (⊥) at every ε**: the test needs "
+            f"the certified λ̂ ≤ λ_min in (C1) (λ̂ ≥ λ_c = {certified_floor(cfg, n, d):.4g}) with ν·τ(λ̂, λ̂) < 1 — "
+            "a floor from n, d, the loss and the domain, not from ε or the data (Λ_cap = "
+            f"{cap:.6g} bounds λ_max). More rows lower it like 1/n.")
 
 
 def _laplace_quantile(prob: float, eps: float) -> float:

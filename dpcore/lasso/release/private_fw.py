@@ -19,6 +19,7 @@ from ...mechanism import Calibration, Diagnostics, Note, Release
 from .._solver import FWRun, clip_data, constrained_optimum, frank_wolfe, gram_in_domain, loss, sklearn_equivalent
 from ..calibration import calibrate
 from ..configs import LassoConfig
+from ..designs import SUPPORT_TOL
 
 __all__ = ["release", "nonprivate", "make_chooser", "sample_run", "support", "support_recovery", "release_summary", "noisy_means",
            "centre"]
@@ -83,8 +84,8 @@ def nonprivate(data: Any, cfg: LassoConfig) -> np.ndarray:
     return theta if means is None else _with_intercept(theta, means)
 
 
-def support(theta: np.ndarray, tol: float = 1e-12) -> np.ndarray:
-    """Indices of the non-zero coefficients (|θ_j| > tol)."""
+def support(theta: np.ndarray, tol: float = SUPPORT_TOL) -> np.ndarray:
+    """Indices of the non-zero coefficients (|θ_j| > tol; the units table shows the others as 0)."""
     return np.flatnonzero(np.abs(np.asarray(theta)) > tol)
 
 
@@ -173,7 +174,8 @@ def release(data: Any, cfg: LassoConfig, *, rng: RNGLike = None, progress: Calla
         l_priv, l_fw = float(loss(Xf, yf, theta)), float(loss(Xf, yf, fw))
         vals.update({"non-private Frank–Wolfe θ": fw, "constrained optimum θ*": opt.theta,
                      "L(θ_priv)": l_priv, "L(θ_FW)": l_fw, "L(θ*)": opt.loss, "optimum gap certificate": opt.gap,
-                     "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss})
+                     "excess risk (private)": l_priv - opt.loss, "excess risk (non-private FW)": l_fw - opt.loss,
+                     "L(0)": float(np.mean(yf * yf)), "excess risk of θ = 0": float(np.mean(yf * yf)) - opt.loss})
         if cfg.constraint == "l1" and float(n) * p <= 5e6:
             alpha, coef = sklearn_equivalent(Xf, yf, opt, cfg.radius)
             vals.update({"scikit-learn Lasso α (equivalent penalty)": alpha,
