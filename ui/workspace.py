@@ -143,11 +143,14 @@ def start_workspace(*, delete_current: bool = False, make: bool = True) -> None:
 
 def check_workspace() -> None:
     """If another tab deleted this session's workspace, drop it (budgets would otherwise be read from nothing); the
-    next data load makes a new one. One small query a run (app.py, through the session guard)."""
+    next data load makes a new one. One small query a run (app.py, through the session guard), and the workspace
+    read once for the whole run (dpcore.privacy.ReleaseSession.hold_reads)."""
     ws = workspace()
     if ws is not None and not ws.exists():
         start_workspace(delete_current=False, make=False)
         st.session_state[GONE_KEY] = True
+    elif ws is not None:
+        release_session().hold_reads()   # this run reads the workspace once, not once per panel
 
 
 def workspace_cookie() -> None:
