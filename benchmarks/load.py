@@ -28,7 +28,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -50,6 +52,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CSV = b"age,income\n34,52000\n51,61000.5\n29,\n62,75000\n45,48000\n38,51000\n"
 MAX_SESSIONS = 50
 STEPS = 9  # reruns per session in scenario()
+#: The app's workspace cookie script (ui.workspace.workspace_cookie): ``document.cookie = "dpx_ws" + '=' + "<token>"``.
+WORKSPACE_COOKIE = re.compile(r'document\.cookie = "(dpx_ws)" \+ \'=\' \+ ("[^"]*")')
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
 
 
@@ -73,6 +77,8 @@ class Session:
         self.latencies: list[tuple[str, float]] = []
         self.problems: list[str] = []
         self.texts: list[str] = []
+        self.query = ""                       # the page address's query string (the app keeps ?session=… there)
+        self.replica = ""                     # behind the proxy: the replica that answered the websocket
 
     async def connect(self):
         ws_url = self.base.replace("http://", "ws://") + "/_stcore/stream"
@@ -81,6 +87,7 @@ class Session:
                                                                                    self.cookies.items()),
                                                                "Origin": self.base},
                                            max_size=2**26, open_timeout=self.timeout)
+        self.replica = self.ws.response.headers.get("X-DPX-Replica", "") if self.ws.response else ""
 
     async def close(self):
         if self.ws is not None:
@@ -95,7 +102,7 @@ class Session:
             self.page_hash, self.states, self.widgets = self.pages.get(page, ""), {}, {}
         msg = BackMsg()
         cs = msg.rerun_script
-        cs.query_string = ""
+        cs.query_string = self.query
         cs.page_script_hash = self.page_hash
         for st in self.states.values():
             cs.widget_states.widgets.append(st)
@@ -130,6 +137,8 @@ class Session:
                     self.pages[p.url_pathname] = p.page_script_hash
                 if fm.navigation.page_script_hash:
                     self.page_hash = fm.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = fm.page_info_changed.query_string
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 self._element(step, fm.delta.new_element)
             elif kind == "script_finished" and started and fm.script_finished in FINISHED:
@@ -149,6 +158,12 @@ class Session:
             self.texts.append(el.markdown.body)
         elif et == "metric":
             self.texts.append(f"{el.metric.label} {el.metric.body}")
+        elif et == "html" and (m := WORKSPACE_COOKIE.search(el.html.body)):
+            value = json.loads(m.group(2))            # the app's cookie script, run as a browser would
+            if value:
+                self.cookies[m.group(1)] = value
+            else:
+                self.cookies.pop(m.group(1), None)
         else:
             proto = getattr(el, et, None)
             wid = getattr(proto, "id", "") if proto is not None else ""

@@ -26,8 +26,8 @@ the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports noth
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
 from ui import compat
-from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_slot, redraw_budget_line,
-                       redraw_ledger)
+from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_sidebar, ledger_slot,
+                       redraw_budget_line, redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
 from ui.preview import accuracy_preview
@@ -52,7 +52,7 @@ __all__ = [
     "SEED_WIDGET_KEY", "SESSION_KEY", "accuracy_preview", "bound_sources", "bounded_columns", "budget_editor",
     "budget_lines", "budget_of", "cache", "chart_spec", "classroom_engine", "clear_ledger", "cost_meaning", "current_seed",
     "data_identity", "demo_seed", "download_csv", "educational_banner", "epsilon_input", "errors_shown",
-    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel",
+    "export_code", "get_dataset", "get_ledger", "greek", "init_session", "keep_data_option", "kept", "ledger_panel", "ledger_sidebar",
     "ledger_slot",
     "ledger_upload", "links", "metrics", "nav", "nonprivate", "note_page", "offered", "open_budget", "persist",
     "plot", "progress", "randomness", "randomness_sidebar", "redraw_budget_line", "redraw_ledger", "release_button",

@@ -41,6 +41,7 @@ def _preview_entry(items: tuple, public: tuple, share: bool = True) -> tuple:
     return kept[key]
 
 
+@st.fragment  # its toggle reruns the preview only, with the arguments of the page's last run (issue 35)
 def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, requests: Any = None, **public: Any) -> None:
     """Accuracy before the click: for each ``{label: (registry name, config)}`` the law of the error one draw
     adds (dpcore.preview), drawn with its 50 %/90 % intervals. ``public``: n, d and other public shape only —

@@ -27,6 +27,11 @@ LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
 SESSION_UPLOAD_SEEN = "_dp_session_upload_seen"
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
+#: What a tab whose websocket reconnected to another server process is told first (issue 35): after a server restart,
+#: or when the proxy moved it to another replica because its own died (scripts/serve.py). Its session is new, but the
+#: workspace its cookie names is found in the shared database.
+RECONNECTED = ("**Reconnected to the server; your workspace and budgets were restored from the database.** The server "
+               "restarted, or this tab moved to another of its server processes.")
 
 
 def restart_notice(why: str) -> str:
@@ -34,6 +39,8 @@ def restart_notice(why: str) -> str:
     the same workspace is still open: it speaks of this session and of the workspace, never of "the old session"."""
     head = ("**The server restarted.**" if why == "restart" else
             "**This is a new session of this page** (it was reloaded, or opened in another tab).")
+    if workspace() is not None and why == "restart":   # the browser's cookie found its workspace in the database
+        head = RECONNECTED
     if workspace() is not None:
         return (f"{head} Your workspace is intact: budgets, their spending and the ledger are kept in it on this "
                 f"server, so nothing needs uploading. {summary()} The data is not loaded in this session. "
