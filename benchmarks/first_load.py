@@ -199,7 +199,9 @@ def rerun_cpu(rounds: int, releases: int, only: list[str] | None, profile: str |
         print(f"{e.title:32s} {1e3 * min(c for c, _ in runs):10.1f} {1e3 * statistics.median(c for c, _ in runs):13.1f} "
               f"{min(n for _, n in runs):11d}", flush=True)
         if prof:
-            pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
+            st_ = pstats.Stats(prof).sort_stats("cumulative")
+            st_.print_stats(45)
+            st_.print_callees("ledger_panel|budget_lines|plot")
 
 
 def main() -> None:
