@@ -634,9 +634,22 @@ async def _reconnect(s: Session, run: KillRun, limit: float = 30.0) -> float:
     return back
 
 
+#: ``--kill-replica``: Release clicks per tab before the kill, and in all (ε = 0.1 each, within the default ε = 3).
+BEFORE_KILL, MAX_CLICKS = 15, 25
+
+
+async def _think(s: Session, think: float) -> None:
+    """Wait ``think`` seconds, but notice at once a socket the proxy closed, as a browser does (raises then)."""
+    try:
+        await asyncio.wait_for(s.ws.wait_closed(), think)
+    except asyncio.TimeoutError:
+        return
+    raise websockets.ConnectionClosed(None, None)
+
+
 async def kill_session(s: Session, run: KillRun, think: float) -> None:
-    """One tab of ``--kill-replica``: prepare, then release again and again (New draw + Release, ε = 0.1 each) until
-    stopped; when its websocket closes (its replica was killed) it reconnects, reads the notice, uploads the data
+    """One tab of ``--kill-replica``: prepare, then release (New draw + Release, ε = 0.1 each) :data:`BEFORE_KILL`
+    times, wait for the kill, and release again up to :data:`MAX_CLICKS` until stopped; when its websocket closes (its replica was killed) it reconnects, reads the notice, uploads the data
     again (not kept on the server) and goes on releasing. Counts its clicks and its confirmed releases."""
     s.clicks = s.confirmed = 0                      # type: ignore[attr-defined]
     s.back = None                                   # type: ignore[attr-defined]
@@ -646,6 +659,9 @@ async def kill_session(s: Session, run: KillRun, think: float) -> None:
     run.ready += 1
     while not run.stop:
         try:
+            if (run.killed_at is None and s.clicks >= BEFORE_KILL) or s.clicks >= MAX_CLICKS:   # type: ignore[attr-defined]
+                await _think(s, think)                                # (within the budget: ε = 3 by default)
+                continue
             s.set(s.widget("dp_new_draw"), trigger_value=True)      # a new draw: charged again
             s.set(s.widget("kng_go"), trigger_value=True)
             s.clicks += 1                                           # type: ignore[attr-defined]
@@ -654,11 +670,7 @@ async def kill_session(s: Session, run: KillRun, think: float) -> None:
                 s.confirmed += 1                                    # type: ignore[attr-defined]
             else:
                 s.problems.append("press Release: no released value: " + " | ".join(s.texts)[-200:])
-            try:                                   # think, but notice at once a socket the proxy closed (a browser does)
-                await asyncio.wait_for(s.ws.wait_closed(), think)
-                raise websockets.ConnectionClosed(None, None)
-            except asyncio.TimeoutError:
-                pass
+            await _think(s, think)
         except (OSError, StepError, websockets.WebSocketException) as exc:
             if run.killed_at is None or s.back is not None:        # type: ignore[attr-defined]
                 s.problems.append(f"{type(exc).__name__}: {exc}")
@@ -691,7 +703,7 @@ def run_kill(args: argparse.Namespace) -> int:
 
             async def one(s: Session) -> None:
                 try:
-                    await kill_session(s, run, think=1.0)
+                    await kill_session(s, run, think=2.0)
                 except (StepError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
                     s.problems.append(f"{type(exc).__name__}: {exc}")
 
