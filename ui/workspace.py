@@ -97,10 +97,13 @@ def init_session() -> None:
     """Create this session's release session (cache + ledger; its workspace's budgets if the browser has one) and
     dataset slot. Idempotent."""
     ss = st.session_state
-    if not isinstance(ss.get(SESSION_KEY), P.ReleaseSession):
-        ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES, workspace=_find_workspace())
-    ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
-    ss.setdefault(DATASET_KEY, None)
+    session = ss.get(SESSION_KEY)
+    if not isinstance(session, P.ReleaseSession):
+        session = ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES, workspace=_find_workspace())
+    if ss.get(LEDGER_KEY) is not session.ledger:   # (written only when it changed: a run calls this a hundred times)
+        ss[LEDGER_KEY] = session.ledger
+    if DATASET_KEY not in ss:
+        ss[DATASET_KEY] = None
 
 
 def workspace() -> dpstore.Workspace | None:
@@ -167,6 +170,9 @@ def workspace_cookie() -> None:
 
 def release_session() -> P.ReleaseSession:
     """This session's :class:`~dpcore.privacy.ReleaseSession`."""
+    session = st.session_state.get(SESSION_KEY)
+    if isinstance(session, P.ReleaseSession) and DATASET_KEY in st.session_state:
+        return session
     init_session()
     return st.session_state[SESSION_KEY]
 
