@@ -28,11 +28,7 @@ with st.sidebar:
     ui.workspace_cookie()  # the browser's workspace cookie, when this session's workspace changed
     ui.randomness_sidebar()
     st.divider()
-    ui.ledger_slot(st.empty())  # redrawn by every release, so also when a page st.stop()s after it
-    st.button("Clear ledger list", key="dp_clear_ledger", on_click=ui.clear_ledger, icon=":material/delete_sweep:",
-              width="stretch",
-              help="Empties the list above. Budgets keep what was spent: clearing gives nothing back. Releases "
-                   "already shown stay cached and are not counted again.")
+    ui.ledger_sidebar()  # a fragment (its Clear button reruns it only); redrawn by every release, also before a st.stop
     _session = ui.release_session()
     st.download_button("Download ledger (JSON)", data=lambda: _session.to_json().encode("utf-8"),
                        file_name="privacy_ledger.json", mime="application/json", key="dp_ledger_json",

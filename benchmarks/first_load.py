@@ -12,6 +12,12 @@ threads) of a fresh session's first run of each page in AppTest, in-process, aft
 page (so the process-wide caches, ui/cache.py, are warm as for any visitor after the first); min and max of
 ``--rounds`` sessions.
 
+``--rerun`` measures what a returning user's interaction costs the server: the CPU time of a plain rerun of each page
+(the same script again, no change: what every widget change outside a fragment costs) in one AppTest session whose
+workspace (a temporary SQLite database) holds an uploaded dataset and ``--releases`` releases on it, and the SQL
+statements each rerun sends; min over ``--rounds`` reruns. ``--profile PAGE`` prints cProfile's top functions of
+those reruns of one page (e.g. ``--profile pages/kng.py``).
+
 Two floor rows measure Streamlit itself the same way, interleaved with the pages: an app that only draws a title,
 and one that also draws a small plotly chart. "chart drawn" is the time to the page's first plotly chart drawn
 (Streamlit loads plotly.js, a 4.7 MB module evaluated on the browser's main thread, with a page's first chart).
@@ -21,6 +27,8 @@ Usage::
     python benchmarks/first_load.py            # 5 rounds
     python benchmarks/first_load.py --rounds 9
     python benchmarks/first_load.py --cpu      # CPU of the script run only (no browser)
+    python benchmarks/first_load.py --rerun    # CPU and SQL statements of a rerun, with a workspace
+    python benchmarks/first_load.py --only Home Data "Private KNG"   # these pages (menu titles) only
 """
 from __future__ import annotations
 
@@ -118,11 +126,97 @@ def cpu_first_runs(rounds: int) -> None:
               f"{min(w for _, w in runs):10.3f}", flush=True)
 
 
+def _routed_apptest() -> None:
+    """AppTest routed through app.py's st.navigation, as the server does (tests/app/conftest.py)."""
+    from streamlit import logger
+    from streamlit.runtime.pages_manager import PagesManager
+
+    logger.set_log_level("error")    # AppTest's "missing ScriptRunContext" warnings
+    original = PagesManager.__init__
+
+    def init(self, *a, **k):
+        original(self, *a, **k)
+        PagesManager.uses_pages_directory = False
+
+    PagesManager.__init__ = init
+
+
+def rerun_cpu(rounds: int, releases: int, only: list[str] | None, profile: str | None) -> None:
+    """Print the CPU seconds and SQL statements of a plain rerun of each page, in a session whose workspace holds an
+    uploaded dataset and ``releases`` releases on it (AppTest, in-process, temporary SQLite database)."""
+    import cProfile
+    import pstats
+    import tempfile
+
+    import sqlalchemy as sa
+    from streamlit.testing.v1 import AppTest
+
+    from ui import nav as _nav
+
+    os.environ["DPX_DATA_DIR"] = tempfile.mkdtemp(prefix="dpx-rerun-")
+    os.environ.pop("DPX_DATABASE_URL", None)
+    _routed_apptest()
+    statements = [0]
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", lambda *a, **k: statements.__setitem__(0, statements[0] + 1))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/data.py").run()
+    at.file_uploader(key="data_upload").set_value(("people.csv", b"age,income\n34,52000\n51,61000\n29,40000\n"
+                                                                  b"62,75000\n45,48000\n38,51000\n", "text/csv"))
+    at.run()
+    at.session_state["dp_dataset"] = at.session_state["dp_dataset"].with_bounds("age", 0.0, 100.0)
+    for k, v in {"kng_source": "Dataset from the Data page", "kng_view": "Release", "kng_problem": "mean",
+                 "kng_cols": ["age"], "kng_eps_typed": 0.01}.items():
+        at.session_state[k] = v
+    at.switch_page("pages/kng.py").run()
+    for _ in range(releases):
+        at.button(key="dp_new_draw").click().run()
+        at.button(key="kng_go").click().run()
+    if at.exception or at.error:
+        sys.exit(f"setting up: {[e.value for e in [*at.exception, *at.error]]}")
+    print(f"CPU of a plain rerun (AppTest, one session, a workspace with 1 dataset and {releases} releases), min of "
+          f"{rounds}; load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    print(f"{'page':32s} {'CPU min ms':>10s} {'CPU median ms':>13s} {'SQL a rerun':>11s}")
+    for e in _nav.discover():
+        if only and e.title not in only and e.path != profile:
+            continue
+        at.switch_page(e.path).run()
+        runs = []
+        prof = cProfile.Profile() if profile == e.path else None
+        if prof:    # the script runs in a thread of its own: profile it there
+            from streamlit.runtime.scriptrunner import script_runner as _sr
+
+            inner = _sr.exec_func_with_error_handling
+            _sr.exec_func_with_error_handling = lambda *a, p=prof, f=inner, **k: p.runcall(f, *a, **k)
+        for _ in range(rounds):
+            n0, c0 = statements[0], time.process_time()
+            at.run()
+            runs.append((time.process_time() - c0, statements[0] - n0))
+        if prof:
+            _sr.exec_func_with_error_handling = inner
+        if at.exception:
+            sys.exit(f"{e.path}: {[x.value for x in at.exception]}")
+        print(f"{e.title:32s} {1e3 * min(c for c, _ in runs):10.1f} {1e3 * statistics.median(c for c, _ in runs):13.1f} "
+              f"{min(n for _, n in runs):11d}", flush=True)
+        if prof:
+            st_ = pstats.Stats(prof).sort_stats("cumulative")
+            st_.print_stats(45)
+            st_.print_callees("ledger_panel|budget_lines|plot")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cpu", action="store_true", help="CPU time of each page's first script run (AppTest), no browser")
+    ap.add_argument("--rerun", action="store_true", help="CPU and SQL statements of a plain rerun of each page, with a "
+                                                         "workspace holding a dataset and releases (AppTest)")
+    ap.add_argument("--releases", type=int, default=10, help="with --rerun: releases in the workspace")
+    ap.add_argument("--profile", metavar="PAGE", help="with --rerun: cProfile of this page's reruns (pages/x.py)")
+    ap.add_argument("--only", nargs="+", metavar="TITLE", help="only these pages (menu titles) and the floors")
     args = ap.parse_args()
+    if args.rerun or args.profile:
+        rerun_cpu(args.rounds, args.releases, args.only, args.profile)
+        return
     if args.cpu:
         cpu_first_runs(args.rounds)
         return
@@ -135,7 +229,8 @@ def main() -> None:
     port = _free_port()
     proc = start_server(port, subprocess.DEVNULL)
     servers = [proc]
-    targets = [(title, f"http://127.0.0.1:{port}/{path}") for title, path in pages()]
+    targets = [(title, f"http://127.0.0.1:{port}/{path}") for title, path in pages()
+               if not args.only or title in args.only]
     times: dict[str, list[tuple[float, float | None]]] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:

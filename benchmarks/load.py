@@ -20,6 +20,10 @@ Usage::
 
     python benchmarks/load.py --sessions 20          # prints p50/p95 latency, errors, memory
     python benchmarks/load.py --sessions 5 --check   # CI smoke run: exit 1 on any error
+    python benchmarks/load.py --sessions 50 --replicas 1 2          # behind HAProxy, 1 then 2 replicas, one run
+    python benchmarks/load.py --uploads 100 --replicas 2            # 100 uploads through the proxy
+    python benchmarks/load.py --kill-replica --sessions 50          # a replica SIGKILLed under 50 releasing tabs
+    python benchmarks/load.py --interactions                        # CPU of a fragment's rerun vs the whole page
 
 Loopback only: it never connects anywhere but the server it starts (or a 127.0.0.1 ``--url``).
 """
@@ -28,7 +32,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -50,7 +56,10 @@ ROOT = Path(__file__).resolve().parents[1]
 CSV = b"age,income\n34,52000\n51,61000.5\n29,\n62,75000\n45,48000\n38,51000\n"
 MAX_SESSIONS = 50
 STEPS = 9  # reruns per session in scenario()
-FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR}
+#: The app's workspace cookie script (ui.workspace.workspace_cookie): ``document.cookie = "dpx_ws" + '=' + "<token>"``.
+WORKSPACE_COOKIE = re.compile(r'document\.cookie = "(dpx_ws)" \+ \'=\' \+ ("[^"]*")')
+FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_WITH_COMPILE_ERROR,
+            ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 
 
 class StepError(RuntimeError):
@@ -73,6 +82,10 @@ class Session:
         self.latencies: list[tuple[str, float]] = []
         self.problems: list[str] = []
         self.texts: list[str] = []
+        self.query = ""                       # the page address's query string (the app keeps ?session=… there)
+        self.replica = ""                     # behind the proxy: the replica that answered the websocket
+        self.fragment_of: dict[str, str] = {}  # widget id -> the fragment drawing it ("" outside any)
+        self._in_fragment, self._delta_fragment = False, ""
 
     async def connect(self):
         ws_url = self.base.replace("http://", "ws://") + "/_stcore/stream"
@@ -81,6 +94,7 @@ class Session:
                                                                                    self.cookies.items()),
                                                                "Origin": self.base},
                                            max_size=2**26, open_timeout=self.timeout)
+        self.replica = self.ws.response.headers.get("X-DPX-Replica", "") if self.ws.response else ""
 
     async def close(self):
         if self.ws is not None:
@@ -89,14 +103,17 @@ class Session:
     async def _send(self, msg: BackMsg):
         await self.ws.send(msg.SerializeToString())
 
-    async def rerun(self, step: str, page: str | None = None):
-        """One script rerun with the current widget states; waits for script_finished."""
+    async def rerun(self, step: str, page: str | None = None, fragment: str = ""):
+        """One script rerun (of ``fragment`` only, if given: as the browser does for a widget inside an st.fragment)
+        with the current widget states; waits for script_finished."""
         if page is not None:
             self.page_hash, self.states, self.widgets = self.pages.get(page, ""), {}, {}
         msg = BackMsg()
         cs = msg.rerun_script
-        cs.query_string = ""
+        cs.query_string = self.query
         cs.page_script_hash = self.page_hash
+        cs.fragment_id = fragment
+        self._in_fragment = bool(fragment)
         for st in self.states.values():
             cs.widget_states.widgets.append(st)
         t0 = time.perf_counter()
@@ -122,7 +139,8 @@ class Session:
             if kind == "new_session":
                 started = True
                 self.session_id = fm.new_session.initialize.session_id or self.session_id
-                self.widgets = {}
+                if not self._in_fragment:
+                    self.widgets = {}
                 self.texts = []
             elif kind == "navigation":  # the latest list wins (the first run may list the legacy pages/ folder)
                 self.pages = {}
@@ -130,7 +148,10 @@ class Session:
                     self.pages[p.url_pathname] = p.page_script_hash
                 if fm.navigation.page_script_hash:
                     self.page_hash = fm.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = fm.page_info_changed.query_string
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                self._delta_fragment = fm.delta.fragment_id
                 self._element(step, fm.delta.new_element)
             elif kind == "script_finished" and started and fm.script_finished in FINISHED:
                 if fm.script_finished == ForwardMsg.FINISHED_WITH_COMPILE_ERROR:
@@ -149,11 +170,18 @@ class Session:
             self.texts.append(el.markdown.body)
         elif et == "metric":
             self.texts.append(f"{el.metric.label} {el.metric.body}")
+        elif et == "html" and (m := WORKSPACE_COOKIE.search(el.html.body)):
+            value = json.loads(m.group(2))            # the app's cookie script, run as a browser would
+            if value:
+                self.cookies[m.group(1)] = value
+            else:
+                self.cookies.pop(m.group(1), None)
         else:
             proto = getattr(el, et, None)
             wid = getattr(proto, "id", "") if proto is not None else ""
             if wid:
                 self.widgets[wid] = (et, proto)
+                self.fragment_of[wid] = self._delta_fragment
 
     def widget(self, key: str | None = None, *, label: str | None = None, nth: int = 0) -> str:
         """The id of the current page's widget with user key ``key`` (ids end in ``-<key>``) or label."""
@@ -199,32 +227,54 @@ class Session:
         self.states[wid] = st
 
 
+async def upload_csv(s: Session) -> None:
+    """Data page → upload the CSV (its URL from the server, the PUT, the uploader's state) → the rerun that reads it;
+    raises StepError unless the Data page then shows the bounds widgets of the uploaded column."""
+    await s.rerun("Data page", page="data")
+    await s.upload(s.widget("data_upload"), "people.csv", CSV)
+    await s.rerun("upload CSV")
+    _bounds_widgets(s)
+
+
+def _bounds_widgets(s: Session) -> tuple[str, str]:
+    tag = hashlib.sha256(b"age").hexdigest()[:12]
+    lo = next((w for w in s.widgets if "-data_lo_" in w and w.endswith(tag)), None)
+    hi = next((w for w in s.widgets if "-data_hi_" in w and w.endswith(tag)), None)
+    if lo is None or hi is None:
+        raise StepError("the bounds widgets of column 'age' are not on the Data page")
+    return lo, hi
+
+
+async def prepare(s: Session, eps_step: str) -> None:
+    """Data → upload → bounds → KNG (uploaded data, release view) → ε: everything before the Release click."""
+    await upload_csv(s)
+    lo, hi = _bounds_widgets(s)
+    s.set(lo, double_value=20.0)
+    s.set(hi, double_value=70.0)
+    await s.rerun("declare bounds")
+    await s.rerun("KNG page", page="kng")
+    s.set(s.widget("kng_source"), string_value="Dataset from the Data page")
+    await s.rerun("use uploaded data")
+    s.set(s.widget("kng_view"), string_value="Release")
+    await s.rerun("release view")
+    s.set(s.widget("kng_eps"), string_array_value=[eps_step])
+    await s.rerun("move ε slider")
+
+
+def released(s: Session) -> bool:
+    """The KNG page drew a released value in the last run (pages/kng.py: "**<mechanism>** — released; cost …")."""
+    return any("— released; cost" in t for t in s.texts)
+
+
 async def scenario(s: Session, eps_step: str = "1.5"):
     """Home → Data → upload → bounds → KNG (uploaded data, release view) → ε → Release."""
     await s.connect()
     try:
         await s.rerun("open Home")
-        await s.rerun("Data page", page="data")
-        await s.upload(s.widget("data_upload"), "people.csv", CSV)
-        await s.rerun("upload CSV")
-        tag = hashlib.sha256(b"age").hexdigest()[:12]
-        lo = next((w for w in s.widgets if "-data_lo_" in w and w.endswith(tag)), None)
-        hi = next((w for w in s.widgets if "-data_hi_" in w and w.endswith(tag)), None)
-        if lo is None or hi is None:
-            raise StepError("the bounds widgets of column 'age' are not on the Data page")
-        s.set(lo, double_value=20.0)
-        s.set(hi, double_value=70.0)
-        await s.rerun("declare bounds")
-        await s.rerun("KNG page", page="kng")
-        s.set(s.widget("kng_source"), string_value="Dataset from the Data page")
-        await s.rerun("use uploaded data")
-        s.set(s.widget("kng_view"), string_value="Release")
-        await s.rerun("release view")
-        s.set(s.widget("kng_eps"), string_array_value=[eps_step])
-        await s.rerun("move ε slider")
+        await prepare(s, eps_step)
         s.set(s.widget("kng_go"), trigger_value=True)
         await s.rerun("press Release")
-        if not any("Sensitivity" in t or "released" in t.lower() for t in s.texts):
+        if not released(s):
             s.problems.append("press Release: no released value on the page")
     finally:
         await s.close()
@@ -347,9 +397,26 @@ def main(argv=None) -> int:
                     help="run behind HAProxy with N app replicas (scripts/serve.py), once per value in the order given "
                          "(e.g. 1 2 1 2 interleaves, so the ratio is measured on the same host state)")
     ap.add_argument("--database", default="sqlite", help="with --replicas: sqlite, postgres or a URL")
+    ap.add_argument("--uploads", type=int, metavar="N",
+                    help="N browsers each upload the CSV through the proxy (--replicas N, default 2), at most --sessions "
+                         "at a time")
+    ap.add_argument("--kill-replica", action="store_true",
+                    help="--sessions tabs on 2 replicas release again and again; one replica is killed under them")
+    ap.add_argument("--after-kill", type=float, default=25.0, help="with --kill-replica: seconds to go on after the kill")
+    ap.add_argument("--interactions", action="store_true",
+                    help="server CPU per interaction (fragment rerun vs whole page) on one idle server")
+    ap.add_argument("--rounds", type=int, default=10, help="with --interactions: changes per widget")
     args = ap.parse_args(argv)
+    if args.interactions:
+        return run_interactions(args)
     if not 1 <= args.sessions <= MAX_SESSIONS:
         ap.error(f"--sessions must be between 1 and {MAX_SESSIONS}")
+    if args.uploads is not None:
+        if not 1 <= args.uploads <= 4 * MAX_SESSIONS:
+            ap.error(f"--uploads must be between 1 and {4 * MAX_SESSIONS}")
+        return run_uploads(args)
+    if args.kill_replica:
+        return run_kill(args)
     if args.replicas:
         return run_replicas(args)
     proc, pid = None, None
@@ -465,6 +532,299 @@ def run_replicas(args: argparse.Namespace) -> int:
             print("  -", e)
         bad += bool(errors) or len(lat) != STEPS * args.sessions
     return 1 if args.check and bad else 0
+
+
+def _quantiles(xs: list[float]) -> tuple[float, float]:
+    """(p50, p95) of ``xs`` (0, 0 if empty)."""
+    if len(xs) < 2:
+        return (xs[0], xs[0]) if xs else (0.0, 0.0)
+    q = statistics.quantiles(sorted(xs), n=100, method="inclusive")
+    return q[49], q[94]
+
+
+def run_uploads(args: argparse.Namespace) -> int:
+    """``--uploads N``: N browsers each open the app through the proxy and upload the CSV on the Data page (at most
+    ``--sessions`` at a time); an upload succeeds when its PUT is accepted by the replica holding the tab's websocket
+    and the Data page then reads the table. Prints successes, p50/p95 of the upload (PUT and the rerun reading it),
+    errors and the replicas' CPU per upload."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import serve
+
+    n_rep = args.replicas[0] if args.replicas else 2
+    with serve.Topology(n_rep, database=args.database) as topo:
+        pids = [p.pid for p in topo.procs.values()]
+        asyncio.run(run_sessions(topo.url, None, n_rep, args.timeout))       # warm-up: each replica imports once
+        gate = asyncio.Semaphore(args.sessions)
+        times: list[float] = []
+        ok: list[Session] = []
+
+        async def one() -> Session:
+            c, extra = await asyncio.to_thread(session_cookies, topo.url)
+            s = Session(topo.url, c, args.timeout, extra)
+            async with gate:
+                try:
+                    await s.connect()
+                    await s.rerun("open Home")
+                    await s.rerun("Data page", page="data")
+                    t0 = time.perf_counter()
+                    await s.upload(s.widget("data_upload"), "people.csv", CSV)
+                    await s.rerun("upload CSV")
+                    times.append(time.perf_counter() - t0)
+                    _bounds_widgets(s)
+                    ok.append(s)
+                except (StepError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+                    s.problems.append(f"{type(exc).__name__}: {exc}")
+                finally:
+                    await s.close()
+            return s
+
+        async def all_of() -> list[Session]:
+            return await asyncio.gather(*(one() for _ in range(args.uploads)))
+
+        c0, t0 = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        sessions = asyncio.run(all_of())
+        wall, cpu = time.perf_counter() - t0, sum(cpu_seconds(p) for p in pids) - c0
+    errors = [p for s in sessions for p in s.problems]
+    spread: dict[str, int] = {}
+    for s in ok:
+        spread[s.replica] = spread.get(s.replica, 0) + 1
+    p50, p95 = _quantiles(times)
+    print(f"uploads through the proxy, {n_rep} replicas ({', '.join(f'{k}: {v}' for k, v in sorted(spread.items()))}), "
+          f"at most {args.sessions} at a time: {len(ok)} of {args.uploads} succeeded in {wall:.1f} s; upload (PUT + the "
+          f"rerun reading it) p50 {p50:.2f} s, p95 {p95:.2f} s; errors: {len(errors)}; replicas' CPU "
+          f"{1e3 * cpu / max(1, args.uploads):.0f} ms an upload (its 3 reruns and the PUT)", flush=True)
+    for e in errors[:10]:
+        print("  -", e)
+    return 1 if args.check and (errors or len(ok) != args.uploads) else 0
+
+
+class KillRun:
+    """Shared state of ``--kill-replica``: when the replica was killed, and when the sessions stop."""
+
+    def __init__(self) -> None:
+        self.killed_at: float | None = None
+        self.stop = False
+        self.ready = 0
+
+
+async def _reconnect(s: Session, run: KillRun, limit: float = 30.0) -> float:
+    """Reconnect a tab whose websocket closed, as the browser does (again and again), and rerun its page: the seconds
+    from the kill until the page was drawn again, its first message the reconnection notice."""
+    t0 = time.monotonic()
+    while True:
+        try:
+            await s.close()
+        except (OSError, websockets.WebSocketException):
+            pass
+        try:
+            await s.connect()
+            await s.rerun("reconnect")
+            break
+        except (StepError, OSError, asyncio.TimeoutError, websockets.WebSocketException):
+            if time.monotonic() - t0 > limit:
+                raise
+            await asyncio.sleep(0.25)
+    back = time.monotonic() - (run.killed_at or t0)
+    if s.replica:
+        s.cookies["DPX_REPLICA"] = s.replica        # the proxy's re-pinning cookie, kept as the browser keeps it
+    if not any("Reconnected to the server" in t for t in s.texts):
+        s.problems.append("reconnect: the page did not say it reconnected: " + " | ".join(s.texts)[:200])
+    s.set(s.widget("dp_restart_ack"), trigger_value=True)
+    await s.rerun("continue after the notice")
+    return back
+
+
+#: ``--kill-replica``: Release clicks per tab before the kill, and in all (ε = 0.1 each, within the default ε = 3).
+BEFORE_KILL, MAX_CLICKS = 15, 25
+
+
+async def _think(s: Session, think: float) -> None:
+    """Wait ``think`` seconds, but notice at once a socket the proxy closed, as a browser does (raises then)."""
+    try:
+        await asyncio.wait_for(s.ws.wait_closed(), think)
+    except asyncio.TimeoutError:
+        return
+    raise websockets.ConnectionClosed(None, None)
+
+
+async def kill_session(s: Session, run: KillRun, think: float) -> None:
+    """One tab of ``--kill-replica``: prepare, then release (New draw + Release, ε = 0.1 each) :data:`BEFORE_KILL`
+    times, wait for the kill, and release again up to :data:`MAX_CLICKS` until stopped; when its websocket closes (its replica was killed) it reconnects, reads the notice, uploads the data
+    again (not kept on the server) and goes on releasing. Counts its clicks and its confirmed releases."""
+    s.clicks = s.confirmed = 0                      # type: ignore[attr-defined]
+    s.back = None                                   # type: ignore[attr-defined]
+    await s.connect()
+    await s.rerun("open Home")
+    await prepare(s, "0.1")
+    run.ready += 1
+    while not run.stop:
+        try:
+            if (run.killed_at is None and s.clicks >= BEFORE_KILL) or s.clicks >= MAX_CLICKS:   # type: ignore[attr-defined]
+                await _think(s, think)                                # (within the budget: ε = 3 by default)
+                continue
+            s.set(s.widget("dp_new_draw"), trigger_value=True)      # a new draw: charged again
+            s.set(s.widget("kng_go"), trigger_value=True)
+            s.clicks += 1                                           # type: ignore[attr-defined]
+            await s.rerun("press Release")
+            if released(s):
+                s.confirmed += 1                                    # type: ignore[attr-defined]
+            else:
+                s.problems.append("press Release: no released value: " + " | ".join(s.texts)[-200:])
+            await _think(s, think)
+        except (OSError, StepError, websockets.WebSocketException) as exc:
+            if run.killed_at is None or s.back is not None:        # type: ignore[attr-defined]
+                s.problems.append(f"{type(exc).__name__}: {exc}")
+                return
+            s.back = await _reconnect(s, run)                       # type: ignore[attr-defined]
+            await prepare(s, "0.1")
+    await s.close()
+
+
+def run_kill(args: argparse.Namespace) -> int:
+    """``--kill-replica``: ``--sessions`` tabs on 2 replicas release again and again; once every tab has prepared,
+    one replica is killed (SIGKILL); its tabs reconnect to the other one. Prints how long each moved tab took to be
+    back (target ≤ 10 s), and per tab the Release clicks sent, the releases confirmed on screen and the releases its
+    workspace holds in the database (0 lost: every confirmed release is there; 0 double-charged: never more charges
+    than clicks), p50/p95 of the reruns, errors and the replicas' CPU per rerun."""
+    sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
+    import serve
+
+    from dpcore import store as dpstore
+
+    with serve.Topology(2, database=args.database) as topo:
+        pids = {n: p.pid for n, p in topo.procs.items()}
+        asyncio.run(run_sessions(topo.url, None, 2, args.timeout))           # warm-up: each replica imports once
+        run = KillRun()
+        victim = "app1"
+
+        async def main_loop() -> list[Session]:
+            pairs = [await asyncio.to_thread(session_cookies, topo.url) for _ in range(args.sessions)]
+            sessions = [Session(topo.url, c, args.timeout, extra) for c, extra in pairs]
+
+            async def one(s: Session) -> None:
+                try:
+                    await kill_session(s, run, think=2.0)
+                except (StepError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+                    s.problems.append(f"{type(exc).__name__}: {exc}")
+
+            tasks = [asyncio.create_task(one(s)) for s in sessions]
+            deadline = time.monotonic() + 10 * args.timeout
+            while run.ready < len(sessions) and time.monotonic() < deadline and not all(t.done() for t in tasks):
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(3.0)
+            run.killed_at = time.monotonic()
+            await asyncio.to_thread(topo.kill, victim)
+            await asyncio.sleep(args.after_kill)
+            run.stop = True
+            await asyncio.gather(*tasks)
+            return sessions
+
+        c0 = {n: cpu_seconds(p) for n, p in pids.items()}
+        t0 = time.perf_counter()
+        sessions = asyncio.run(main_loop())
+        wall = time.perf_counter() - t0
+        cpu = sum(cpu_seconds(p) - c0[n] for n, p in pids.items() if n != victim)   # (the victim's CPU died with it)
+        os.environ.update({k: v for k, v in topo.env.items() if k.startswith("DPX_")})
+        store = dpstore.open_store(topo.env.get("DPX_DATABASE_URL") or None, data_dir=topo.data_dir)
+        try:
+            in_db = []
+            for s in sessions:
+                ws = store.open_workspace(s.cookies.get("dpx_ws", "")) if s.cookies.get("dpx_ws") else None
+                in_db.append(0 if ws is None else sum(len(a.entries) for a in ws.accounts()))
+        finally:
+            store.close()
+    moved = [s for s in sessions if getattr(s, "back", None) is not None]
+    stayed = [s for s in sessions if s.replica != victim and getattr(s, "back", None) is None]
+    lost = sum(max(0, s.confirmed - n) for s, n in zip(sessions, in_db))                  # type: ignore[attr-defined]
+    double = sum(max(0, n - s.clicks) for s, n in zip(sessions, in_db))                   # type: ignore[attr-defined]
+    hidden = sum(max(0, n - s.confirmed) for s, n in zip(sessions, in_db))                # type: ignore[attr-defined]
+    errors = [p for s in sessions for p in s.problems]
+    lat = [t for s in sessions for _, t in s.latencies]
+    p50, p95 = _quantiles(lat)
+    backs = sorted(s.back for s in moved)                                                 # type: ignore[attr-defined]
+    print(f"kill a replica under {args.sessions} sessions (2 replicas; {victim} SIGKILLed {args.after_kill:g} s before "
+          f"the end): {len(moved)} tabs moved, {len(stayed)} stayed; back after the kill in "
+          f"{backs[0] if backs else 0:.1f}–{backs[-1] if backs else 0:.1f} s (p50 {_quantiles(backs)[0]:.1f} s; "
+          f"{sum(b <= 10 for b in backs)} of {len(backs)} within 10 s)", flush=True)
+    print(f"  releases: {sum(s.clicks for s in sessions)} clicks, {sum(s.confirmed for s in sessions)} confirmed on "  # type: ignore[attr-defined]
+          f"screen, {sum(in_db)} in the database; lost (confirmed, not in the database): {lost}; double-charged (more "
+          f"charges than clicks): {double}; charged but not confirmed (a click in flight at the kill): {hidden}")
+    print(f"  reruns: {len(lat)} in {wall:.1f} s, p50 {p50:.2f} s, p95 {p95:.2f} s; errors: {len(errors)}; surviving "
+          f"replica's CPU {1e3 * cpu / max(1, len(lat)):.0f} ms a rerun (all reruns counted)", flush=True)
+    for e in errors[:10]:
+        print("  -", e)
+    bad = errors or lost or double or not moved or any(b > 10 for b in backs)
+    return 1 if args.check and bad else 0
+
+
+#: ``--interactions``: the widgets measured on the KNG page after a release: (what, widget key, kind).
+INTERACTIONS = (("accuracy preview on/off", "kng_accuracy_preview_on", "bool"),
+                ("trade-off curve on/off", "kng_go_curve", "bool"),
+                ("Clear ledger list", "dp_clear_ledger", "trigger"))
+
+
+def run_interactions(args: argparse.Namespace) -> int:
+    """``--interactions``: the server's CPU per interaction on the KNG page of one session on an idle server (its own
+    process: /proc CPU time, protocol included), after an upload and a release: each widget drawn inside an
+    st.fragment changed ``--rounds`` times as the browser sends it (the fragment's rerun only) and the same change
+    as a whole-page rerun (what every widget change cost before the fragments), and a plain rerun of the page."""
+    port = free_port()
+    proc = start_server(port)
+    base = f"http://127.0.0.1:{port}"
+    rows: list[tuple[str, str, float, float]] = []
+    try:
+        wait_healthy(base, proc)
+        s = Session(base, xsrf_cookie(base), args.timeout)
+
+        async def go() -> None:
+            await s.connect()
+            await s.rerun("open Home")
+            await prepare(s, "1")
+            s.set(s.widget("kng_go"), trigger_value=True)
+            await s.rerun("press Release")
+            if not released(s):
+                raise StepError("press Release: no released value on the page")
+
+            async def measure(what: str, scope: str, change, fragment: str) -> None:
+                c0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+                for i in range(args.rounds):
+                    change(i)
+                    await s.rerun(what, fragment=fragment)
+                rows.append((what, scope, (cpu_seconds(proc.pid) - c0) / args.rounds,
+                             (time.perf_counter() - t0) / args.rounds))
+
+            await measure("plain rerun", "whole page", lambda i: None, "")
+            for what, key, kind in INTERACTIONS:
+                wid = s.widget(key)
+                start = not getattr(s.widgets[wid][1], "default", False)
+
+                def change(i: int, wid: str = wid, kind: str = kind, start: bool = start) -> None:
+                    if kind == "bool":
+                        s.set(wid, bool_value=start if i % 2 == 0 else not start)
+                    else:
+                        s.set(wid, trigger_value=True)
+
+                frag = s.fragment_of.get(wid, "")
+                if frag:
+                    await measure(what, "its fragment", change, frag)
+                else:
+                    s.problems.append(f"{what}: not drawn inside an st.fragment")
+                await measure(what, "whole page", change, "")
+            await s.close()
+
+        asyncio.run(go())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    print(f"server CPU per interaction, KNG page after an upload and a release, one session on an idle server, "
+          f"{args.rounds} each; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'interaction':28s} {'rerun of':14s} {'CPU ms':>7s} {'wall ms':>8s}")
+    for what, scope, cpu, wall in rows:
+        print(f"{what:28s} {scope:14s} {1e3 * cpu:7.0f} {1e3 * wall:8.0f}")
+    print(f"errors: {len(s.problems)}")
+    for e in s.problems:
+        print("  -", e)
+    return 1 if args.check and s.problems else 0
 
 
 if __name__ == "__main__":

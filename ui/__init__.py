@@ -36,8 +36,8 @@ the public modules (``ui.cache``, ``ui.links``, ``ui.nav``); dpcore imports noth
 rules are :mod:`dpcore.privacy.session`; nothing in this package decides what is private.
 """
 from ui import compat
-from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_slot, redraw_budget_line,
-                       redraw_ledger)
+from ui.budget import (budget_editor, budget_lines, clear_ledger, ledger_panel, ledger_sidebar, ledger_slot,
+                       redraw_budget_line, redraw_ledger)
 from ui.charts import chart_spec, download_csv, metrics, plot
 from ui.keeping import keep_data_option, workspace_panel
 from ui.pickers import histogram_modes, per_view, regression_columns
@@ -71,8 +71,8 @@ __all__ = [
     "database_engine", "demo_seed", "diagnostics_panel", "download_csv", "educational_banner", "eigen_truth",
     "epsilon_input", "errors_shown", "export_code", "get_dataset", "get_ledger", "greek", "histogram_modes",
     "imputation_panel", "init_session", "keep_data_option", "kept", "kng_released", "kng_teaching", "lasso_outcome",
-    "lasso_outlook", "lasso_steps", "leak_option", "ledger_panel", "ledger_slot", "ledger_upload", "links",
-    "metrics", "model_columns", "nav", "new_dataset", "nonprivate", "note_page", "offered", "open_budget",
+    "lasso_outlook", "lasso_steps", "leak_option", "ledger_panel", "ledger_sidebar", "ledger_slot", "ledger_upload",
+    "links", "metrics", "model_columns", "nav", "new_dataset", "nonprivate", "note_page", "offered", "open_budget",
     "per_view", "persist", "plain_label", "plot", "progress", "public_panel", "randomness", "randomness_sidebar",
     "redraw_budget_line", "redraw_ledger", "regression_columns", "release_button", "release_session", "request",
     "require_dataset", "run_release", "schema_rules", "server", "session_file_panel", "session_guard",

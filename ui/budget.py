@@ -92,6 +92,16 @@ def ledger_slot(slot: Any) -> None:
     redraw_ledger()
 
 
+@st.fragment
+def ledger_sidebar() -> None:
+    """The sidebar's ledger and its "Clear ledger list" button (app.py), a fragment: pressing the button reruns
+    only this (issue 35). A release reruns the whole app, which redraws the ledger here (:func:`redraw_ledger`)."""
+    ledger_slot(st.empty())
+    st.button("Clear ledger list", key="dp_clear_ledger", on_click=clear_ledger, icon=":material/delete_sweep:",
+              width="stretch", help="Empties the list above. Budgets keep what was spent: clearing gives nothing "
+                                    "back. Releases already shown stay cached and are not counted again.")
+
+
 def _ledger_state() -> tuple:
     """Everything :func:`ledger_panel` shows depends on: the list, each account (budget, releases) and which
     dataset is loaded."""

@@ -63,6 +63,7 @@ def _design_picker(key: str) -> dict[str, Any]:
     return {"design": design, "rho": float(rho)}
 
 
+@st.fragment  # its toggle, design picker and check rerun the preview only, with the page's last arguments (issue 35)
 def accuracy_preview(items: dict[str, tuple[str, Any]], *, key: str, requests: Any = None, designs: bool = False,
                      **public: Any) -> None:
     """Accuracy before the click: for each ``{label: (registry name, config)}`` the law of the error one draw

@@ -118,8 +118,11 @@ def release_button(label: str, *, key: str, requests: P.ReleaseRequest | Sequenc
     return clicked, slot.empty()
 
 
+@st.fragment
 def cost_meaning(costs: Sequence[P.PrivacyCost], *, key: str) -> None:
-    """What a cost means as a test (dpcore.privacy.tradeoff): one sentence, and the curve on request."""
+    """What a cost means as a test (dpcore.privacy.tradeoff): one sentence, and the curve on request. A fragment:
+    the curve's toggle reruns this only, not the page (the release button beside it reruns the page: its result
+    and the ledger it charges are drawn there)."""
     st.caption("What this means: " + tradeoff.reading(costs) + ".")
     if st.toggle("Show the trade-off curve", key=f"{key}_curve", help=(
             "Any adversary who sees the output and tries to tell whether one person is in the data has a "

@@ -23,10 +23,18 @@ from ui.workspace import (GONE_KEY, check_workspace, get_dataset, open_budget, r
 SESSION_PARAM = "session"        # the URL query parameter holding this browser tab's session token
 TOKEN_KEY = "_dp_session_token"  # the token of this session (absent: a fresh session_state)
 RESTART_KEY = "_dp_restarted"    # "restart" / "reload" while the notice is shown
+MOVED_SAID_KEY = "_dp_reconnect_said"   # a page that uses no workspace said "reconnected" (once)
 LEDGER_UPLOAD_SEEN = "_dp_ledger_upload_seen"
 SESSION_UPLOAD_SEEN = "_dp_session_upload_seen"
 #: Immutable per server process: a session token from another process means the server restarted.
 BOOT_ID = secrets.token_hex(4)
+#: What a tab whose websocket reconnected to another server process is told first (issue 35): after a server restart,
+#: or when the proxy moved it to another replica because its own died (scripts/serve.py). Its session is new, but the
+#: workspace its cookie names is found in the shared database.
+RECONNECTED = ("**Reconnected to the server; your workspace and budgets were restored from the database.** The server "
+               "restarted, or this tab moved to another of its server processes.")
+#: The same, said briefly (a toast) by a page that uses no workspace and plays on (the classroom: a student's tab).
+RECONNECTED_HERE = "Reconnected to the server: this page continues from the database."
 
 
 def restart_notice(why: str) -> str:
@@ -34,6 +42,8 @@ def restart_notice(why: str) -> str:
     the same workspace is still open: it speaks of this session and of the workspace, never of "the old session"."""
     head = ("**The server restarted.**" if why == "restart" else
             "**This is a new session of this page** (it was reloaded, or opened in another tab).")
+    if workspace() is not None and why == "restart":   # the browser's cookie found its workspace in the database
+        head = RECONNECTED
     if workspace() is not None:
         return (f"{head} Your workspace is intact: budgets, their spending and the ledger are kept in it on this "
                 f"server, so nothing needs uploading. {summary()} The data is not loaded in this session. "
@@ -57,8 +67,8 @@ def session_guard(block: bool = True) -> None:
     (another process id) or the page was reloaded or duplicated (same process). The page then says what this session
     has: the browser's workspace (budgets, spending, ledger: kept) and the data (only if kept on the server), offers
     the kept tables and the saved files, and stops until the user continues. ``block=False`` (a page that uses no
-    workspace, e.g. the classroom: a student back after a restart plays on): the notice waits for the next page
-    that does.
+    workspace, e.g. the classroom: a student back after a restart plays on): a toast says it reconnected, and the
+    notice waits for the next page that does.
     """
     ss = st.session_state
     check_workspace()
@@ -71,6 +81,9 @@ def session_guard(block: bool = True) -> None:
         st.query_params[SESSION_PARAM] = ss[TOKEN_KEY]
     why = ss.get(RESTART_KEY)
     if why and not block:
+        if why == "restart" and not ss.get(MOVED_SAID_KEY):      # said once; the full notice waits as above
+            ss[MOVED_SAID_KEY] = True
+            st.toast(RECONNECTED_HERE, icon=":material/restart_alt:")
         return
     if not why:
         if ss.pop(GONE_KEY, None):

@@ -108,10 +108,13 @@ def init_session() -> None:
     """Create this session's release session (cache + ledger; its workspace's budgets if the browser has one) and
     dataset slot. Idempotent."""
     ss = st.session_state
-    if not isinstance(ss.get(SESSION_KEY), P.ReleaseSession):
-        ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES, workspace=_find_workspace())
-    ss[LEDGER_KEY] = ss[SESSION_KEY].ledger
-    ss.setdefault(DATASET_KEY, None)
+    session = ss.get(SESSION_KEY)
+    if not isinstance(session, P.ReleaseSession):
+        session = ss[SESSION_KEY] = P.ReleaseSession(MAX_CACHED_RELEASES, workspace=_find_workspace())
+    if ss.get(LEDGER_KEY) is not session.ledger:   # (written only when it changed: a run calls this a hundred times)
+        ss[LEDGER_KEY] = session.ledger
+    if DATASET_KEY not in ss:
+        ss[DATASET_KEY] = None
 
 
 def workspace() -> dpstore.Workspace | None:
@@ -154,11 +157,14 @@ def start_workspace(*, delete_current: bool = False, make: bool = True) -> None:
 
 def check_workspace() -> None:
     """If another tab deleted this session's workspace, drop it (budgets would otherwise be read from nothing); the
-    next data load makes a new one. One small query a run (app.py, through the session guard)."""
+    next data load makes a new one. One small query a run (app.py, through the session guard), and the workspace
+    read once for the whole run (dpcore.privacy.ReleaseSession.hold_reads)."""
     ws = workspace()
     if ws is not None and not ws.exists():
         start_workspace(delete_current=False, make=False)
         st.session_state[GONE_KEY] = True
+    elif ws is not None:
+        release_session().hold_reads()   # this run reads the workspace once, not once per panel
 
 
 def workspace_cookie() -> None:
@@ -175,6 +181,9 @@ def workspace_cookie() -> None:
 
 def release_session() -> P.ReleaseSession:
     """This session's :class:`~dpcore.privacy.ReleaseSession`."""
+    session = st.session_state.get(SESSION_KEY)
+    if isinstance(session, P.ReleaseSession) and DATASET_KEY in st.session_state:
+        return session
     init_session()
     return st.session_state[SESSION_KEY]
 

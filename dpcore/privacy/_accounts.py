@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
+import weakref
 from typing import Any, cast
 
 from ..errors import DPValueError
@@ -166,20 +168,39 @@ class StoreBook:
         self.identities: dict[str, str] = {}
         self.matches: dict[str, Any] = {}
         self._snapshot: tuple[int, list[DatasetAccount], list[LedgerEntry]] | None = None
+        self._held: weakref.ref[threading.Thread] | None = None   # the thread whose reads reuse the snapshot
+
+    def hold(self) -> None:
+        """Read the workspace now (re-read only if its revision moved) and let the calling thread reuse that read without asking the revision again,
+        until this book writes (which drops it) or :meth:`hold` is called again. Streamlit runs each script run in
+        a thread of its own, so a run reads its workspace once instead of once per panel (a revision query each:
+        14 a rerun of Home before, benchmarks/first_load.py --rerun); any other thread (another run, a test)
+        still checks the revision on every read."""
+        self._held = None
+        self._read()                  # one revision query; the full read only if the workspace changed
+        self._held = weakref.ref(threading.current_thread())
 
     def _read(self) -> tuple[list[DatasetAccount], list[LedgerEntry]]:
         """The workspace's accounts and demo entries, re-read only when its revision moved (one small query
-        otherwise: a page asks for them several times a rerun)."""
+        otherwise: a page asks for them several times a rerun; none in the thread holding the snapshot)."""
+        if self._snapshot is not None and self._held is not None and self._held() is threading.current_thread():
+            return self._snapshot[1], self._snapshot[2]
         rev = self.workspace.revision()
         if self._snapshot is None or self._snapshot[0] != rev:
             self._snapshot = (rev, list(self.workspace.accounts()), list(self.workspace.demo_entries()))
         return self._snapshot[1], self._snapshot[2]
 
+    def _wrote(self) -> None:
+        """This book changed the workspace: the next read asks the database again."""
+        self._snapshot = None
+
     def open(self, key: str, n: int, name: str, budget: Budget | None, columns: tuple[str, ...]) -> DatasetAccount:
+        self._wrote()
         return self.workspace.open_key(key, n, name, columns, budget)
 
     def open_data(self, ds: Any, budget: Budget | None) -> tuple[DatasetAccount, Any]:
         ident = self.workspace.store.identify(ds)
+        self._wrote()
         acct, match = self.workspace.open_account(ident, ds.name or "dataset", budget)
         fp = str(ds.fingerprint(include_bounds=False))
         self.identities[fp], self.matches[fp] = acct.fingerprint, match
@@ -198,6 +219,7 @@ class StoreBook:
         return next((_copy(a) for a in self._read()[0] if a.fingerprint == key), None)
 
     def set_budget(self, key: str, budget: Budget) -> DatasetAccount:
+        self._wrote()
         return self.workspace.set_budget(key, budget)
 
     def all(self) -> list[DatasetAccount]:
@@ -207,20 +229,25 @@ class StoreBook:
         return list(self._read()[1])
 
     def reserve(self, key: str, cost: PrivacyCost, label: str) -> Any:
+        self._wrote()
         return self.workspace.check_and_spend(key, cost, label=label)
 
     def finish(self, token: Any, key: str, entry: LedgerEntry) -> None:
+        self._wrote()
         self.workspace.record(token, entry.value, entry.cost)
 
     def cancel(self, token: Any) -> None:
+        self._wrote()
         if token is not None:
             self.workspace.cancel(token)
 
     def add(self, key: str | None, entry: LedgerEntry) -> None:
         if key is None or self.get(key) is not None:
+            self._wrote()
             self.workspace.add_entry(key, entry)
 
     def import_into(self, key: str, imported: DatasetAccount) -> list[LedgerEntry]:
+        self._wrote()
         acct = self.workspace.account(key)
         added = _new_entries(acct, imported)
         probe = _copy(acct)

@@ -567,6 +567,14 @@ class ReleaseSession:
             book.add(None, e)
         self.workspace, self._book = workspace, book
 
+    def hold_reads(self) -> None:
+        """Read the workspace once now; the calling thread's later reads (accounts, ledger) reuse that read until
+        this session writes to it or calls this again (a script run reads its workspace once, not once per panel).
+        Other threads still see every change at once. Without a workspace: nothing to read."""
+        hold = getattr(self._book, "hold", None)
+        if hold is not None:
+            hold()
+
     @property
     def accounts(self) -> dict[str, DatasetAccount]:
         """Spending per user dataset (never cleared): identity -> account (a fresh read from the store)."""

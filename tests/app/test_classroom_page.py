@@ -138,3 +138,29 @@ def test_a_reloaded_student_tab_resumes_from_the_url(tmp_path, monkeypatch):
     assert_ok(fresh)
     assert fresh.session_state["cls_student"] == (code, token)
     assert fresh.subheader[0].value.startswith("Playing as Ada")
+
+
+def test_issue35_a_student_tab_moved_to_another_server_process_is_told_it_reconnected_and_plays_on(tmp_path, monkeypatch):
+    """A student's tab whose websocket reconnected to another server process (its replica died, or the server
+    restarted): through app.py, the page says so briefly (a toast, once) and the student plays on — the full restart
+    notice is not shown on a page that uses no workspace."""
+    from tests.app.conftest import APP
+
+    import ui
+
+    monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DPX_DATABASE_URL", raising=False)
+    teacher = _session(cls_role="the teacher")
+    _click(teacher, "Create the class")
+    code = {m.label: m.value for m in teacher.metric}["Join code"]
+    kid = _join(code, "Ada")
+    token = kid.session_state["cls_student"][1]
+    moved = AppTest.from_file(str(APP), default_timeout=90)               # a fresh session in another process
+    moved.query_params.update({"join": code, "s": token, "session": "0000beef-000000000000"})
+    moved.switch_page("pages/classroom.py").run()
+    assert_ok(moved)
+    assert [t.value for t in moved.toast] == [ui.resume.RECONNECTED_HERE]
+    assert not [i for i in moved.info if "Reconnected" in str(i.value)]
+    assert moved.subheader[0].value.startswith("Playing as Ada")
+    moved.run()
+    assert not moved.toast                                                # said once

@@ -76,3 +76,59 @@ def test_a_dead_replica_is_taken_out_and_its_browsers_move(topology):
         assert s.cookies.get("DPX_REPLICA") == moved     # the proxy re-pinned it
     finally:
         topology.restart(home)
+
+
+def test_issue35_a_tab_moved_off_a_dead_replica_says_it_reconnected_and_finds_its_workspace(topology):
+    """A tab (the browser's protocol, its cookies: the proxy's affinity cookie and the app's workspace cookie) uploads,
+    releases once, then its replica is killed. Its websocket reconnects through the proxy within 10 s to the other
+    replica, where the page says first that it reconnected and that the workspace and budgets were restored from the
+    database (its dataset and release counted); after Continue, the sidebar's ledger has the release."""
+    import classroom_ws as W
+    import load
+
+    async def warm(s: load.Session) -> None:
+        await s.connect()
+        await s.rerun("Home")
+        await s.rerun("KNG", page="kng")
+        await s.close()
+
+    for name in topology.procs:                            # each replica warm (its modules imported), as in service
+        run_async(warm(load.Session(topology.url, load.xsrf_cookie(topology.url), 60.0, {"DPX_REPLICA": name})))
+    xsrf, extra = load.session_cookies(topology.url)
+    tab = W.Tab(topology.url, xsrf, 60.0, extra)
+    run_async(load.scenario(tab))                          # Home → Data → upload → bounds → KNG → Release
+    assert not tab.problems, (tab.problems, topology.log_tail())
+    assert "dpx_ws" in tab.cookies and tab.query.startswith("session="), (tab.cookies.keys(), tab.query)
+    home = tab.replica
+    assert home in topology.procs
+    topology.kill(home)
+    try:
+        async def reconnect() -> float:
+            t0 = time.monotonic()
+            while True:                                    # as the browser does: reconnect, then rerun the page
+                try:
+                    await tab.connect()
+                    await tab.rerun("reconnect")
+                    return time.monotonic() - t0
+                except (OSError, load.StepError, load.websockets.WebSocketException):
+                    if time.monotonic() - t0 > 10:
+                        raise
+                    await W.asyncio.sleep(0.25)
+
+        async def session() -> tuple[float, str, list[str], list[str]]:
+            took = await reconnect()
+            notice, replica = list(tab.texts), tab.replica
+            tab.set(tab.widget("dp_restart_ack"), trigger_value=True)
+            await tab.rerun("continue")
+            await tab.close()
+            return took, replica, notice, list(tab.texts)
+
+        took, moved, notice, after = run_async(session())
+        assert took <= 10 and moved != home and moved in topology.procs, (took, moved, home)
+        said = " ".join(notice)
+        assert "Reconnected to the server; your workspace and budgets were restored from the database." in said, said
+        assert "budgets of 1 dataset and 1 release" in said, said
+        assert any("1 release counted as DP" in t for t in after), after
+        assert not tab.problems, tab.problems
+    finally:
+        topology.restart(home)
