@@ -83,6 +83,7 @@ def teacher(key: str | None):
         return st.session_state.pop("cls_key", None)
     message()
     st.expander("Teacher key: keep it private, it alone opens these controls (paste it to reopen)").code(key, None)
+    st.subheader(f"Join with the code {info.join_code}: open Classroom and choose a student, or scan")   # projected
     st.image(codes.qr_png(f"{st.context.url or ''}?join={info.join_code}"), width=240, alt="QR code of the join link",
              caption=f"Scan to join, or type the code {info.join_code}")
     dashboard(key)
