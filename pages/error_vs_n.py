@@ -78,9 +78,10 @@ with st.form(f"evn_form_{exp_id}"):
     eps = None
     if exp.default_epsilon is not None:
         eps = ui.epsilon_input(key=f"evn_eps_{exp_id}", default=exp.default_epsilon)
-    # value= makes it a two-handled slider (Streamlit reads that from the default); the session state's pair wins.
-    lo, hi = st.select_slider(f"Range of {axis.label}", options=grid, value=(qx[0], qx[-1]), format_func=format_number,
-                              key=f"evn_x_{exp_id}")
+    # value= makes it a two-handled slider (Streamlit reads that from the default), so the kept pair is moved from
+    # the session state into value= (the widget's identity is its key): no default-and-state warning in the log.
+    lo, hi = st.select_slider(f"Range of {axis.label}", options=grid, value=st.session_state.pop(f"evn_x_{exp_id}"),
+                              format_func=format_number, key=f"evn_x_{exp_id}")
     reps = st.slider(f"Replicates per {axis.name}", 2, max_reps, key=f"evn_reps_{exp_id}",
                      help=f"Capped at {max_reps} to keep the run interactive; the "
                      f"paper uses {exp.default_reps} (run `python -m dpcore reproduce {exp.id}`).")

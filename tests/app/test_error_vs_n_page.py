@@ -82,3 +82,14 @@ def test_linear_figure_page_shows_protocol_note_and_declared_options():
     assert at.number_input(key="evn_sweeps_kng-linear").value == 1_000       # the figure's quick setting
     assert at.radio(key="evn_constants_kng-linear").value == "paper"
     assert "Objective perturbation" in _computed_caption(at)
+
+
+def test_range_slider_gets_no_default_and_state_warning(capfd):
+    """The two-handled range slider needs value= (Streamlit reads the range from it) while its kept pair lived in
+    the session state: Streamlit logged "was created with a default value but also had its value set via the Session
+    State API" on every run (seen in the browser tier's server log). The pair now moves into value=."""
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    at.run()
+    assert not at.exception
+    assert "was created with a default value" not in capfd.readouterr().err
