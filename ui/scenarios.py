@@ -35,6 +35,21 @@ WHAT_HOLDS = (
     "public demo tables, never to reset the budget of real private data.")
 
 
+#: What each scenario's task sets on the KNG explorer (its widgets' keys, declared by ui.links): the problem, the
+#: Data page's dataset, the release view and the scenario's ε — so "Go to the task's page" opens the task ready.
+TASK_PROBLEMS = {"diabetes_bmi": "mean", "diabetes_regression": "linear_regression", "wine_alcohol": "median",
+                 "breast_cancer_benign": "mean"}
+
+
+def task_settings(key: str) -> dict[str, object]:
+    """The KNG explorer's widget values for scenario ``key``'s task (public: the scenario's declaration only)."""
+    sc = dpscen.SCENARIOS[key]
+    cols = ({"kng_y": sc.columns[-1], "kng_x": list(sc.columns[:-1])} if TASK_PROBLEMS[key] == "linear_regression"
+            else {"kng_cols": list(sc.columns[:1])})      # a regression: the last column is the response
+    return {"kng_problem": TASK_PROBLEMS[key], "kng_source": "Dataset from the Data page", "kng_view": "Release",
+            "kng_eps": sc.epsilon, "kng_eps_typed": sc.epsilon, **cols}
+
+
 def scenario_budget(sc: dpscen.Scenario, n: int) -> P.Budget:
     """The scenario's total: ε = its budget, δ the app's default for n rows, counted as (ε, δ)."""
     return P.Budget(sc.budget_epsilon, P.default_budget(n).delta, n=n)
@@ -46,6 +61,8 @@ def load_scenario(key: str) -> None:
     sc, ds = dpscen.SCENARIOS[key], dpscen.scenario_dataset(key)
     new_dataset(ds)
     st.session_state[COLUMNS_KEY] = list(sc.columns)
+    for k, v in task_settings(key).items():        # kept for the task's page (its persist reads the _keep:: copy)
+        st.session_state[k] = st.session_state[f"_keep::{k}"] = v
     acct, target = budget_of(ds), scenario_budget(sc, ds.n_rows)
     if acct is None:
         note = "the server's database cannot be opened: the budget lives in this tab only."
