@@ -123,14 +123,18 @@ def test_a_round_end_to_end_with_separate_sessions(tmp_path, monkeypatch):
     engine.dispose()
 
 
-def test_a_reloaded_student_tab_resumes_from_the_url(tmp_path, monkeypatch):
+def _class_with_ada(tmp_path, monkeypatch) -> tuple[str, str]:
+    """A class created by a teacher on a fresh SQLite store, and Ada joined: (join code, Ada's resume token)."""
     monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("DPX_DATABASE_URL", raising=False)
     teacher = _session(cls_role="the teacher")
     _click(teacher, "Create the class")
     code = {m.label: m.value for m in teacher.metric}["Join code"]
-    kid = _join(code, "Ada")
-    token = kid.session_state["cls_student"][1]
+    return code, _join(code, "Ada").session_state["cls_student"][1]
+
+
+def test_a_reloaded_student_tab_resumes_from_the_url(tmp_path, monkeypatch):
+    code, token = _class_with_ada(tmp_path, monkeypatch)
     fresh = AppTest.from_file(PAGE, default_timeout=90)                  # a new session: the server restarted
     fresh.query_params["join"] = code
     fresh.query_params["s"] = token
@@ -148,13 +152,7 @@ def test_issue35_a_student_tab_moved_to_another_server_process_is_told_it_reconn
 
     import ui
 
-    monkeypatch.setenv("DPX_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("DPX_DATABASE_URL", raising=False)
-    teacher = _session(cls_role="the teacher")
-    _click(teacher, "Create the class")
-    code = {m.label: m.value for m in teacher.metric}["Join code"]
-    kid = _join(code, "Ada")
-    token = kid.session_state["cls_student"][1]
+    code, token = _class_with_ada(tmp_path, monkeypatch)
     moved = AppTest.from_file(str(APP), default_timeout=90)               # a fresh session in another process
     moved.query_params.update({"join": code, "s": token, "session": "0000beef-000000000000"})
     moved.switch_page("pages/classroom.py").run()
