@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DPValueError", "DataError", "Cancelled"]
+__all__ = ["DPValueError", "DataError", "Cancelled", "StoreUnavailable"]
 
 
 class DPValueError(ValueError):
@@ -35,6 +35,23 @@ class DataError(DPValueError):
     def __init__(self, *args: Any, nonprivate: Any = None) -> None:
         super().__init__(*args)
         self.nonprivate = dict(nonprivate or {})
+
+
+class StoreUnavailable(RuntimeError):
+    """The database that holds budgets cannot be opened, migrated or written: releases on user data fail closed.
+
+    Its message names the fault (``fault``: ``"schema"``, ``"corrupt"``, ``"read-only"``, ``"disk-full"``,
+    ``"permissions"`` or ``"unreachable"``), where (the database or folder) and the fix; a page shows it with
+    ``st.error`` and refuses to release rather than falling back to budgets kept in the tab.
+
+    >>> e = StoreUnavailable("the database is read-only: make DPX_DATA_DIR writable", fault="read-only")
+    >>> e.fault, isinstance(e, RuntimeError)
+    ('read-only', True)
+    """
+
+    def __init__(self, message: str, *, fault: str = "unreachable") -> None:
+        super().__init__(message)
+        self.fault = str(fault)
 
 
 class Cancelled(RuntimeError):
